@@ -1,0 +1,118 @@
+package toolsearch
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// entry is a registered tool with everything derived from it. It is built
+// once when the tool is registered and shared by every snapshot until the
+// tool is replaced by a different definition or removed, so the derived data
+// is computed once per tool, not once per search or per snapshot.
+type entry struct {
+	tool      Tool
+	isMCP     bool // from an MCP server (deferral, pool order)
+	scoresMCP bool // name starts with mcp__ (scoring weights)
+	deferred  bool
+	lowerName string
+	parts     []string // name parts (scoring.go)
+	descLower string
+	hintLower string
+
+	schemaOnce sync.Once
+	schema     json.RawMessage // compact JSON
+	schemaErr  error
+}
+
+func newEntry(t *Tool) *entry {
+	c := *t
+	c.Aliases = slices.Clone(t.Aliases)
+	c.InputSchema = slices.Clone(t.InputSchema)
+	e := &entry{
+		tool:      c,
+		isMCP:     c.IsMCP(),
+		deferred:  c.Deferred(),
+		lowerName: lower(c.Name),
+		descLower: lower(c.Description),
+		hintLower: lower(c.SearchHint),
+	}
+	e.parts, e.scoresMCP = nameParts(c.Name)
+	return e
+}
+
+// sameAs reports whether f was built from the same definition as e, so that
+// e's derived data (and its loaded schema) can be kept.
+func (e *entry) sameAs(f *entry) bool {
+	a, b := &e.tool, &f.tool
+	return a.Name == b.Name && a.Description == b.Description && a.SearchHint == b.SearchHint &&
+		a.ShouldDefer == b.ShouldDefer && a.AlwaysLoad == b.AlwaysLoad && a.Server == b.Server &&
+		a.MCPName == b.MCPName && slices.Equal(a.Aliases, b.Aliases) &&
+		bytes.Equal(a.InputSchema, b.InputSchema) && a.LoadSchema == nil && b.LoadSchema == nil
+}
+
+// copyTool returns a copy of the tool that shares nothing with the entry.
+func (e *entry) copyTool() Tool {
+	t := e.tool
+	t.Aliases = slices.Clone(t.Aliases)
+	t.InputSchema = slices.Clone(t.InputSchema)
+	return t
+}
+
+var defaultSchema = json.RawMessage(`{"type":"object"}`)
+
+// loadSchema returns the tool's input schema as compact JSON. A lazy
+// LoadSchema is called at most once; its result is validated like a schema
+// given at registration.
+func (e *entry) loadSchema() (json.RawMessage, error) {
+	e.schemaOnce.Do(func() {
+		raw := e.tool.InputSchema
+		if len(raw) == 0 && e.tool.LoadSchema != nil {
+			var err error
+			if raw, err = e.tool.LoadSchema(); err != nil {
+				e.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
+				return
+			}
+			if err := checkSchema(raw); err != nil {
+				e.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
+				return
+			}
+		}
+		if len(raw) == 0 {
+			raw = defaultSchema
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, raw); err != nil { // validated already
+			e.schemaErr = fmt.Errorf("schema of %q: %w: %v", e.tool.Name, ErrInvalidSchema, err)
+			return
+		}
+		e.schema = buf.Bytes()
+	})
+	return e.schema, e.schemaErr
+}
+
+// textCache holds the prompt texts rendered from one snapshot. Each is
+// built on first use and then returned as is, so rendering the prompt for an
+// unchanged registry does no work and allocates nothing.
+type textCache struct {
+	once    sync.Once
+	section string // system-prompt section
+	block   string // <available-deferred-tools> block
+	names   []string
+}
+
+func (s *snapshot) prompts() *textCache {
+	c := &s.texts
+	c.once.Do(func() {
+		c.names = make([]string, len(s.deferred))
+		for i, e := range s.deferred {
+			c.names[i] = e.tool.Name
+		}
+		slices.Sort(c.names)
+		c.section = renderSection(c.names)
+		c.block = renderBlock(c.names)
+	})
+	return c
+}

@@ -1,0 +1,388 @@
+// Command toolsearch runs ToolSearch queries over a tool catalog.
+//
+//	toolsearch search [--catalog FILE] [--max N] [--format text|json|anthropic|functions] QUERY...
+//	toolsearch prompt [--catalog FILE]
+//	toolsearch batch  --catalog FILE --queries FILE
+//
+// Without --catalog, search and prompt use an embedded demo catalog of a few
+// hundred real MCP tools and common agent tools.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/demo"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usageText = `usage:
+  toolsearch search [--catalog FILE] [--max N] [--format text|json|anthropic|functions] QUERY...
+  toolsearch prompt [--catalog FILE]
+  toolsearch batch  --catalog FILE --queries FILE
+
+Without --catalog, search and prompt use the embedded demo catalog.
+`
+
+// run executes the command line args and returns the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usageText)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "search":
+		err = cmdSearch(args[1:], stdout, stderr)
+	case "prompt":
+		err = cmdPrompt(args[1:], stdout, stderr)
+	case "batch":
+		err = cmdBatch(args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usageText)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "toolsearch: unknown command %q\n%s", args[0], usageText)
+		return 2
+	}
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "toolsearch %s: %v\n%s", args[0], err, usageText)
+		return 2
+	}
+	fmt.Fprintf(stderr, "toolsearch %s: %v\n", args[0], err)
+	return 1
+}
+
+type usageError struct{ error }
+
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	return nil
+}
+
+// loadRegistry registers the tools of the catalog file path, or of the demo
+// catalog when path is empty.
+func loadRegistry(path string) (*toolsearch.Registry, error) {
+	data, name := demo.Catalog, "demo catalog"
+	if path != "" {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			return nil, err
+		}
+		name = path
+	}
+	tools, err := toolsearch.ParseCatalog(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	reg, err := toolsearch.NewRegistry(tools...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return reg, nil
+}
+
+func cmdSearch(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("search", stderr)
+	catalog := fs.String("catalog", "", "catalog `file` (default: the embedded demo catalog)")
+	maxN := fs.Int("max", 0, "maximum keyword matches (default 5)")
+	format := fs.String("format", "text", "output: text, json, anthropic or functions")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	query := strings.Join(fs.Args(), " ")
+	if query == "" {
+		return usageError{errors.New("no query given")}
+	}
+	if *maxN < 0 {
+		return usageError{fmt.Errorf("--max must be ≥ 1, got %d", *maxN)}
+	}
+	switch *format {
+	case "text", "json", "anthropic", "functions":
+	default:
+		return usageError{fmt.Errorf("unknown --format %q", *format)}
+	}
+	reg, err := loadRegistry(*catalog)
+	if err != nil {
+		return err
+	}
+	res, err := toolsearch.NewSearcher(reg, nil).Search(query, *maxN)
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "json":
+		return writeJSON(stdout, json.RawMessage(res.JSON()))
+	case "anthropic":
+		return writeJSON(stdout, res.ToolReferences())
+	case "functions":
+		_, err = fmt.Fprintln(stdout, res.Functions())
+		return err
+	}
+	return writeText(stdout, res)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// writeText prints a result for people: the form, then each match with its
+// score, the rules that fired, and its description's first line.
+func writeText(w io.Writer, res *toolsearch.Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s query %q: %d match(es) among %d deferred tools\n", res.Form, res.Query, len(res.Matches), res.TotalDeferredTools)
+	for i, m := range res.Matches {
+		fmt.Fprintf(&b, "%2d. %s", i+1, m.Name)
+		if res.Form == toolsearch.FormKeywords {
+			fmt.Fprintf(&b, "  score %d (%s)", m.Score, ruleNames(m.Rules))
+		}
+		if !m.Deferred {
+			b.WriteString("  [not deferred]")
+		}
+		b.WriteByte('\n')
+		if d, _, _ := strings.Cut(strings.TrimSpace(m.Description), "\n"); d != "" {
+			fmt.Fprintf(&b, "    %s\n", clip(d, 100))
+		}
+	}
+	if len(res.Matches) == 0 {
+		fmt.Fprintf(&b, "%s\n", res.NoMatchText())
+	}
+	for _, n := range res.NotFound {
+		fmt.Fprintf(&b, "not found: %s", n)
+		if s := res.Suggestions[n]; len(s) > 0 {
+			fmt.Fprintf(&b, " (did you mean %s?)", strings.Join(s, ", "))
+		}
+		b.WriteByte('\n')
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func ruleNames(r toolsearch.Rule) string {
+	var names []string
+	for _, x := range []struct {
+		r    toolsearch.Rule
+		name string
+	}{
+		{toolsearch.RulePartExact, "name part"},
+		{toolsearch.RulePartSubstring, "in name part"},
+		{toolsearch.RuleFullName, "joined name parts"},
+		{toolsearch.RuleHint, "hint"},
+		{toolsearch.RuleDescription, "description"},
+	} {
+		if r&x.r != 0 {
+			names = append(names, x.name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// cmdPrompt prints what the model sees with deferral, and what deferral
+// saves.
+func cmdPrompt(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("prompt", stderr)
+	catalog := fs.String("catalog", "", "catalog `file` (default: the embedded demo catalog)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	reg, err := loadRegistry(*catalog)
+	if err != nil {
+		return err
+	}
+	s := toolsearch.NewSearcher(reg, nil)
+	var all, sent []toolsearch.ToolDefinition
+	for t := range reg.Tools() {
+		def, err := definition(t)
+		if err != nil {
+			return err
+		}
+		all = append(all, def)
+		if !t.Deferred() {
+			sent = append(sent, def)
+		}
+	}
+	sent = append(sent, s.ToolDefinition())
+	allJSON, err := json.Marshal(all)
+	if err != nil {
+		return err
+	}
+	sentJSON, err := json.Marshal(sent)
+	if err != nil {
+		return err
+	}
+	section := s.SystemPromptSection()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Tools sent with every request (%d):\n", len(sent))
+	for _, d := range sent {
+		fmt.Fprintf(&b, "  %s\n", d.Name)
+	}
+	fmt.Fprintf(&b, "\nSystem-prompt section:\n%s\n\n", section)
+	withDeferral := len(sentJSON) + len(section)
+	fmt.Fprintf(&b, "All %d tools loaded:  %d characters of tool definitions\n", len(all), len(allJSON))
+	fmt.Fprintf(&b, "With deferral (%d deferred): %d characters (tool definitions %d + section %d)\n",
+		len(s.DeferredNames()), withDeferral, len(sentJSON), len(section))
+	if len(allJSON) > 0 {
+		fmt.Fprintf(&b, "Saving: %d characters (%.1f%%)\n", len(allJSON)-withDeferral, 100*float64(len(allJSON)-withDeferral)/float64(len(allJSON)))
+	}
+	_, err = io.WriteString(stdout, b.String())
+	return err
+}
+
+func definition(t toolsearch.Tool) (toolsearch.ToolDefinition, error) {
+	schema := t.InputSchema
+	if len(schema) == 0 && t.LoadSchema != nil {
+		var err error
+		if schema, err = t.LoadSchema(); err != nil {
+			return toolsearch.ToolDefinition{}, err
+		}
+	}
+	if len(schema) == 0 {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
+	return toolsearch.ToolDefinition{Name: t.Name, Description: t.Description, InputSchema: schema}, nil
+}
+
+// batchQuery is one item of a queries file: a string or an object.
+type batchQuery struct {
+	Query      string
+	MaxResults *json.Number
+}
+
+func (q *batchQuery) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &q.Query)
+	}
+	var o struct {
+		Query      *string      `json:"query"`
+		MaxResults *json.Number `json:"max_results"`
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&o); err != nil {
+		return err
+	}
+	if o.Query == nil {
+		return errors.New(`query item has no "query" string`)
+	}
+	q.Query, q.MaxResults = *o.Query, o.MaxResults
+	return nil
+}
+
+type batchResult struct {
+	Query              string   `json:"query"`
+	MaxResults         any      `json:"max_results,omitempty"`
+	Matches            []string `json:"matches,omitempty"`
+	TotalDeferredTools *int     `json:"total_deferred_tools,omitempty"`
+	NotFound           []string `json:"not_found,omitempty"`
+	Notes              []string `json:"notes,omitempty"`
+	Error              string   `json:"error,omitempty"`
+}
+
+func cmdBatch(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("batch", stderr)
+	catalog := fs.String("catalog", "", "catalog `file` (required)")
+	queries := fs.String("queries", "", "queries `file`: a JSON array of strings or {\"query\",\"max_results\"} (required)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *catalog == "" || *queries == "" {
+		return usageError{errors.New("--catalog and --queries are required")}
+	}
+	reg, err := loadRegistry(*catalog)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(*queries)
+	if err != nil {
+		return err
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil {
+		return fmt.Errorf("%s: want a JSON array: %w", *queries, err)
+	}
+	s := toolsearch.NewSearcher(reg, nil)
+	out := make([]batchResult, 0, len(items))
+	for i, raw := range items {
+		out = append(out, batchOne(s, i, raw))
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+func batchOne(s *toolsearch.Searcher, i int, raw json.RawMessage) batchResult {
+	var q batchQuery
+	if err := json.Unmarshal(raw, &q); err != nil {
+		return batchResult{Query: string(raw), Error: fmt.Sprintf("item %d: %v", i, err)}
+	}
+	r := batchResult{Query: q.Query, MaxResults: toolsearch.DefaultMaxResults}
+	k := 0
+	if q.MaxResults != nil {
+		r.MaxResults = *q.MaxResults
+		n, err := q.MaxResults.Int64()
+		if err != nil || n < 1 {
+			return batchResult{Query: q.Query, MaxResults: *q.MaxResults, Error: fmt.Sprintf("max_results must be an integer ≥ 1, got %s", q.MaxResults.String())}
+		}
+		k = int(min(n, 1<<30))
+	}
+	res, err := s.Search(q.Query, k)
+	if err != nil {
+		return batchResult{Query: q.Query, MaxResults: r.MaxResults, Error: err.Error()}
+	}
+	r.Matches = make([]string, 0, len(res.Matches))
+	for _, m := range res.Matches {
+		r.Matches = append(r.Matches, m.Name)
+	}
+	n := res.TotalDeferredTools
+	r.TotalDeferredTools = &n
+	r.NotFound, r.Notes = res.NotFound, res.Notes
+	return r
+}

@@ -1,0 +1,5 @@
+module github.com/toolsearch/toolsearch
+
+go 1.26
+
+require github.com/santhosh-tekuri/jsonschema/v5 v5.3.1

@@ -1,0 +1,285 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// Search defaults.
+const (
+	DefaultMaxResults    = 5  // keyword and MCP-prefix results when max_results is not given
+	DefaultMaxResultsCap = 20 // the largest max_results honoured
+)
+
+// ErrInvalidQuery is returned (wrapped) for ToolSearch input that cannot be
+// answered: malformed arguments or a bad max_results.
+var ErrInvalidQuery = errors.New("toolsearch: invalid ToolSearch input")
+
+// SearchOptions configure a Searcher. A nil *SearchOptions means the
+// defaults; a zero field means that field's default. Options are copied.
+type SearchOptions struct {
+	// MaxResults is the number of keyword or MCP-prefix matches returned
+	// when the query does not say. Default DefaultMaxResults.
+	MaxResults int
+	// MaxResultsCap is the largest max_results honoured: a larger request is
+	// lowered to it and the result says so in Notes. Default
+	// DefaultMaxResultsCap.
+	MaxResultsCap int
+}
+
+// Searcher answers ToolSearch queries over a Registry. It is safe for
+// concurrent use and cheap to create; it sees every change to the registry
+// from the next search on.
+type Searcher struct {
+	reg  *Registry
+	opts SearchOptions
+
+	inputOnce   sync.Once
+	inputSchema *jsonschema.Schema
+}
+
+// NewSearcher returns a Searcher over reg.
+func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
+	s := &Searcher{reg: reg}
+	if opts != nil {
+		s.opts = *opts
+	}
+	if s.opts.MaxResultsCap <= 0 {
+		s.opts.MaxResultsCap = DefaultMaxResultsCap
+	}
+	if s.opts.MaxResults <= 0 {
+		s.opts.MaxResults = DefaultMaxResults
+	}
+	s.opts.MaxResults = min(s.opts.MaxResults, s.opts.MaxResultsCap)
+	return s
+}
+
+// QueryForm is the form a query was answered by.
+type QueryForm uint8
+
+// The query forms, in the order they are tried.
+const (
+	FormSelect   QueryForm = iota + 1 // select:A,B
+	FormExact                         // the query is a tool's name
+	FormPrefix                        // an mcp__ name prefix
+	FormKeywords                      // keywords
+)
+
+// String returns "select", "exact", "prefix" or "keywords".
+func (f QueryForm) String() string {
+	switch f {
+	case FormSelect:
+		return "select"
+	case FormExact:
+		return "exact"
+	case FormPrefix:
+		return "prefix"
+	case FormKeywords:
+		return "keywords"
+	}
+	return "unknown"
+}
+
+// Result is the answer to one ToolSearch query. Its JSON form is the inline
+// rendering (see JSON). The slices are the caller's.
+type Result struct {
+	// Matches are the tools found, best first. Never nil.
+	Matches []Match `json:"matches"`
+	// Query is the query as given.
+	Query string `json:"query"`
+	// TotalDeferredTools is the number of deferred tools searched.
+	TotalDeferredTools int `json:"total_deferred_tools"`
+	// PendingMCPServers are the servers still connecting, sorted.
+	PendingMCPServers []string `json:"pending_mcp_servers,omitempty"`
+	// NotFound are the names of a select: query that match no tool, in
+	// request order.
+	NotFound []string `json:"not_found,omitempty"`
+	// Suggestions maps each name in NotFound that has close tool names to
+	// up to three of them, closest first.
+	Suggestions map[string][]string `json:"suggestions,omitempty"`
+	// Notes say what a limit changed or left out (a lowered max_results, a
+	// tool whose schema could not be loaded).
+	Notes []string `json:"notes,omitempty"`
+	// Form is the query form that answered.
+	Form QueryForm `json:"-"`
+}
+
+// Match is one tool in a Result.
+type Match struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+	// Deferred reports whether the tool is deferred (a select: query may
+	// return tools that are not).
+	Deferred bool `json:"-"`
+	// Score is the keyword score (0 for the other forms).
+	Score int `json:"-"`
+	// Rules are the scoring rules that fired for at least one term.
+	Rules Rule `json:"-"`
+}
+
+// scored is a keyword candidate.
+type scored struct {
+	e     *entry
+	score int
+	rules Rule
+}
+
+// Search answers query, returning at most maxResults keyword or MCP-prefix
+// matches; maxResults 0 means the Searcher's default, and a value above the
+// cap is lowered to it (with a note in the result). It returns an error
+// wrapping ErrInvalidQuery only for a negative maxResults.
+//
+// The query forms are tried in order: select:, exact name, MCP prefix,
+// keywords (see the package documentation).
+func (s *Searcher) Search(query string, maxResults int) (*Result, error) {
+	k, note, err := s.limit(maxResults)
+	if err != nil {
+		return nil, err
+	}
+	return s.search(query, k, note), nil
+}
+
+func (s *Searcher) limit(n int) (k int, note string, err error) {
+	switch {
+	case n < 0:
+		return 0, "", fmt.Errorf("%w: max_results must be an integer ≥ 1, got %d", ErrInvalidQuery, n)
+	case n == 0:
+		return s.opts.MaxResults, "", nil
+	case n > s.opts.MaxResultsCap:
+		return s.opts.MaxResultsCap, "max_results " + strconv.Itoa(n) + " was lowered to the limit " + strconv.Itoa(s.opts.MaxResultsCap), nil
+	}
+	return n, "", nil
+}
+
+func everything(*entry) bool { return true }
+
+func (s *Searcher) search(query string, k int, note string) *Result {
+	snap := s.reg.load()
+	in := everything
+	res := &Result{
+		Query:              query,
+		TotalDeferredTools: len(snap.deferred),
+		PendingMCPServers:  slices.Clone(snap.pending),
+	}
+	if note != "" {
+		res.Notes = append(res.Notes, note)
+	}
+	var found []*entry
+	var scores []scored
+	if arg, ok := selectArg(query); ok {
+		res.Form = FormSelect
+		var missing []string
+		found, missing = snap.selectTools(selectNames(arg), in)
+		res.NotFound = missing
+		for _, n := range missing {
+			if sug := snap.suggest(n, in); len(sug) > 0 {
+				if res.Suggestions == nil {
+					res.Suggestions = map[string][]string{}
+				}
+				res.Suggestions[n] = sug
+			}
+		}
+	} else {
+		res.Form, found, scores = snap.keywordSearch(query, k, in)
+	}
+	res.Matches = make([]Match, 0, len(found)+len(scores))
+	add := func(e *entry, score int, rules Rule) {
+		schema, err := e.loadSchema()
+		if err != nil {
+			res.Notes = append(res.Notes, e.tool.Name+" was left out: "+err.Error())
+			return
+		}
+		res.Matches = append(res.Matches, Match{
+			Name: e.tool.Name, Description: e.tool.Description, Schema: schema,
+			Deferred: e.deferred, Score: score, Rules: rules,
+		})
+	}
+	for _, e := range found {
+		add(e, 0, 0)
+	}
+	for _, c := range scores {
+		add(c.e, c.score, c.rules)
+	}
+	return res
+}
+
+// keywordSearch runs the exact-name, MCP-prefix and keyword forms.
+func (s *snapshot) keywordSearch(query string, k int, in func(*entry) bool) (QueryForm, []*entry, []scored) {
+	q := lower(trimSpace(query))
+	if q == "" {
+		return FormKeywords, nil, nil
+	}
+	if e := s.exact(q, in); e != nil {
+		return FormExact, []*entry{e}, nil
+	}
+	if strings.HasPrefix(q, "mcp__") && len(q) > len("mcp__") {
+		var hits []*entry
+		for _, e := range s.deferred {
+			if len(hits) == k {
+				break
+			}
+			if strings.HasPrefix(e.lowerName, q) && in(e) {
+				hits = append(hits, e)
+			}
+		}
+		if len(hits) > 0 {
+			return FormPrefix, hits, nil
+		}
+	}
+	t := parseTerms(q)
+	top := make([]scored, 0, k)
+	for _, e := range s.deferred {
+		if !in(e) {
+			continue
+		}
+		score, rules := e.score(&t)
+		if score > 0 {
+			top = insertTop(top, scored{e, score, rules}, k)
+		}
+	}
+	return FormKeywords, nil, top
+}
+
+// exact returns the tool whose lowercased name is q: a deferred one first,
+// then any, in pool order.
+func (s *snapshot) exact(q string, in func(*entry) bool) *entry {
+	var any *entry
+	for _, e := range s.byLower[q] {
+		if !in(e) {
+			continue
+		}
+		if e.deferred {
+			return e
+		}
+		if any == nil {
+			any = e
+		}
+	}
+	return any
+}
+
+// insertTop inserts c into top, kept sorted by score descending with ties in
+// arrival (pool) order, and holding at most k candidates.
+func insertTop(top []scored, c scored, k int) []scored {
+	if len(top) == k && (k == 0 || top[k-1].score >= c.score) {
+		return top
+	}
+	i := len(top)
+	for i > 0 && top[i-1].score < c.score {
+		i--
+	}
+	if len(top) < k {
+		top = append(top, scored{})
+	}
+	copy(top[i+1:], top[i:len(top)-1])
+	top[i] = c
+	return top
+}
