@@ -103,16 +103,40 @@ type textCache struct {
 	names   []string
 }
 
-func (s *snapshot) prompts() *textCache {
-	c := &s.texts
+// fill renders the texts for the deferred tools of s that in accepts.
+func (c *textCache) fill(s *snapshot, in func(*entry) bool) {
 	c.once.Do(func() {
-		c.names = make([]string, len(s.deferred))
-		for i, e := range s.deferred {
-			c.names[i] = e.tool.Name
+		c.names = make([]string, 0, len(s.deferred))
+		for _, e := range s.deferred {
+			if in(e) {
+				c.names = append(c.names, e.tool.Name)
+			}
 		}
 		slices.Sort(c.names)
 		c.section = renderSection(c.names)
 		c.block = renderBlock(c.names)
 	})
-	return c
+}
+
+// scopedTexts are the prompt texts of a scoped Searcher for one snapshot.
+type scopedTexts struct {
+	snap  *snapshot
+	texts textCache
+}
+
+// texts returns the prompt texts of the Searcher's view of snap: the
+// snapshot's own for an unscoped Searcher, else rendered once per snapshot
+// and kept by the Searcher.
+func (s *Searcher) texts(snap *snapshot) *textCache {
+	if s.opts.Scope == nil {
+		snap.texts.fill(snap, everything)
+		return &snap.texts
+	}
+	st := s.scoped.Load()
+	if st == nil || st.snap != snap {
+		st = &scopedTexts{snap: snap}
+		s.scoped.Store(st)
+	}
+	st.texts.fill(snap, s.in)
+	return &st.texts
 }

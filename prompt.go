@@ -52,16 +52,16 @@ const (
 // It is "" when no tool is deferred. The text is byte-identical for the same
 // deferred set whatever the registration order, and is rendered once per
 // registry change.
-func (s *Searcher) SystemPromptSection() string { return s.reg.load().prompts().section }
+func (s *Searcher) SystemPromptSection() string { return s.texts(s.reg.load()).section }
 
 // DeferredToolsBlock returns the deferred tools as an
 // <available-deferred-tools> block, one name a line, sorted; "" when no tool
 // is deferred. Byte-identical for the same deferred set.
-func (s *Searcher) DeferredToolsBlock() string { return s.reg.load().prompts().block }
+func (s *Searcher) DeferredToolsBlock() string { return s.texts(s.reg.load()).block }
 
 // DeferredNames returns the names of the deferred tools, sorted. The slice
 // is the caller's.
-func (s *Searcher) DeferredNames() []string { return slices.Clone(s.reg.load().prompts().names) }
+func (s *Searcher) DeferredNames() []string { return slices.Clone(s.texts(s.reg.load()).names) }
 
 func renderSection(names []string) string {
 	if len(names) == 0 {

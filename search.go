@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -32,6 +33,48 @@ type SearchOptions struct {
 	// lowered to it and the result says so in Notes. Default
 	// DefaultMaxResultsCap.
 	MaxResultsCap int
+	// Scope limits the tools this Searcher sees; nil means every tool.
+	Scope *Scope
+}
+
+// Scope is an allow-list of tool names for a subagent. A tool is in scope
+// when its name is listed, or when "*" is listed and the tool is not
+// deferred or IncludeDeferred is set. A search, select or prompt text
+// through a scoped Searcher never mentions a tool outside its scope: such a
+// tool is "not found", with no suggestion that reveals it.
+type Scope struct {
+	// Allow lists tool names; "*" stands for every tool.
+	Allow []string
+	// IncludeDeferred puts deferred tools in a "*" scope.
+	IncludeDeferred bool
+}
+
+// filter returns the scope as a predicate on entries.
+func (sc *Scope) filter() func(*entry) bool {
+	if sc == nil {
+		return everything
+	}
+	names := make(map[string]bool, len(sc.Allow))
+	star := false
+	for _, n := range sc.Allow {
+		if n == "*" {
+			star = true
+		} else {
+			names[n] = true
+		}
+	}
+	include := sc.IncludeDeferred
+	return func(e *entry) bool {
+		return names[e.tool.Name] || star && (!e.deferred || include)
+	}
+}
+
+// Allows reports whether the scope allows tool t.
+func (sc *Scope) Allows(t *Tool) bool {
+	if sc == nil {
+		return true
+	}
+	return sc.filter()(&entry{tool: *t, deferred: t.Deferred()})
 }
 
 // Searcher answers ToolSearch queries over a Registry. It is safe for
@@ -40,6 +83,9 @@ type SearchOptions struct {
 type Searcher struct {
 	reg  *Registry
 	opts SearchOptions
+	in   func(*entry) bool // the scope
+	// scoped caches the prompt texts of a scoped Searcher for one snapshot.
+	scoped atomic.Pointer[scopedTexts]
 
 	inputOnce   sync.Once
 	inputSchema *jsonschema.Schema
@@ -51,6 +97,12 @@ func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
 	if opts != nil {
 		s.opts = *opts
 	}
+	if s.opts.Scope != nil {
+		sc := *s.opts.Scope
+		sc.Allow = slices.Clone(sc.Allow)
+		s.opts.Scope = &sc
+	}
+	s.in = s.opts.Scope.filter()
 	if s.opts.MaxResultsCap <= 0 {
 		s.opts.MaxResultsCap = DefaultMaxResultsCap
 	}
@@ -163,10 +215,10 @@ func everything(*entry) bool { return true }
 
 func (s *Searcher) search(query string, k int, note string) *Result {
 	snap := s.reg.load()
-	in := everything
+	in := s.in
 	res := &Result{
 		Query:              query,
-		TotalDeferredTools: len(snap.deferred),
+		TotalDeferredTools: len(s.texts(snap).names),
 		PendingMCPServers:  slices.Clone(snap.pending),
 	}
 	if note != "" {
