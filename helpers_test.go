@@ -1,0 +1,63 @@
+package toolsearch
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// golden compares got with testdata/golden/name, or rewrites the file when
+// -update is given.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "golden file %s missing: run go test -run %s -update", path, t.Name())
+	require.Equal(t, string(want), string(got), "output differs from %s (run with -update after checking the change)", path)
+}
+
+// loadCatalog registers the tools of a catalog file.
+func loadCatalog(t testing.TB, path string) *Registry {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	tools, err := ParseCatalog(data)
+	require.NoError(t, err)
+	r, err := NewRegistry(tools...)
+	require.NoError(t, err)
+	return r
+}
+
+// schema is a small valid input schema for test tools.
+const schema = `{"type":"object","properties":{"q":{"type":"string"}}}`
+
+// specPool is the pool the issue's named cases are written against.
+func specPool(t testing.TB) *Registry {
+	t.Helper()
+	r, err := NewRegistry(
+		Tool{Name: "Read", Description: "Read a file from disk."},
+		Tool{Name: "WebSearch", Description: "Search the web and return result snippets.", SearchHint: "search the web for current information", ShouldDefer: true},
+		Tool{Name: "WebFetch", Description: "Fetch a URL and return the page as markdown.", ShouldDefer: true},
+		Tool{Name: "TaskList", Description: "List the tasks of this session.", ShouldDefer: true},
+		Tool{Name: "NotebookEdit", Description: "Edit a cell of a Jupyter notebook.", ShouldDefer: true},
+		Tool{Name: "CodeRunner", Description: "Compile and run c++ or Go snippets.", ShouldDefer: true},
+		Tool{Name: "mcp__slack__send_message", Server: "slack", Description: "Send a message to a Slack channel."},
+		Tool{Name: "mcp__slack__list_channels", Server: "slack", Description: "List the channels of a workspace."},
+		Tool{Name: "mcp__github__create_issue", Server: "github", Description: "Create a new issue in a GitHub repository."},
+		Tool{Name: "mcp__github__list_issues", Server: "github", Description: "List issues of a repository."},
+		Tool{Name: "mcp__github__create_pull_request", Server: "github", Description: "Open a pull request."},
+		Tool{Name: "mcp__jira__create_ticket", Server: "jira", Description: "Create a jira ticket.", AlwaysLoad: true},
+	)
+	require.NoError(t, err)
+	return r
+}

@@ -1,0 +1,302 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func names(r *Registry) []string {
+	var out []string
+	for t := range r.Tools() {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+func TestZeroRegistryIsUsable(t *testing.T) {
+	var r Registry
+	assert.Equal(t, 0, r.Len())
+	res, err := NewSearcher(&r, nil).Search("anything", 0)
+	require.NoError(t, err)
+	assert.NotNil(t, res.Matches, "matches must encode as [], not null")
+	assert.Contains(t, string(res.JSON()), `"matches":[]`)
+	require.NoError(t, r.Register(Tool{Name: "A", ShouldDefer: true}))
+	assert.Equal(t, []string{"A"}, names(&r))
+}
+
+func TestNameValidation(t *testing.T) {
+	for _, tc := range []struct {
+		name, tool string
+		wantErr    string // substring; "" = valid
+	}{
+		{"plain", "Read", ""},
+		{"all allowed characters", "a-Z_0.9", ""},
+		{"128 bytes", strings.Repeat("a", 128), ""},
+		{"empty", "", "empty"},
+		{"129 bytes", strings.Repeat("a", 129), "129 bytes long, the limit is 128"},
+		{"space", "a b", `' ' at byte 1`},
+		{"each bad character reported", "a b/c\x00", `' ' at byte 1, '/' at byte 3, '\x00' at byte 5`},
+		{"unicode", "naïve", `'ï' at byte 2`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r Registry
+			err := r.Register(Tool{Name: tc.tool})
+			if tc.wantErr == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorIs(t, err, ErrInvalidName)
+			assert.Contains(t, err.Error(), tc.wantErr)
+			assert.Equal(t, 0, r.Len(), "an invalid tool must not be registered")
+		})
+	}
+}
+
+func TestDuplicates(t *testing.T) {
+	var r Registry
+	require.NoError(t, r.Register(Tool{Name: "A", Aliases: []string{"Alpha"}}))
+	err := r.Register(Tool{Name: "A"})
+	require.ErrorIs(t, err, ErrDuplicateTool)
+	assert.Contains(t, err.Error(), `"A" is taken by "A"`)
+
+	err = r.Register(Tool{Name: "Alpha"})
+	require.ErrorIs(t, err, ErrDuplicateTool, "a name taken as an alias is a duplicate")
+
+	err = r.Register(Tool{Name: "B"}, Tool{Name: "B"})
+	require.ErrorIs(t, err, ErrDuplicateTool, "duplicates within one call")
+	assert.Equal(t, []string{"A"}, names(&r), "Register is all or nothing")
+
+	require.NoError(t, r.Replace(Tool{Name: "A", Description: "new"}), "Replace takes an existing name")
+	got, ok := r.Lookup("A")
+	require.True(t, ok)
+	assert.Equal(t, "new", got.Description)
+	require.NoError(t, r.Register(Tool{Name: "Alpha"}), "replacing A without its alias frees the alias")
+}
+
+func TestRegisterReportsEveryProblem(t *testing.T) {
+	var r Registry
+	require.NoError(t, r.Register(Tool{Name: "Taken"}))
+	err := r.Register(Tool{Name: "ok"}, Tool{Name: "bad name"}, Tool{Name: "Taken"}, Tool{Name: "S", InputSchema: json.RawMessage(`{`)})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, ErrInvalidName)
+	assert.ErrorIs(t, err, ErrDuplicateTool)
+	assert.ErrorIs(t, err, ErrInvalidSchema)
+	for _, n := range []string{`"bad name"`, `"Taken"`, `"S"`} {
+		assert.Contains(t, err.Error(), n)
+	}
+	assert.Equal(t, []string{"Taken"}, names(&r))
+}
+
+func TestSchemaValidation(t *testing.T) {
+	for _, tc := range []struct {
+		name, schema string
+		wantErr      string
+	}{
+		{"object", `{"type":"object","properties":{"a":{"type":"integer","minimum":1}}}`, ""},
+		{"empty object", `{}`, ""},
+		{"internal ref", `{"type":"object","$defs":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/s"}}}`, ""},
+		{"recursive ref", `{"type":"object","properties":{"child":{"$ref":"#"}}}`, ""},
+		{"draft-04 style accepted", `{"type":"object","properties":{"n":{"type":"integer","minimum":0,"exclusiveMinimum":true}}}`, ""},
+		{"draft-07 declared", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}`, ""},
+		{"not JSON", `{"type":`, "not valid JSON"},
+		{"not an object", `["type"]`, "not a JSON object"},
+		{"boolean schema", `true`, "not a JSON object"},
+		{"bad keyword value", `{"type":"object","properties":{"a":{"type":5}}}`, "invalid input schema"},
+		{"file ref", `{"$ref":"file:///etc/passwd"}`, "refusing to load an external document"},
+		{"http ref", `{"properties":{"a":{"$ref":"http://example.com/s.json"}}}`, "refusing to load"},
+		{"https ref", `{"$ref":"https://example.com/s.json#/x"}`, "refusing to load"},
+		{"relative ref", `{"$ref":"other.json"}`, "refusing to load"},
+		{"unknown metaschema", `{"$schema":"https://example.com/meta","type":"object"}`, "refusing to load"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r Registry
+			err := r.Register(Tool{Name: "T", InputSchema: json.RawMessage(tc.schema)})
+			if tc.wantErr == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorIs(t, err, ErrInvalidSchema)
+			assert.Contains(t, err.Error(), tc.wantErr)
+			assert.Contains(t, err.Error(), `register "T"`, "the error names the tool")
+		})
+	}
+}
+
+func TestDeferralRules(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tool Tool
+		want bool
+	}{
+		{"alwaysLoad beats MCP", Tool{Name: "mcp__s__t", Server: "s", AlwaysLoad: true}, false},
+		{"alwaysLoad beats shouldDefer", Tool{Name: "X", ShouldDefer: true, AlwaysLoad: true}, false},
+		{"MCP by server", Tool{Name: "t", Server: "s"}, true},
+		{"MCP by prefix", Tool{Name: "mcp__s__t"}, true},
+		{"MCP ignores shouldDefer false", Tool{Name: "mcp__s__t", ShouldDefer: false}, true},
+		{"ToolSearch never", Tool{Name: "ToolSearch", ShouldDefer: true}, false},
+		{"shouldDefer", Tool{Name: "X", ShouldDefer: true}, true},
+		{"default not deferred", Tool{Name: "X"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, tc.tool.Deferred())
+		})
+	}
+}
+
+func TestPoolOrderIgnoresRegistrationOrder(t *testing.T) {
+	tools := []Tool{
+		{Name: "mcp__b__x", Server: "b"}, {Name: "Zeta"}, {Name: "alpha"}, {Name: "mcp__a__y", Server: "a"},
+		{Name: "Beta"}, {Name: "served", Server: "z"}, {Name: "mcp__B__z"},
+	}
+	want := []string{"Beta", "Zeta", "alpha", "mcp__B__z", "mcp__a__y", "mcp__b__x", "served"}
+	for i := range 5 {
+		perm := slices.Clone(tools)
+		for j := range perm {
+			k := (j*7 + i*3) % len(perm)
+			perm[j], perm[k] = perm[k], perm[j]
+		}
+		var r Registry
+		for _, tl := range perm {
+			require.NoError(t, r.Register(tl))
+		}
+		assert.Equal(t, want, names(&r), "permutation %d", i)
+	}
+}
+
+func TestMCPNaming(t *testing.T) {
+	assert.Equal(t, "mcp__my_server__get_file-v2", MCPToolName("my server", "get.file-v2"))
+	assert.Equal(t, "mcp__a_b__c_d", MCPToolName("a/b", "c:d"))
+
+	long := strings.Repeat("é", MaxMCPDescription+10)
+	tl := NewMCPTool("srv.1", "do it", long, json.RawMessage(schema), map[string]any{
+		"anthropic/alwaysLoad": true,
+		"anthropic/searchHint": "  send \t a\n message  ",
+	})
+	assert.Equal(t, "mcp__srv_1__do_it", tl.Name)
+	assert.Equal(t, "srv.1", tl.Server)
+	assert.Equal(t, "do it", tl.MCPName)
+	assert.True(t, tl.AlwaysLoad)
+	assert.Equal(t, "send a message", tl.SearchHint)
+	assert.Equal(t, strings.Repeat("é", MaxMCPDescription)+"… [truncated]", tl.Description)
+
+	short := NewMCPTool("s", "t", strings.Repeat("x", MaxMCPDescription), nil, map[string]any{
+		"anthropic/alwaysLoad": "true", // not a boolean: ignored
+		"anthropic/searchHint": " \n ",
+	})
+	assert.Equal(t, strings.Repeat("x", MaxMCPDescription), short.Description, "exactly 2,048 characters is not cut")
+	assert.False(t, short.AlwaysLoad, "alwaysLoad must be boolean true")
+	assert.Empty(t, short.SearchHint, "a blank hint is no hint")
+}
+
+func TestServers(t *testing.T) {
+	var r Registry
+	require.NoError(t, r.Register(Tool{Name: "Core"}))
+	err := r.SetServerTools("gh", []Tool{
+		NewMCPTool("gh", "create_issue", "Create an issue.", nil, nil),
+		NewMCPTool("gh", "list_issues", "List issues.", nil, nil),
+		{Name: "mcp__gh__bad tool"},
+		NewMCPTool("gh", "broken", "", json.RawMessage(`{"type":7}`), nil),
+	})
+	require.Error(t, err, "bad tools are reported")
+	assert.ErrorIs(t, err, ErrInvalidName)
+	assert.ErrorIs(t, err, ErrInvalidSchema)
+	assert.Equal(t, []string{"Core", "mcp__gh__create_issue", "mcp__gh__list_issues"}, names(&r), "good tools are registered all the same")
+
+	// tools/list_changed: the list is replaced at once.
+	require.NoError(t, r.SetServerTools("gh", []Tool{NewMCPTool("gh", "get_issue", "Get an issue.", nil, nil)}))
+	assert.Equal(t, []string{"Core", "mcp__gh__get_issue"}, names(&r))
+
+	err = r.SetServerTools("other", []Tool{{Name: "Core"}})
+	require.ErrorIs(t, err, ErrDuplicateTool, "a server cannot take a name outside it")
+	err = r.SetServerTools("third", []Tool{{Name: "x", Server: "other"}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `its Server is "other", not "third"`)
+
+	s := NewSearcher(&r, nil)
+	r.SetServerStatus("gh", ServerDisconnected)
+	assert.Equal(t, []string{"Core"}, names(&r), "a disconnected server's tools are not available")
+	assert.Empty(t, s.DeferredNames())
+	r.SetServerStatus("jira", ServerPending)
+	res, err := s.Search("issue", 0)
+	require.NoError(t, err)
+	assert.Empty(t, res.Matches)
+	assert.Equal(t, []string{"jira"}, res.PendingMCPServers)
+	r.SetServerStatus("gh", ServerConnected)
+	assert.Equal(t, []string{"mcp__gh__get_issue"}, s.DeferredNames(), "tools come back on reconnect")
+	assert.Equal(t, ServerPending, r.ServerStatus("jira"))
+
+	assert.Equal(t, 1, r.RemoveServer("gh"))
+	assert.Equal(t, []string{"Core"}, names(&r))
+	r.RemoveServer("jira")
+	res, err = s.Search("x", 0)
+	require.NoError(t, err)
+	assert.Empty(t, res.PendingMCPServers, "a removed server is no longer pending")
+}
+
+func TestRemove(t *testing.T) {
+	r, err := NewRegistry(Tool{Name: "A", Aliases: []string{"a1"}}, Tool{Name: "B"})
+	require.NoError(t, err)
+	err = r.Remove("A", "Nope")
+	require.ErrorIs(t, err, ErrNoSuchTool)
+	assert.Contains(t, err.Error(), `"Nope"`)
+	assert.Equal(t, []string{"B"}, names(r), "known names are removed even when others are not")
+	require.NoError(t, r.Register(Tool{Name: "a1"}), "the alias of a removed tool is free")
+}
+
+func TestRegistryOwnsItsData(t *testing.T) {
+	sch := json.RawMessage(`{"type":"object"}`)
+	aliases := []string{"x"}
+	var r Registry
+	require.NoError(t, r.Register(Tool{Name: "A", InputSchema: sch, Aliases: aliases}))
+	sch[2] = 'X'
+	aliases[0] = "y"
+	got, _ := r.Lookup("A")
+	assert.Equal(t, `{"type":"object"}`, string(got.InputSchema), "the caller's slice is copied")
+	assert.Equal(t, []string{"x"}, got.Aliases)
+	got.Aliases[0] = "z"
+	again, _ := r.Lookup("A")
+	assert.Equal(t, []string{"x"}, again.Aliases, "Lookup returns a copy")
+}
+
+func TestConcurrentReadersAndWriters(t *testing.T) {
+	r := specPool(t)
+	s := NewSearcher(r, nil)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 50 {
+				n := fmt.Sprintf("Tool%d_%d", w, i)
+				assert.NoError(t, r.Register(Tool{Name: n, Description: "web thing", ShouldDefer: true}))
+				if i%2 == 0 {
+					assert.NoError(t, r.Remove(n))
+				}
+			}
+		})
+		wg.Go(func() {
+			for range 100 {
+				res, err := s.Search("web", 3)
+				if assert.NoError(t, err) {
+					assert.LessOrEqual(t, len(res.Matches), 3)
+				}
+				_ = s.SystemPromptSection()
+			}
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, 12+4*25, r.Len())
+}
+
+func TestErrorsAreWrapped(t *testing.T) {
+	var r Registry
+	err := r.Register(Tool{Name: ""})
+	assert.True(t, errors.Is(err, ErrInvalidName))
+	assert.Contains(t, err.Error(), `register ""`)
+}

@@ -1,0 +1,241 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type hit struct {
+	name  string
+	score int
+}
+
+func search(t *testing.T, s *Searcher, q string, k int) *Result {
+	t.Helper()
+	res, err := s.Search(q, k)
+	require.NoError(t, err, "Search(%q, %d)", q, k)
+	return res
+}
+
+func hits(res *Result) []hit {
+	out := []hit{}
+	for _, m := range res.Matches {
+		out = append(out, hit{m.Name, m.Score})
+	}
+	return out
+}
+
+func matchNames(res *Result) []string {
+	out := []string{}
+	for _, m := range res.Matches {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+// TestSpecCases pins the cases the issue names, on specPool.
+func TestSpecCases(t *testing.T) {
+	s := NewSearcher(specPool(t), nil)
+	for _, tc := range []struct {
+		name, query string
+		form        QueryForm
+		want        []hit
+	}{
+		{"web ranks WebSearch by hint and description", "web", FormKeywords, []hit{{"WebSearch", 16}, {"WebFetch", 10}}},
+		{"a repeated term counts twice", "web web", FormKeywords, []hit{{"WebSearch", 32}, {"WebFetch", 20}}},
+		{"MCP name part plus description", "slack", FormKeywords, []hit{{"mcp__slack__send_message", 14}, {"mcp__slack__list_channels", 12}}},
+		{"two terms in name and description", "github issue", FormKeywords, []hit{
+			{"mcp__github__create_issue", 28}, {"mcp__github__list_issues", 18}, {"mcp__github__create_pull_request", 12}}},
+		{"required term", "+slack send", FormKeywords, []hit{{"mcp__slack__send_message", 28}, {"mcp__slack__list_channels", 12}}},
+		{"required term satisfied by the description only", "+repository issue", FormKeywords, []hit{
+			{"mcp__github__create_issue", 16}, {"mcp__github__list_issues", 8}}},
+		{"exact name path, any case", "TASKLIST", FormExact, []hit{{"TaskList", 0}}},
+		{"exact name path trims", "  webfetch\t", FormExact, []hit{{"WebFetch", 0}}},
+		{"exact name path reaches tools that are not deferred", "read", FormExact, []hit{{"Read", 0}}},
+		{"MCP prefix path in pool order", "mcp__github", FormPrefix, []hit{
+			{"mcp__github__create_issue", 0}, {"mcp__github__create_pull_request", 0}, {"mcp__github__list_issues", 0}}},
+		{"full-name fallback", "create_issue", FormKeywords, []hit{{"mcp__github__create_issue", 3}}},
+		{"full-name fallback without separators", "sendmessage", FormKeywords, []hit{{"mcp__slack__send_message", 3}}},
+		{"ties keep pool order", "list", FormKeywords, []hit{
+			{"mcp__github__list_issues", 14}, {"mcp__slack__list_channels", 14}, {"TaskList", 12}}},
+		{"substring of a name part", "note", FormKeywords, []hit{{"NotebookEdit", 5}}},
+		{"alwaysLoad MCP tool never returned by keywords", "jira ticket", FormKeywords, []hit{}},
+		{"c++ is matched literally: no word boundary after ++ before a space", "c++", FormKeywords, []hit{}},
+		{"mcp__ alone is a keyword query", "mcp__", FormKeywords, []hit{}},
+		{"prefix with no match falls through to keywords", "mcp__nothing", FormKeywords, []hit{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := search(t, s, tc.query, 0)
+			assert.Equal(t, tc.want, hits(res))
+			assert.Equal(t, tc.form, res.Form)
+			assert.Equal(t, tc.query, res.Query)
+			assert.Equal(t, 10, res.TotalDeferredTools)
+		})
+	}
+}
+
+func TestSelect(t *testing.T) {
+	r := specPool(t)
+	require.NoError(t, r.Register(
+		Tool{Name: "Grep", Aliases: []string{"Search"}},
+		Tool{Name: "CaseA", ShouldDefer: true}, Tool{Name: "casea", ShouldDefer: true},
+	))
+	s := NewSearcher(r, nil)
+	for _, tc := range []struct {
+		name, query string
+		want        []string
+		notFound    []string
+	}{
+		{"the issue's case", "select:Read,WebFetch,Nope", []string{"Read", "WebFetch"}, []string{"Nope"}},
+		{"prefix in any case, pieces trimmed, empties dropped", "SeLeCt: WebFetch , ,TaskList,", []string{"WebFetch", "TaskList"}, nil},
+		{"request order, no duplicates", "select:TaskList,WebFetch,TaskList", []string{"TaskList", "WebFetch"}, nil},
+		{"non-deferred and alwaysLoad tools are returned", "select:mcp__jira__create_ticket,Read", []string{"mcp__jira__create_ticket", "Read"}, nil},
+		{"case-insensitive fallback when unique", "select:webfetch,TASKLIST", []string{"WebFetch", "TaskList"}, nil},
+		{"ambiguous case-insensitive name is not found", "select:CASEA", nil, []string{"CASEA"}},
+		{"exact case wins over ambiguity", "select:casea", []string{"casea"}, nil},
+		{"alias", "select:Search", []string{"Grep"}, nil},
+		{"max_results does not apply", "select:Read,WebFetch,TaskList,NotebookEdit,WebSearch,CodeRunner", []string{"Read", "WebFetch", "TaskList", "NotebookEdit", "WebSearch", "CodeRunner"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := search(t, s, tc.query, 2)
+			assert.Equal(t, FormSelect, res.Form)
+			if tc.want == nil {
+				tc.want = []string{}
+			}
+			assert.Equal(t, tc.want, matchNames(res))
+			assert.Equal(t, tc.notFound, res.NotFound)
+		})
+	}
+	for _, q := range []string{" select:Read", "select:Read\nWebFetch", "select:", "selec:Read"} {
+		assert.NotEqual(t, FormSelect, search(t, s, q, 0).Form, "%q is not a select query", q)
+	}
+}
+
+func TestSelectSuggestions(t *testing.T) {
+	s := NewSearcher(specPool(t), nil)
+	res := search(t, s, "select:web_fetch,WebFetchh,mcp__github__create_issues,Zzz", 0)
+	assert.Equal(t, []string{"web_fetch", "WebFetchh", "mcp__github__create_issues", "Zzz"}, res.NotFound)
+	assert.Equal(t, map[string][]string{
+		"web_fetch":                  {"WebFetch"},
+		"WebFetchh":                  {"WebFetch"},
+		"mcp__github__create_issues": {"mcp__github__create_issue", "mcp__github__list_issues"},
+	}, res.Suggestions)
+	assert.Contains(t, string(res.JSON()), `"suggestions":{"WebFetchh":["WebFetch"]`)
+}
+
+func TestOnlyDeferredToolsAreKeywordSearched(t *testing.T) {
+	s := NewSearcher(specPool(t), nil)
+	res := search(t, s, "file disk", 0)
+	assert.Empty(t, res.Matches, "Read is not deferred: keywords never return it")
+}
+
+func TestMaxResults(t *testing.T) {
+	var r Registry
+	for i := range 30 {
+		require.NoError(t, r.Register(Tool{Name: "mcp__s__tool" + string(rune('a'+i%26)) + strings.Repeat("x", i/26), Description: "thing"}))
+	}
+	s := NewSearcher(&r, nil)
+	assert.Len(t, search(t, s, "thing", 0).Matches, DefaultMaxResults)
+	assert.Len(t, search(t, s, "thing", 7).Matches, 7)
+	assert.Len(t, search(t, s, "mcp__s__", 0).Matches, DefaultMaxResults, "max_results applies to the MCP prefix path")
+	res := search(t, s, "thing", 25)
+	assert.Len(t, res.Matches, DefaultMaxResultsCap)
+	assert.Equal(t, []string{"max_results 25 was lowered to the limit 20"}, res.Notes)
+	_, err := s.Search("thing", -1)
+	require.ErrorIs(t, err, ErrInvalidQuery)
+
+	s8 := NewSearcher(&r, &SearchOptions{MaxResults: 8, MaxResultsCap: 10})
+	assert.Len(t, search(t, s8, "thing", 0).Matches, 8)
+	assert.Len(t, search(t, s8, "thing", 12).Matches, 10)
+}
+
+func TestNameParts(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want []string
+		mcp  bool
+	}{
+		{"WebSearch", []string{"web", "search"}, false},
+		{"getURLFor", []string{"get", "urlfor"}, false},
+		{"HTTPRequest", []string{"httprequest"}, false},
+		{"read_file-v2.x", []string{"read", "file-v2.x"}, false},
+		{"get2Fa", []string{"get2fa"}, false},
+		{"mcp__github__create_issue", []string{"github", "create", "issue"}, true},
+		{"mcp__my-srv__getItems", []string{"my-srv", "getitems"}, true},
+		{"mcp__a___b", []string{"a", "b"}, true},
+	} {
+		got, mcp := nameParts(tc.name)
+		assert.Equal(t, tc.want, got, "nameParts(%q)", tc.name)
+		assert.Equal(t, tc.mcp, mcp, "nameParts(%q) MCP", tc.name)
+	}
+}
+
+func TestTerms(t *testing.T) {
+	got := parseTerms("send +slack + +x send")
+	assert.Equal(t, []string{"slack", "x"}, got.required)
+	assert.Equal(t, []string{"slack", "x", "send", "+", "send"}, got.all, "required first, then the others with duplicates")
+
+	// JavaScript whitespace splits and trims; U+0085 and U+200B do not.
+	assert.Equal(t, []string{"a", "b", "c", "d\u200be\u0085f"}, splitSpace("\ufeffa\u3000b\u2028c\u00a0d\u200be\u0085f\u205f"))
+}
+
+func TestLowerMatchesJavaScript(t *testing.T) {
+	for in, want := range map[string]string{
+		"ABC":      "abc",
+		"İstanbul": "i\u0307stanbul",
+		"ΟΔΟΣ":     "οδος",
+		"ΣΑΣ ΣΑ":   "σας σα",
+		"Σ":        "σ",
+	} {
+		assert.Equal(t, want, lower(in), "lower(%q)", in)
+	}
+}
+
+// TestHasWordEqualsRegexp checks hasWord against Go's regexp \b (ASCII word
+// characters, as in JavaScript) on random texts and terms.
+func TestHasWordEqualsRegexp(t *testing.T) {
+	alphabet := []string{"a", "b", "_", "1", " ", "-", "+", ".", "é", "(", "ab", "c++"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	gen := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	for range 20000 {
+		text, term := gen(rng.IntN(12)), gen(1+rng.IntN(3))
+		want := regexp.MustCompile(`\b` + regexp.QuoteMeta(term) + `\b`).MatchString(text)
+		require.Equal(t, want, hasWord(text, term), "hasWord(%q, %q)", text, term)
+	}
+}
+
+func TestSpansParts(t *testing.T) {
+	parts := []string{"github", "create", "issue"}
+	for term, want := range map[string]bool{
+		"create_issue": true, "createissue": true, "githubcreate": true, "github-create.issue": true,
+		"create": false, "issuecreate": false, "createiss": false, "_": false, "createissuex": false,
+	} {
+		assert.Equal(t, want, spansParts(term, parts), "spansParts(%q)", term)
+	}
+}
+
+func TestDescriptionAndSchemaInMatches(t *testing.T) {
+	r, err := NewRegistry(
+		Tool{Name: "A", Description: "Alpha tool.", InputSchema: json.RawMessage("{\n  \"type\": \"object\"\n}"), ShouldDefer: true},
+		Tool{Name: "B", Description: "Beta tool.", ShouldDefer: true},
+	)
+	require.NoError(t, err)
+	res := search(t, NewSearcher(r, nil), "select:A,B", 0)
+	require.Len(t, res.Matches, 2)
+	assert.Equal(t, `{"type":"object"}`, string(res.Matches[0].Schema), "schemas are compacted")
+	assert.Equal(t, `{"type":"object"}`, string(res.Matches[1].Schema), "a missing schema is an empty object schema")
+	assert.Equal(t, "Alpha tool.", res.Matches[0].Description)
+	assert.True(t, res.Matches[0].Deferred)
+}
