@@ -21,6 +21,7 @@ type entry struct {
 	parts     []string // name parts (scoring.go)
 	descLower string
 	hintLower string
+	slot      int32 // place in the newest snapshot's index (index.go); set by writers only
 
 	schemaOnce sync.Once
 	schema     json.RawMessage // compact JSON

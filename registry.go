@@ -130,6 +130,7 @@ type Registry struct {
 	servers map[string]ServerStatus
 	version uint64
 	snap    atomic.Pointer[snapshot]
+	scratch sync.Pool // per-query score arrays, shared by the snapshots
 }
 
 // NewRegistry returns an empty Registry holding tools.
@@ -239,7 +240,11 @@ func (r *Registry) commit(built []*entry, remove []string) {
 			r.owners[a] = e.tool.Name
 		}
 	}
-	r.publish()
+	changed := slices.Clip(remove)
+	for _, e := range built {
+		changed = append(changed, e.tool.Name)
+	}
+	r.publish(changed)
 }
 
 // drop forgets tool n and its aliases. r.mu must be held.
@@ -255,10 +260,40 @@ func (r *Registry) drop(n string) {
 	}
 }
 
-// publish builds and stores the next snapshot. r.mu must be held.
-func (r *Registry) publish() {
+// publish builds and stores the next snapshot, given the names of the
+// tools that may have changed (definition or availability). A small change
+// patches the current snapshot; a large one, or one the current snapshot's
+// index has no room for, rebuilds it. r.mu must be held.
+func (r *Registry) publish(changed []string) {
 	r.version++
-	r.snap.Store(buildSnapshot(r.version, r.tools, r.servers))
+	old := r.snap.Load()
+	if old == nil || len(changed) > max(64, len(old.pool)/8) || old.ix.needsRebuild() {
+		r.snap.Store(buildSnapshot(r.version, r.tools, r.servers, &r.scratch))
+		return
+	}
+	var remove, add []*entry
+	seen := make(map[string]bool, len(changed))
+	for _, n := range changed {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		was := old.named(n)
+		var now *entry
+		if e := r.tools[n]; e != nil && available(e, r.servers) {
+			now = e
+		}
+		if was == now {
+			continue
+		}
+		if was != nil {
+			remove = append(remove, was)
+		}
+		if now != nil {
+			add = append(add, now)
+		}
+	}
+	r.snap.Store(old.apply(r.version, remove, add, r.servers))
 }
 
 // Remove removes the named tools. Names that are not registered are
@@ -355,7 +390,13 @@ func (r *Registry) SetServerStatus(server string, status ServerStatus) {
 		r.servers = map[string]ServerStatus{}
 	}
 	r.servers[server] = status
-	r.publish()
+	var changed []string
+	for n, e := range r.tools {
+		if e.tool.Server == server {
+			changed = append(changed, n)
+		}
+	}
+	r.publish(changed)
 }
 
 // ServerStatus returns the status of MCP server server; ServerConnected for
@@ -501,53 +542,79 @@ func truncateDescription(d string) string {
 }
 
 // snapshot is an immutable view of the registry. Everything derived from the
-// set of tools hangs off it and is built at most once.
+// set of tools hangs off it and is built at most once. A change builds the
+// next snapshot from this one, sharing what the change does not touch
+// (index.go).
 type snapshot struct {
 	version  uint64
 	pool     []*entry // available tools in pool order
 	deferred []*entry // available deferred tools in pool order
-	byName   map[string]*entry
-	alias    map[string]*entry
-	// byLower maps a lowercased name to the tools that have it, in pool order.
-	byLower map[string][]*entry
-	pending []string // pending servers, sorted
+	// names finds available tools by name, alias and lowercased name (see
+	// named, aliased, lowered).
+	names   *nameIndex
+	prefix  *prefixIndex // deferred tools by lowercased name, for mcp__ prefixes
+	ix      *index       // keyword index of the deferred tools
+	pending []string     // pending servers, sorted
 	texts   textCache
 }
 
-var emptySnapshot = buildSnapshot(0, nil, nil)
+var emptySnapshot = buildSnapshot(0, nil, nil, nil)
 
-func buildSnapshot(version uint64, tools map[string]*entry, servers map[string]ServerStatus) *snapshot {
-	s := &snapshot{
-		version: version,
-		byName:  make(map[string]*entry, len(tools)),
-		byLower: make(map[string][]*entry, len(tools)),
-		alias:   map[string]*entry{},
-	}
+// available reports whether e's server (if any) is connected.
+func available(e *entry, servers map[string]ServerStatus) bool {
+	return e.tool.Server == "" || servers[e.tool.Server] == ServerConnected
+}
+
+// buildSnapshot builds a snapshot from scratch.
+func buildSnapshot(version uint64, tools map[string]*entry, servers map[string]ServerStatus, scratch *sync.Pool) *snapshot {
+	s := &snapshot{version: version}
 	s.pool = make([]*entry, 0, len(tools))
 	for _, e := range tools {
-		if e.tool.Server != "" && servers[e.tool.Server] != ServerConnected {
-			continue
+		if available(e, servers) {
+			s.pool = append(s.pool, e)
 		}
-		s.pool = append(s.pool, e)
 	}
 	slices.SortFunc(s.pool, poolCompare)
 	for _, e := range s.pool {
-		s.byName[e.tool.Name] = e
-		s.byLower[e.lowerName] = append(s.byLower[e.lowerName], e)
-		for _, a := range e.tool.Aliases {
-			s.alias[a] = e
-		}
 		if e.deferred {
 			s.deferred = append(s.deferred, e)
 		}
 	}
+	s.names = buildNames(s.pool)
+	s.prefix = buildPrefix(s.deferred)
+	s.ix = buildIndex(s.deferred, scratch)
+	s.pending = pendingServers(servers)
+	return s
+}
+
+// apply returns the snapshot that follows s when the tools in remove leave
+// the available set and those in add join it. s is not changed.
+func (s *snapshot) apply(version uint64, remove, add []*entry, servers map[string]ServerStatus) *snapshot {
+	n := &snapshot{version: version, pending: pendingServers(servers)}
+	n.pool = patchSorted(s.pool, remove, add, poolCompare)
+	isDeferred := func(e *entry) bool { return !e.deferred }
+	rmD := slices.DeleteFunc(slices.Clone(remove), isDeferred)
+	addD := slices.DeleteFunc(slices.Clone(add), isDeferred)
+	n.names = s.names.update(remove, add)
+	if len(rmD)+len(addD) == 0 {
+		n.deferred, n.prefix, n.ix = s.deferred, s.prefix, s.ix
+		return n
+	}
+	n.deferred = patchSorted(s.deferred, rmD, addD, poolCompare)
+	n.prefix = s.prefix.update(rmD, addD)
+	n.ix = s.ix.update(rmD, addD)
+	return n
+}
+
+func pendingServers(servers map[string]ServerStatus) []string {
+	var p []string
 	for srv, st := range servers {
 		if st == ServerPending {
-			s.pending = append(s.pending, srv)
+			p = append(p, srv)
 		}
 	}
-	slices.Sort(s.pending)
-	return s
+	slices.Sort(p)
+	return p
 }
 
 // poolCompare orders tools not from MCP servers before MCP tools, each group

@@ -273,38 +273,19 @@ func (s *snapshot) keywordSearch(query string, k int, in func(*entry) bool) (Que
 		return FormExact, []*entry{e}, nil
 	}
 	if strings.HasPrefix(q, "mcp__") && len(q) > len("mcp__") {
-		var hits []*entry
-		for _, e := range s.deferred {
-			if len(hits) == k {
-				break
-			}
-			if strings.HasPrefix(e.lowerName, q) && in(e) {
-				hits = append(hits, e)
-			}
-		}
-		if len(hits) > 0 {
+		if hits := s.prefix.find(q, k, in); len(hits) > 0 {
 			return FormPrefix, hits, nil
 		}
 	}
 	t := parseTerms(q)
-	top := make([]scored, 0, k)
-	for _, e := range s.deferred {
-		if !in(e) {
-			continue
-		}
-		score, rules := e.score(&t)
-		if score > 0 {
-			top = insertTop(top, scored{e, score, rules}, k)
-		}
-	}
-	return FormKeywords, nil, top
+	return FormKeywords, nil, s.ix.search(&t, k, in)
 }
 
 // exact returns the tool whose lowercased name is q: a deferred one first,
 // then any, in pool order.
 func (s *snapshot) exact(q string, in func(*entry) bool) *entry {
 	var any *entry
-	for _, e := range s.byLower[q] {
+	for _, e := range s.lowered(q) {
 		if !in(e) {
 			continue
 		}

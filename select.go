@@ -37,7 +37,7 @@ func selectNames(arg string) []string {
 // match if exactly one tool has it. in limits the candidates to a scope.
 func (s *snapshot) resolve(name string, in func(*entry) bool) *entry {
 	exact := func(deferredOnly bool) *entry {
-		for _, e := range []*entry{s.byName[name], s.alias[name]} {
+		for _, e := range []*entry{s.named(name), s.aliased(name)} {
 			if e != nil && (!deferredOnly || e.deferred) && in(e) {
 				return e
 			}
@@ -51,7 +51,7 @@ func (s *snapshot) resolve(name string, in func(*entry) bool) *entry {
 		return e
 	}
 	var found *entry
-	for _, e := range s.byLower[lower(name)] {
+	for _, e := range s.lowered(lower(name)) {
 		if !in(e) {
 			continue
 		}

@@ -1,0 +1,872 @@
+package toolsearch
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// The keyword index. A snapshot holds an index over its available deferred
+// tools. The index is immutable once published: a change builds the next
+// index from the previous one, copying only what the change touches, so
+// readers never wait and a one-tool change costs far less than a rebuild.
+//
+// Every indexed tool has a slot, a small integer; postings are lists of
+// slots. One map, split into shards by a hash of the key, maps a token to
+// its postings:
+//   - part: the tools with a name part equal to the token (the exact rule,
+//     and the parts that make up the full-name fallback);
+//   - hint, desc: the tools whose lowercased search hint or description has
+//     the token as a maximal run of ASCII word characters. For a term made
+//     of word characters, \bterm\b matches exactly when some maximal run
+//     equals the term. A term with other characters still matches only
+//     where each of its own word runs is a maximal run of the text, so the
+//     shortest of their postings lists gives the candidates, which are then
+//     checked with hasWord.
+//
+// The distinct name parts (the vocabulary, much smaller than the tool count)
+// are also kept in one string, "\x00part\x00part\x00…", that the substring
+// rule scans with strings.Index.
+//
+// A query accumulates scores in an array indexed by slot, taken from a
+// sync.Pool, and keeps the best k with ties in pool order, comparing
+// (isMCP, name) since slots are not in pool order.
+
+// postings are the slots of the tools that have one token.
+type postings struct {
+	part, hint, desc []int32
+	gen              uint64 // the update that created this value; it may be changed during that update only
+}
+
+// index is the keyword index of one snapshot.
+type index struct {
+	shards []map[string]*postings // len is a power of two
+	slots  []*entry               // slot → tool; nil for a free slot
+	free   []int32                // free slots, reused first
+	live   int                    // indexed tools
+	words  int                    // tokens in shards
+	vocab  string                 // "\x00part\x00…\x00"; may hold parts no longer indexed
+	dead   int                    // parts in vocab that are no longer indexed
+	parts  int                    // parts in vocab
+	gen    uint64
+	pool   *sync.Pool // of *accumulator; shared by the snapshots of one registry
+}
+
+// tokenHash is FNV-1a, folded so that the low bits depend on every byte.
+func tokenHash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h ^ h>>29
+}
+
+func (ix *index) shard(tok string) map[string]*postings {
+	return ix.shards[tokenHash(tok)&uint64(len(ix.shards)-1)]
+}
+
+// lookup returns the postings of tok, or nil.
+func (ix *index) lookup(tok string) *postings {
+	return ix.shard(tok)[tok]
+}
+
+// wordRuns calls fn with every maximal run of ASCII word characters in s,
+// in order, duplicates included.
+func wordRuns(s string, fn func(string)) {
+	start := -1
+	for i := 0; i < len(s); i++ {
+		if isWordByte(s[i]) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			fn(s[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		fn(s[start:])
+	}
+}
+
+// wordOnly reports whether s is made of ASCII word characters only.
+func wordOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isWordByte(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// partChars reports whether s could be contained in a name part: parts are
+// made of [a-z0-9.-].
+func partChars(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// field selects one postings list.
+type field uint8
+
+const (
+	fieldPart field = iota
+	fieldHint
+	fieldDesc
+)
+
+func (p *postings) list(f field) *[]int32 {
+	switch f {
+	case fieldPart:
+		return &p.part
+	case fieldHint:
+		return &p.hint
+	}
+	return &p.desc
+}
+
+// tokens calls fn with every token of e, per field; a token may repeat.
+func (e *entry) tokens(fn func(tok string, f field)) {
+	for _, p := range e.parts {
+		fn(p, fieldPart)
+	}
+	wordRuns(e.hintLower, func(w string) { fn(w, fieldHint) })
+	wordRuns(e.descLower, func(w string) { fn(w, fieldDesc) })
+}
+
+// shardCount returns the number of shards for about words tokens: a power
+// of two giving shards of about 64 tokens, so that a change copies little.
+func shardCount(words int) int {
+	n := 8
+	for n < words/64 && n < 1<<14 {
+		n <<= 1
+	}
+	return n
+}
+
+// buildIndex indexes tools, given in pool order.
+func buildIndex(tools []*entry, pool *sync.Pool) *index {
+	ix := &index{pool: pool, gen: 1}
+	// Estimate the token count from the tool count: about 3 distinct tokens
+	// per tool on real catalogs.
+	ix.shards = make([]map[string]*postings, shardCount(3*len(tools)))
+	for i := range ix.shards {
+		ix.shards[i] = map[string]*postings{}
+	}
+	ix.slots = make([]*entry, len(tools))
+	var vocab strings.Builder
+	vocab.WriteByte(0)
+	for i, e := range tools {
+		slot := int32(i)
+		e.slot = slot
+		ix.slots[i] = e
+		e.tokens(func(tok string, f field) {
+			sh := ix.shard(tok)
+			p := sh[tok]
+			if p == nil {
+				p = &postings{gen: ix.gen}
+				sh[tok] = p
+				ix.words++
+			}
+			l := p.list(f)
+			if n := len(*l); n > 0 && (*l)[n-1] == slot {
+				return // a repeated token of this tool
+			}
+			if f == fieldPart && len(p.part) == 0 {
+				vocab.WriteString(tok)
+				vocab.WriteByte(0)
+				ix.parts++
+			}
+			*l = append(*l, slot)
+		})
+	}
+	ix.live = len(tools)
+	ix.vocab = vocab.String()
+	return ix
+}
+
+// needsRebuild reports whether the index has outgrown its shards or its
+// vocabulary string holds too many dropped parts.
+func (ix *index) needsRebuild() bool {
+	return ix.words > 256*len(ix.shards) || ix.dead > 1024 && ix.dead > ix.parts-ix.dead
+}
+
+// update returns a new index: ix without the tools in remove and with those
+// in add. ix is not changed, except the slot field of the added entries.
+func (ix *index) update(remove, add []*entry) *index {
+	nx := &index{
+		shards: slices.Clone(ix.shards),
+		slots:  slices.Clone(ix.slots),
+		free:   slices.Clone(ix.free),
+		live:   ix.live,
+		words:  ix.words,
+		vocab:  ix.vocab,
+		dead:   ix.dead,
+		parts:  ix.parts,
+		gen:    ix.gen + 1,
+		pool:   ix.pool,
+	}
+	cloned := make([]bool, len(nx.shards))
+	shardOf := func(tok string) map[string]*postings {
+		i := tokenHash(tok) & uint64(len(nx.shards)-1)
+		if !cloned[i] {
+			nx.shards[i] = clonePostingsMap(nx.shards[i])
+			cloned[i] = true
+		}
+		return nx.shards[i]
+	}
+	// own returns a postings value of this update for tok, creating one.
+	own := func(tok string) (map[string]*postings, *postings) {
+		sh := shardOf(tok)
+		p := sh[tok]
+		switch {
+		case p == nil:
+			p = &postings{gen: nx.gen}
+			sh[tok] = p
+			nx.words++
+		case p.gen != nx.gen:
+			p = &postings{part: p.part, hint: p.hint, desc: p.desc, gen: nx.gen}
+			// Appending must not write into arrays older indexes use.
+			p.part, p.hint, p.desc = slices.Clip(p.part), slices.Clip(p.hint), slices.Clip(p.desc)
+			sh[tok] = p
+		}
+		return sh, p
+	}
+
+	if len(remove) > 0 {
+		gone := make(map[int32]bool, len(remove))
+		touched := map[string]bool{}
+		for _, e := range remove {
+			gone[e.slot] = true
+			nx.slots[e.slot] = nil
+			nx.free = append(nx.free, e.slot)
+			nx.live--
+			e.tokens(func(tok string, _ field) { touched[tok] = true })
+		}
+		for tok := range touched {
+			sh, p := own(tok)
+			hadPart := len(p.part) > 0
+			for _, l := range []*[]int32{&p.part, &p.hint, &p.desc} {
+				*l = slices.DeleteFunc(slices.Clone(*l), func(s int32) bool { return gone[s] })
+				if len(*l) == 0 {
+					*l = nil
+				}
+			}
+			if hadPart && len(p.part) == 0 {
+				nx.dead++
+			}
+			if p.part == nil && p.hint == nil && p.desc == nil {
+				delete(sh, tok)
+				nx.words--
+			}
+		}
+	}
+
+	var vocab []string
+	for _, e := range add {
+		var slot int32
+		if n := len(nx.free); n > 0 {
+			slot = nx.free[n-1]
+			nx.free = nx.free[:n-1]
+			nx.slots[slot] = e
+		} else {
+			slot = int32(len(nx.slots))
+			nx.slots = append(nx.slots, e)
+		}
+		e.slot = slot
+		nx.live++
+		e.tokens(func(tok string, f field) {
+			_, p := own(tok)
+			l := p.list(f)
+			if n := len(*l); n > 0 && (*l)[n-1] == slot {
+				return
+			}
+			if f == fieldPart && len(p.part) == 0 {
+				vocab = append(vocab, tok)
+			}
+			*l = append(*l, slot)
+		})
+	}
+	if len(vocab) > 0 {
+		var b strings.Builder
+		n := len(nx.vocab)
+		for _, v := range vocab {
+			n += len(v) + 1
+		}
+		b.Grow(n)
+		b.WriteString(nx.vocab)
+		for _, v := range vocab {
+			// A part dropped earlier and added again is already in vocab;
+			// writing it twice would count its tools twice.
+			if strings.Contains(nx.vocab, "\x00"+v+"\x00") {
+				nx.dead--
+				continue
+			}
+			b.WriteString(v)
+			b.WriteByte(0)
+			nx.parts++
+		}
+		nx.vocab = b.String()
+	}
+	return nx
+}
+
+func clonePostingsMap(m map[string]*postings) map[string]*postings {
+	c := make(map[string]*postings, len(m)+1)
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// accumulator is the per-query state, indexed by slot. It is reused through
+// index.pool; the gen fields make clearing between terms unnecessary.
+type accumulator struct {
+	acc     []acc
+	touched []int32
+	gen     uint32
+}
+
+type acc struct {
+	score   int32
+	nameGen uint32 // the term for which a name rule has fired
+	satGen  uint32 // the term this tool satisfies (for required terms)
+	spanGen uint32 // the term that ends with one of this tool's name parts
+	req     uint16 // required terms satisfied
+	rules   Rule
+}
+
+func (a *accumulator) next() uint32 {
+	a.gen++
+	if a.gen == 0 { // wrapped: forget every mark
+		for i := range a.acc {
+			a.acc[i] = acc{score: a.acc[i].score, req: a.acc[i].req, rules: a.acc[i].rules}
+		}
+		a.gen = 1
+	}
+	return a.gen
+}
+
+// search returns the best k deferred tools for t that in accepts, by score
+// descending then pool order.
+func (ix *index) search(t *terms, k int, in func(*entry) bool) []scored {
+	if ix.live == 0 || k <= 0 {
+		return nil
+	}
+	var a *accumulator
+	if ix.pool != nil {
+		a, _ = ix.pool.Get().(*accumulator)
+	}
+	if a == nil {
+		a = &accumulator{}
+	}
+	if len(a.acc) < len(ix.slots) {
+		a.acc = make([]acc, len(ix.slots)+len(ix.slots)/8)
+		a.gen = 0
+	}
+	nreq := len(t.required)
+	for j, term := range t.all {
+		ix.scoreTerm(a, term, j < nreq, a.next())
+	}
+	top := make([]scored, 0, min(k, len(a.touched)))
+	for _, s := range a.touched {
+		c := &a.acc[s]
+		if int(c.req) == nreq {
+			if e := ix.slots[s]; in(e) {
+				top = insertTopPool(top, scored{e, int(c.score), c.rules}, k)
+			}
+		}
+		c.score, c.req, c.rules = 0, 0, 0
+	}
+	a.touched = a.touched[:0]
+	if ix.pool != nil {
+		ix.pool.Put(a)
+	}
+	return top
+}
+
+// add gives slot s w points for rule r.
+func (a *accumulator) add(s int32, w int32, r Rule) {
+	c := &a.acc[s]
+	if c.score == 0 {
+		a.touched = append(a.touched, s)
+	}
+	c.score += w
+	c.rules |= r
+}
+
+// sat records that slot s satisfies the current term g.
+func (a *accumulator) sat(s int32, g uint32, required bool) {
+	c := &a.acc[s]
+	if required && c.satGen != g {
+		c.req++
+	}
+	c.satGen = g
+}
+
+func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32) {
+	p := ix.lookup(term)
+	// A name part equals the term.
+	if p != nil {
+		for _, s := range p.part {
+			w := int32(ScorePartExact)
+			if ix.slots[s].scoresMCP {
+				w = ScoreMCPPartExact
+			}
+			a.acc[s].nameGen = g
+			a.add(s, w, RulePartExact)
+			a.sat(s, g, required)
+		}
+	}
+	// Else a name part contains it.
+	if partChars(term) {
+		v := ix.vocab
+		for off := 1; off < len(v); {
+			i := strings.Index(v[off:], term)
+			if i < 0 {
+				break
+			}
+			start := strings.LastIndexByte(v[:off+i], 0) + 1
+			end := off + i + strings.IndexByte(v[off+i:], 0)
+			off = end + 1
+			part := v[start:end]
+			if len(part) == len(term) {
+				continue // the exact rule
+			}
+			q := ix.lookup(part)
+			if q == nil {
+				continue
+			}
+			for _, s := range q.part {
+				if a.acc[s].nameGen == g {
+					continue
+				}
+				w := int32(ScorePartSubstring)
+				if ix.slots[s].scoresMCP {
+					w = ScoreMCPPartSubstring
+				}
+				a.acc[s].nameGen = g
+				a.add(s, w, RulePartSubstring)
+				a.sat(s, g, required)
+			}
+		}
+	}
+	ix.spans(a, term, g)
+	// The hint and the description have it as a whole word.
+	if wordOnly(term) {
+		if p != nil {
+			for _, s := range p.hint {
+				a.add(s, ScoreHint, RuleHint)
+				a.sat(s, g, required)
+			}
+			for _, s := range p.desc {
+				a.add(s, ScoreDescription, RuleDescription)
+				a.sat(s, g, required)
+			}
+		}
+		return
+	}
+	ix.slowWord(a, term, g, required, fieldHint)
+	ix.slowWord(a, term, g, required, fieldDesc)
+}
+
+// spans applies the full-name fallback: the term without '_', '-' and '.'
+// equals two or more adjacent name parts joined. Such a tool has a part that
+// is a prefix of the flattened term and one that is a suffix of it; those
+// tools are checked with spansParts.
+func (ix *index) spans(a *accumulator, term string, g uint32) {
+	flat := term
+	if strings.ContainsAny(term, "_-.") {
+		flat = strings.Map(func(r rune) rune {
+			if r == '_' || r == '-' || r == '.' {
+				return -1
+			}
+			return r
+		}, term)
+	}
+	if len(flat) < 2 || !partChars(flat) {
+		return
+	}
+	anyPrefix := false
+	for i := 1; i < len(flat); i++ {
+		if p := ix.lookup(flat[:i]); p != nil && len(p.part) > 0 {
+			anyPrefix = true
+			break
+		}
+	}
+	if !anyPrefix {
+		return
+	}
+	for i := 1; i < len(flat); i++ {
+		if p := ix.lookup(flat[i:]); p != nil {
+			for _, s := range p.part {
+				a.acc[s].spanGen = g
+			}
+		}
+	}
+	for i := 1; i < len(flat); i++ {
+		p := ix.lookup(flat[:i])
+		if p == nil {
+			continue
+		}
+		for _, s := range p.part {
+			c := &a.acc[s]
+			if c.spanGen == g && c.nameGen != g && spansParts(term, ix.slots[s].parts) {
+				c.nameGen = g
+				a.add(s, ScoreFullName, RuleFullName)
+			}
+		}
+	}
+}
+
+// slowWord applies the hint or description rule for a term that has
+// characters other than ASCII word characters: the candidates are the
+// tools whose text has each of the term's word runs as a word (all tools
+// when it has none), checked with hasWord.
+func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, f field) {
+	w, r := int32(ScoreDescription), RuleDescription
+	if f == fieldHint {
+		w, r = ScoreHint, RuleHint
+	}
+	text := func(e *entry) string {
+		if f == fieldHint {
+			return e.hintLower
+		}
+		return e.descLower
+	}
+	var cands []int32
+	runs, none := 0, false
+	wordRuns(term, func(run string) {
+		if none {
+			return
+		}
+		runs++
+		p := ix.lookup(run)
+		if p == nil || len(*p.list(f)) == 0 {
+			none = true
+			return
+		}
+		if l := *p.list(f); cands == nil || len(l) < len(cands) {
+			cands = l
+		}
+	})
+	if none {
+		return
+	}
+	check := func(s int32) {
+		e := ix.slots[s]
+		if e == nil {
+			return
+		}
+		if t := text(e); t != "" && hasWord(t, term) {
+			a.add(s, w, r)
+			a.sat(s, g, required)
+		}
+	}
+	if runs == 0 {
+		for s := range ix.slots {
+			check(int32(s))
+		}
+		return
+	}
+	for _, s := range cands {
+		check(s)
+	}
+}
+
+// insertTopPool inserts c into top, kept sorted by score descending then
+// pool order, holding at most k candidates.
+func insertTopPool(top []scored, c scored, k int) []scored {
+	better := func(x, y *scored) bool { // x ranks before y
+		if x.score != y.score {
+			return x.score > y.score
+		}
+		return poolCompare(x.e, y.e) < 0
+	}
+	if len(top) == k && !better(&c, &top[k-1]) {
+		return top
+	}
+	i := len(top)
+	if i == k {
+		i--
+	} else {
+		top = append(top, scored{})
+	}
+	for i > 0 && better(&c, &top[i-1]) {
+		top[i] = top[i-1]
+		i--
+	}
+	top[i] = c
+	return top
+}
+
+// Name lookups. The exact-name path and select: look tools up by name,
+// alias and lowercased name. These maps are split into shards by a hash of
+// the lowercased key, so that a change copies one small shard, not a map of
+// every tool. A tool's name, its lowercased name and (hashed the same way)
+// its aliases decide its shards.
+
+const nameShards = 64
+
+type nameShard struct {
+	byName  map[string]*entry
+	byLower map[string][]*entry // pool order
+	alias   map[string]*entry
+}
+
+type nameIndex struct {
+	shards [nameShards]*nameShard
+}
+
+// lowerHash is tokenHash of the ASCII-lowercased key.
+func lowerHash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h ^ h>>29
+}
+
+func nameSlot(key string) int { return int(lowerHash(key) & (nameShards - 1)) }
+
+// named returns the available tool called name.
+func (s *snapshot) named(name string) *entry {
+	if sh := s.names.shards[nameSlot(name)]; sh != nil {
+		return sh.byName[name]
+	}
+	return nil
+}
+
+// aliased returns the available tool that has alias a.
+func (s *snapshot) aliased(a string) *entry {
+	if sh := s.names.shards[nameSlot(a)]; sh != nil {
+		return sh.alias[a]
+	}
+	return nil
+}
+
+// lowered returns the available tools whose lowercased name is q, in pool
+// order. The slice is shared: do not change it.
+func (s *snapshot) lowered(q string) []*entry {
+	if sh := s.names.shards[nameSlot(q)]; sh != nil {
+		return sh.byLower[q]
+	}
+	return nil
+}
+
+// buildNames indexes tools, given in pool order.
+func buildNames(tools []*entry) *nameIndex {
+	ni := &nameIndex{}
+	for _, e := range tools {
+		ni.add(e, ni.own)
+	}
+	return ni
+}
+
+// own returns shard i, creating it; for a new index being built.
+func (ni *nameIndex) own(i int) *nameShard {
+	if ni.shards[i] == nil {
+		ni.shards[i] = &nameShard{}
+	}
+	return ni.shards[i]
+}
+
+func (ni *nameIndex) add(e *entry, own func(int) *nameShard) {
+	sh := own(nameSlot(e.tool.Name))
+	if sh.byName == nil {
+		sh.byName = map[string]*entry{}
+		sh.byLower = map[string][]*entry{}
+	}
+	sh.byName[e.tool.Name] = e
+	l := sh.byLower[e.lowerName]
+	i, _ := slices.BinarySearchFunc(l, e, poolCompare)
+	sh.byLower[e.lowerName] = slices.Insert(slices.Clip(l), i, e)
+	for _, a := range e.tool.Aliases {
+		sh := own(nameSlot(a))
+		if sh.alias == nil {
+			sh.alias = map[string]*entry{}
+		}
+		sh.alias[a] = e
+	}
+}
+
+func (ni *nameIndex) remove(e *entry, own func(int) *nameShard) {
+	sh := own(nameSlot(e.tool.Name))
+	if sh.byName[e.tool.Name] == e {
+		delete(sh.byName, e.tool.Name)
+	}
+	l := slices.DeleteFunc(slices.Clone(sh.byLower[e.lowerName]), func(x *entry) bool { return x == e })
+	if len(l) == 0 {
+		delete(sh.byLower, e.lowerName)
+	} else {
+		sh.byLower[e.lowerName] = l
+	}
+	for _, a := range e.tool.Aliases {
+		if sh := own(nameSlot(a)); sh.alias[a] == e {
+			delete(sh.alias, a)
+		}
+	}
+}
+
+// update returns a copy of ni without remove and with add; ni is not
+// changed.
+func (ni *nameIndex) update(remove, add []*entry) *nameIndex {
+	nn := &nameIndex{shards: ni.shards}
+	var cloned [nameShards]bool
+	own := func(i int) *nameShard {
+		if !cloned[i] {
+			cloned[i] = true
+			old := nn.shards[i]
+			sh := &nameShard{}
+			if old != nil {
+				sh.byName, sh.byLower, sh.alias = cloneMap(old.byName), cloneMap(old.byLower), cloneMap(old.alias)
+			}
+			nn.shards[i] = sh
+		}
+		return nn.shards[i]
+	}
+	for _, e := range remove {
+		nn.remove(e, own)
+	}
+	for _, e := range add {
+		nn.add(e, own)
+	}
+	return nn
+}
+
+func cloneMap[V any](m map[string]V) map[string]V {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]V, len(m)+1)
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// prefixIndex holds the deferred tools whose lowercased names start with
+// mcp__, sorted by lowercased name (then pool order), for the MCP-prefix
+// form. upper[i] counts the tools among the first i whose names have an
+// uppercase letter: where there are none, lowercased order is pool order.
+type prefixIndex struct {
+	tools []*entry
+	upper []int32
+}
+
+func lowerCompare(a, b *entry) int {
+	if c := strings.Compare(a.lowerName, b.lowerName); c != 0 {
+		return c
+	}
+	return poolCompare(a, b)
+}
+
+func prefixed(e *entry) bool { return strings.HasPrefix(e.lowerName, "mcp__") }
+
+func newPrefixIndex(tools []*entry) *prefixIndex {
+	p := &prefixIndex{tools: tools}
+	p.upper = make([]int32, len(tools)+1)
+	for i, e := range tools {
+		p.upper[i+1] = p.upper[i]
+		if e.lowerName != e.tool.Name {
+			p.upper[i+1]++
+		}
+	}
+	return p
+}
+
+// buildPrefix indexes the deferred tools (any order).
+func buildPrefix(deferred []*entry) *prefixIndex {
+	var tools []*entry
+	for _, e := range deferred {
+		if prefixed(e) {
+			tools = append(tools, e)
+		}
+	}
+	slices.SortFunc(tools, lowerCompare)
+	return newPrefixIndex(tools)
+}
+
+func (p *prefixIndex) update(remove, add []*entry) *prefixIndex {
+	remove = slices.DeleteFunc(slices.Clone(remove), func(e *entry) bool { return !prefixed(e) })
+	add = slices.DeleteFunc(slices.Clone(add), func(e *entry) bool { return !prefixed(e) })
+	if len(remove) == 0 && len(add) == 0 {
+		return p
+	}
+	return newPrefixIndex(patchSorted(p.tools, remove, add, lowerCompare))
+}
+
+// find returns up to k deferred tools whose lowercased names start with q
+// and that in accepts, in pool order.
+func (p *prefixIndex) find(q string, k int, in func(*entry) bool) []*entry {
+	lo, _ := slices.BinarySearchFunc(p.tools, q, func(e *entry, q string) int { return strings.Compare(e.lowerName, q) })
+	hi := lo + sort.Search(len(p.tools)-lo, func(i int) bool { return !strings.HasPrefix(p.tools[lo+i].lowerName, q) })
+	var out []*entry
+	if p.upper[hi] == p.upper[lo] {
+		// No uppercase name in range: lowercased order is pool order.
+		for _, e := range p.tools[lo:hi] {
+			if in(e) {
+				if out = append(out, e); len(out) == k {
+					break
+				}
+			}
+		}
+		return out
+	}
+	for _, e := range p.tools[lo:hi] {
+		if !in(e) {
+			continue
+		}
+		if i, _ := slices.BinarySearchFunc(out, e, poolCompare); i < k {
+			if len(out) == k {
+				out = out[:k-1]
+			}
+			out = slices.Insert(out, i, e)
+		}
+	}
+	return out
+}
+
+// patchSorted returns list, sorted by cmp, without the entries of remove and
+// with those of add. list is not changed.
+func patchSorted(list, remove, add []*entry, cmp func(a, b *entry) int) []*entry {
+	var pos []int
+	for _, e := range remove {
+		if i, ok := slices.BinarySearchFunc(list, e, cmp); ok && list[i] == e {
+			pos = append(pos, i)
+		}
+	}
+	slices.Sort(pos)
+	add = slices.SortedFunc(slices.Values(add), cmp)
+	out := make([]*entry, 0, len(list)-len(pos)+len(add))
+	from := 0
+	for _, i := range pos {
+		out = append(out, list[from:i]...)
+		from = i + 1
+	}
+	out = append(out, list[from:]...)
+	if len(add) == 0 {
+		return out
+	}
+	merged := make([]*entry, 0, len(out)+len(add))
+	from = 0
+	for _, e := range add {
+		i, _ := slices.BinarySearchFunc(out[from:], e, cmp)
+		merged = append(merged, out[from:from+i]...)
+		merged = append(merged, e)
+		from += i
+	}
+	return append(merged, out[from:]...)
+}
