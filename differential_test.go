@@ -269,7 +269,7 @@ var diffWords = []string{
 	"url", "http", "api", "data", "user", "users", "json", "2fa", "v2", "x", "a", "an", "the",
 	"c++", "a.b", "x-y", "(x)", "[y]", "$5", "^up", "x|y", "naïve", "é", "ÉCOLE", "ümlaut",
 	"sendmessage", "createissue", "get_set", "snake_case", "camelCase", "HTTPRequest", "getURLFor",
-	"it's", "e-mail", "v1.2", "foo.bar", "--", "+", "*", "?", "\\d", "issue's",
+	"it's", "e-mail", "v1.2", "foo.bar", "--", "+", "*", "?", "\\d", "issue's", "x*y", "a+b", "é1",
 }
 
 var diffServers = []string{"github", "slack", "my-srv", "fs", "a.b", "x", "Srv2"}
@@ -311,7 +311,7 @@ func diffText(rng *rand.Rand, n int) string {
 	var b strings.Builder
 	for i := range n {
 		if i > 0 {
-			b.WriteString([]string{" ", " ", " ", ", ", "\n", "-", "/", "\u00a0"}[rng.IntN(8)])
+			b.WriteString([]string{" ", " ", " ", ", ", "\n", "-", "/", "\u00a0", ""}[rng.IntN(9)])
 		}
 		b.WriteString(diffWords[rng.IntN(len(diffWords))])
 	}
