@@ -452,8 +452,8 @@ func mutate(t *testing.T, rng *rand.Rand, r *Registry, m *refModel) {
 
 func TestEngineMatchesReference(t *testing.T) {
 	catalogs, queries := 400, 12
-	if testing.Short() {
-		catalogs = 60
+	if testing.Short() || raceEnabled {
+		catalogs = 40
 	}
 	ref := &refScorer{words: map[string]*regexp.Regexp{}}
 	checked := 0
