@@ -28,10 +28,14 @@ type entry struct {
 	schemaErr  error
 }
 
-func newEntry(t *Tool) *entry {
+func newEntry(t *Tool) *entry { return newEntryShared(t, slices.Clone(t.InputSchema)) }
+
+// newEntryShared is newEntry with schema, equal to t.InputSchema, kept as
+// the tool's schema without a copy: it must never be changed.
+func newEntryShared(t *Tool, schema json.RawMessage) *entry {
 	c := *t
 	c.Aliases = slices.Clone(t.Aliases)
-	c.InputSchema = slices.Clone(t.InputSchema)
+	c.InputSchema = schema
 	e := &entry{
 		tool:      c,
 		isMCP:     c.IsMCP(),

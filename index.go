@@ -26,8 +26,9 @@ import (
 //     checked with hasWord.
 //
 // The distinct name parts (the vocabulary, much smaller than the tool count)
-// are also kept in one string, "\x00part\x00part\x00…", that the substring
-// rule scans with strings.Index.
+// are also listed with, for every character and every pair of adjacent
+// characters, the parts that contain it: the substring rule checks only the
+// parts listed under the rarest pair of the term.
 //
 // A query accumulates scores in an array indexed by slot, taken from a
 // sync.Pool, and keeps the best k with ties in pool order, comparing
@@ -46,9 +47,8 @@ type index struct {
 	free   []int32                // free slots, reused first
 	live   int                    // indexed tools
 	words  int                    // tokens in shards
-	vocab  string                 // "\x00part\x00…\x00"; may hold parts no longer indexed
-	dead   int                    // parts in vocab that are no longer indexed
-	parts  int                    // parts in vocab
+	vocab  *vocabulary
+	dead   int // parts in vocab that are no longer indexed
 	gen    uint64
 	pool   *sync.Pool // of *accumulator; shared by the snapshots of one registry
 }
@@ -161,8 +161,7 @@ func buildIndex(tools []*entry, pool *sync.Pool) *index {
 		ix.shards[i] = map[string]*postings{}
 	}
 	ix.slots = make([]*entry, len(tools))
-	var vocab strings.Builder
-	vocab.WriteByte(0)
+	ix.vocab = &vocabulary{}
 	for i, e := range tools {
 		slot := int32(i)
 		e.slot = slot
@@ -180,22 +179,19 @@ func buildIndex(tools []*entry, pool *sync.Pool) *index {
 				return // a repeated token of this tool
 			}
 			if f == fieldPart && len(p.part) == 0 {
-				vocab.WriteString(tok)
-				vocab.WriteByte(0)
-				ix.parts++
+				ix.vocab.add(tok)
 			}
 			*l = append(*l, slot)
 		})
 	}
 	ix.live = len(tools)
-	ix.vocab = vocab.String()
 	return ix
 }
 
 // needsRebuild reports whether the index has outgrown its shards or its
 // vocabulary string holds too many dropped parts.
 func (ix *index) needsRebuild() bool {
-	return ix.words > 256*len(ix.shards) || ix.dead > 1024 && ix.dead > ix.parts-ix.dead
+	return ix.words > 256*len(ix.shards) || ix.dead > 1024 && ix.dead > len(ix.vocab.parts)-ix.dead
 }
 
 // update returns a new index: ix without the tools in remove and with those
@@ -209,7 +205,6 @@ func (ix *index) update(remove, add []*entry) *index {
 		words:  ix.words,
 		vocab:  ix.vocab,
 		dead:   ix.dead,
-		parts:  ix.parts,
 		gen:    ix.gen + 1,
 		pool:   ix.pool,
 	}
@@ -295,25 +290,7 @@ func (ix *index) update(remove, add []*entry) *index {
 		})
 	}
 	if len(vocab) > 0 {
-		var b strings.Builder
-		n := len(nx.vocab)
-		for _, v := range vocab {
-			n += len(v) + 1
-		}
-		b.Grow(n)
-		b.WriteString(nx.vocab)
-		for _, v := range vocab {
-			// A part dropped earlier and added again is already in vocab;
-			// writing it twice would count its tools twice.
-			if strings.Contains(nx.vocab, "\x00"+v+"\x00") {
-				nx.dead--
-				continue
-			}
-			b.WriteString(v)
-			b.WriteByte(0)
-			nx.parts++
-		}
-		nx.vocab = b.String()
+		nx.vocab = nx.vocab.extend(vocab)
 	}
 	return nx
 }
@@ -427,18 +404,10 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32)
 	}
 	// Else a name part contains it.
 	if partChars(term) {
-		v := ix.vocab
-		for off := 1; off < len(v); {
-			i := strings.Index(v[off:], term)
-			if i < 0 {
-				break
-			}
-			start := strings.LastIndexByte(v[:off+i], 0) + 1
-			end := off + i + strings.IndexByte(v[off+i:], 0)
-			off = end + 1
-			part := v[start:end]
-			if len(part) == len(term) {
-				continue // the exact rule
+		for _, id := range ix.vocab.candidates(term) {
+			part := ix.vocab.parts[id]
+			if len(part) == len(term) || !strings.Contains(part, term) {
+				continue // the exact rule, or no match
 			}
 			q := ix.lookup(part)
 			if q == nil {
@@ -869,4 +838,79 @@ func patchSorted(list, remove, add []*entry, cmp func(a, b *entry) int) []*entry
 		from += i
 	}
 	return append(merged, out[from:]...)
+}
+
+// vocabulary lists the distinct name parts, and for every part character
+// and every pair of adjacent part characters the parts that contain it. It
+// only grows: a part whose tools are all gone stays listed (index.dead) until
+// the next rebuild. Growing appends to the lists in place: the indexes that
+// share them read only up to their own lengths, and only the newest index
+// is ever extended.
+type vocabulary struct {
+	parts []string
+	grams [gramCount][]int32
+}
+
+// Part characters are [a-z0-9.-]: 38 of them.
+const (
+	partAlphabet = 38
+	gramCount    = partAlphabet*partAlphabet + partAlphabet // pairs, then single characters
+)
+
+func partCode(c byte) int {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return int(c - 'a')
+	case c >= '0' && c <= '9':
+		return 26 + int(c-'0')
+	case c == '.':
+		return 36
+	}
+	return 37 // '-'
+}
+
+func pairGram(a, b byte) int { return partCode(a)*partAlphabet + partCode(b) }
+
+func singleGram(c byte) int { return partAlphabet*partAlphabet + partCode(c) }
+
+// add lists part; v must not be shared with a published index.
+func (v *vocabulary) add(part string) {
+	id := int32(len(v.parts))
+	v.parts = append(v.parts, part)
+	put := func(g int) {
+		if l := v.grams[g]; len(l) == 0 || l[len(l)-1] != id {
+			v.grams[g] = append(l, id)
+		}
+	}
+	for i := 0; i < len(part); i++ {
+		put(singleGram(part[i]))
+		if i > 0 {
+			put(pairGram(part[i-1], part[i]))
+		}
+	}
+}
+
+// extend returns a vocabulary with parts added.
+func (v *vocabulary) extend(parts []string) *vocabulary {
+	nv := *v // copies the list headers; appends go past their lengths
+	for _, p := range parts {
+		nv.add(p)
+	}
+	return &nv
+}
+
+// candidates returns the ids of the parts that may contain term, a string
+// of part characters: those listed under its rarest pair (or, for one
+// character, under it).
+func (v *vocabulary) candidates(term string) []int32 {
+	if len(term) == 1 {
+		return v.grams[singleGram(term[0])]
+	}
+	best := v.grams[pairGram(term[0], term[1])]
+	for i := 2; i < len(term) && len(best) > 0; i++ {
+		if l := v.grams[pairGram(term[i-1], term[i])]; len(l) < len(best) {
+			best = l
+		}
+	}
+	return best
 }

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"iter"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -130,7 +132,8 @@ type Registry struct {
 	servers map[string]ServerStatus
 	version uint64
 	snap    atomic.Pointer[snapshot]
-	scratch sync.Pool // per-query score arrays, shared by the snapshots
+	scratch sync.Pool   // per-query score arrays, shared by the snapshots
+	schemas schemaCache // schemas known to be valid
 }
 
 // NewRegistry returns an empty Registry holding tools.
@@ -183,9 +186,10 @@ func (r *Registry) write(tools []Tool, replace bool) error {
 // Invalid tools are left out of built and reported in errs, in input order.
 func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (built []*entry, errs []error) {
 	taken := map[string]string{} // name or alias → owner, within this batch
+	schemas, schemaErrs := r.checkSchemas(tools)
 	for i := range tools {
 		t := &tools[i]
-		if err := validateTool(t); err != nil {
+		if err := validateTool(t, schemaErrs[i]); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -206,7 +210,7 @@ func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (
 		for _, n := range append([]string{t.Name}, t.Aliases...) {
 			taken[n] = t.Name
 		}
-		e := newEntry(t)
+		e := newEntryShared(t, schemas[i])
 		if old := r.tools[t.Name]; old != nil && old.sameAs(e) {
 			e = old // unchanged: keep derived data and any loaded schema
 		}
@@ -439,8 +443,9 @@ func (r *Registry) Len() int { return len(r.load().pool) }
 // Version returns a number that changes with every change to the registry.
 func (r *Registry) Version() uint64 { return r.load().version }
 
-// validateTool checks the name, aliases and schema of t.
-func validateTool(t *Tool) error {
+// validateTool checks the name and aliases of t, and reports schemaErr, the
+// result of checking its schema.
+func validateTool(t *Tool, schemaErr error) error {
 	if err := checkName(t.Name); err != nil {
 		return fmt.Errorf("register %q: %w", t.Name, err)
 	}
@@ -449,10 +454,8 @@ func validateTool(t *Tool) error {
 			return fmt.Errorf("register %q: alias %q: %w", t.Name, a, err)
 		}
 	}
-	if len(t.InputSchema) > 0 {
-		if err := checkSchema(t.InputSchema); err != nil {
-			return fmt.Errorf("register %q: %w", t.Name, err)
-		}
+	if schemaErr != nil {
+		return fmt.Errorf("register %q: %w", t.Name, schemaErr)
 	}
 	return nil
 }
@@ -678,4 +681,93 @@ func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 func checkSchema(raw json.RawMessage) error {
 	_, err := compileSchema(raw)
 	return err
+}
+
+// schemaCache remembers the input schemas that compiled, byte for byte, so
+// that a schema seen before (one shape shared by many tools, a server
+// listing its tools again, a Replace) is not compiled again, and the tools
+// that have it share one copy. Only valid schemas are kept: an invalid one
+// is compiled every time, so its error is always complete. Validity is a
+// function of the bytes alone, so a hit is as good as a compile.
+type schemaCache struct {
+	seed  maphash.Seed
+	valid map[uint64][]json.RawMessage
+	n     int
+}
+
+func (c *schemaCache) find(raw json.RawMessage) (json.RawMessage, uint64) {
+	if c.valid == nil {
+		c.seed = maphash.MakeSeed()
+		c.valid = map[uint64][]json.RawMessage{}
+	}
+	h := maphash.Bytes(c.seed, raw)
+	for _, v := range c.valid[h] {
+		if bytes.Equal(v, raw) {
+			return v, h
+		}
+	}
+	return nil, h
+}
+
+func (c *schemaCache) add(h uint64, raw json.RawMessage) json.RawMessage {
+	v := slices.Clone(raw)
+	c.valid[h] = append(c.valid[h], v)
+	c.n++
+	return v
+}
+
+// parallelSchemas is the number of schemas to compile from which checkSchemas
+// spreads the work over GOMAXPROCS goroutines.
+const parallelSchemas = 32
+
+// checkSchemas checks the schemas of tools. For each tool it returns the
+// schema bytes to keep (shared with other tools that have the same schema)
+// and the error for an invalid schema. Schemas not seen before are compiled,
+// on several goroutines when there are many. r.mu must be held.
+func (r *Registry) checkSchemas(tools []Tool) ([]json.RawMessage, []error) {
+	keep := make([]json.RawMessage, len(tools))
+	errs := make([]error, len(tools))
+	if r.schemas.n > 4*len(r.tools)+4096 {
+		r.schemas = schemaCache{} // forget schemas no tool may have any more
+	}
+	hashes := make([]uint64, len(tools))
+	var todo []int
+	for i := range tools {
+		raw := tools[i].InputSchema
+		if len(raw) == 0 {
+			continue
+		}
+		if keep[i], hashes[i] = r.schemas.find(raw); keep[i] == nil {
+			todo = append(todo, i)
+		}
+	}
+	if len(todo) >= parallelSchemas && runtime.GOMAXPROCS(0) > 1 {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range runtime.GOMAXPROCS(0) {
+			wg.Go(func() {
+				for j := next.Add(1) - 1; j < int64(len(todo)); j = next.Add(1) - 1 {
+					i := todo[j]
+					errs[i] = checkSchema(tools[i].InputSchema)
+				}
+			})
+		}
+		wg.Wait()
+	} else {
+		for _, i := range todo {
+			errs[i] = checkSchema(tools[i].InputSchema)
+		}
+	}
+	for _, i := range todo {
+		if errs[i] != nil {
+			continue
+		}
+		// Two tools of this batch may share a schema.
+		if v, h := r.schemas.find(tools[i].InputSchema); v != nil {
+			keep[i] = v
+		} else {
+			keep[i] = r.schemas.add(h, tools[i].InputSchema)
+		}
+	}
+	return keep, errs
 }
