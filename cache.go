@@ -22,6 +22,7 @@ type entry struct {
 	descLower string
 	hintLower string
 	slot      int32 // place in the newest snapshot's index (index.go); set by writers only
+	upper     bool  // the name has an uppercase letter (lowerName differs)
 
 	schemaOnce sync.Once
 	schema     json.RawMessage // compact JSON
@@ -44,6 +45,7 @@ func newEntryShared(t *Tool, schema json.RawMessage) *entry {
 		descLower: lower(c.Description),
 		hintLower: lower(c.SearchHint),
 	}
+	e.upper = e.lowerName != c.Name
 	e.parts, e.scoresMCP = nameParts(c.Name)
 	return e
 }
@@ -117,7 +119,7 @@ func (c *textCache) fill(s *snapshot, in func(*entry) bool) {
 				c.names = append(c.names, e.tool.Name)
 			}
 		}
-		slices.Sort(c.names)
+		c.names = sortNames(c.names)
 		c.section = renderSection(c.names)
 		c.block = renderBlock(c.names)
 	})
@@ -144,4 +146,30 @@ func (s *Searcher) texts(snap *snapshot) *textCache {
 	}
 	st.texts.fill(snap, s.in)
 	return &st.texts
+}
+
+// sortNames sorts names taken in pool order: two sorted runs (tools not
+// from MCP servers, then MCP tools), merged in one pass.
+func sortNames(names []string) []string {
+	split := 1
+	for split < len(names) && names[split-1] <= names[split] {
+		split++
+	}
+	if split >= len(names) {
+		return names
+	}
+	a, b := names[:split], names[split:]
+	if !slices.IsSorted(b) {
+		slices.Sort(names)
+		return names
+	}
+	out := make([]string, 0, len(names))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0] < a[0] {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }

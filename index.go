@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // The keyword index. A snapshot holds an index over its available deferred
@@ -50,7 +51,7 @@ type index struct {
 	vocab  *vocabulary
 	dead   int // parts in vocab that are no longer indexed
 	gen    uint64
-	pool   *sync.Pool // of *accumulator; shared by the snapshots of one registry
+	pool   *scratchPool // shared by the snapshots of one registry
 }
 
 // tokenHash is FNV-1a, folded so that the low bits depend on every byte.
@@ -152,7 +153,7 @@ func shardCount(words int) int {
 }
 
 // buildIndex indexes tools, given in pool order.
-func buildIndex(tools []*entry, pool *sync.Pool) *index {
+func buildIndex(tools []*entry, pool *scratchPool) *index {
 	ix := &index{pool: pool, gen: 1}
 	// Estimate the token count from the tool count: about 3 distinct tokens
 	// per tool on real catalogs.
@@ -195,104 +196,166 @@ func (ix *index) needsRebuild() bool {
 }
 
 // update returns a new index: ix without the tools in remove and with those
-// in add. ix is not changed, except the slot field of the added entries.
+// in add. ix is not changed, except the slot field of the added entries. A
+// tool that replaces one of the same name takes over its slot, so the
+// tokens both versions have keep their postings untouched: only the tokens
+// that differ are copied.
 func (ix *index) update(remove, add []*entry) *index {
 	nx := &index{
 		shards: slices.Clone(ix.shards),
 		slots:  slices.Clone(ix.slots),
 		free:   slices.Clone(ix.free),
-		live:   ix.live,
+		live:   ix.live - len(remove) + len(add),
 		words:  ix.words,
 		vocab:  ix.vocab,
 		dead:   ix.dead,
 		gen:    ix.gen + 1,
 		pool:   ix.pool,
 	}
+	// Slots: a replacement takes its predecessor's slot; other removed
+	// slots are freed, other additions take free slots first.
+	heir := make(map[string]int32, len(remove))
+	for _, e := range remove {
+		heir[e.tool.Name] = e.slot
+		nx.slots[e.slot] = nil
+	}
+	for _, e := range add {
+		if s, ok := heir[e.tool.Name]; ok {
+			e.slot = s
+			nx.slots[s] = e
+			delete(heir, e.tool.Name)
+		} else {
+			e.slot = -1
+		}
+	}
+	for _, s := range heir {
+		nx.free = append(nx.free, s)
+	}
+	for _, e := range add {
+		if e.slot >= 0 {
+			continue
+		}
+		if n := len(nx.free); n > 0 {
+			e.slot = nx.free[n-1]
+			nx.free = nx.free[:n-1]
+			nx.slots[e.slot] = e
+		} else {
+			e.slot = int32(len(nx.slots))
+			nx.slots = append(nx.slots, e)
+		}
+	}
+
+	// The change of every token: slots leaving and joining each list.
+	type delta struct{ gone, join [3][]int32 }
+	deltas := map[string]*delta{}
+	note := func(e *entry, leave bool) {
+		slot := e.slot
+		e.tokens(func(tok string, f field) {
+			d := deltas[tok]
+			if d == nil {
+				d = &delta{}
+				deltas[tok] = d
+			}
+			l := &d.join[f]
+			if leave {
+				l = &d.gone[f]
+			}
+			if n := len(*l); n == 0 || (*l)[n-1] != slot {
+				*l = append(*l, slot)
+			}
+		})
+	}
+	for _, e := range remove {
+		note(e, true)
+	}
+	for _, e := range add {
+		note(e, false)
+	}
+
 	cloned := make([]bool, len(nx.shards))
-	shardOf := func(tok string) map[string]*postings {
+	var vocab []string
+	for tok, d := range deltas {
+		changed := false
+		for f := range d.gone {
+			// A slot that leaves and joins the same list stays in it.
+			if len(d.gone[f]) > 0 && len(d.join[f]) > 0 {
+				both := func(s int32, other []int32) bool { return slices.Contains(other, s) }
+				g, j := d.gone[f], d.join[f]
+				d.gone[f] = slices.DeleteFunc(slices.Clone(g), func(s int32) bool { return both(s, j) })
+				d.join[f] = slices.DeleteFunc(slices.Clone(j), func(s int32) bool { return both(s, g) })
+			}
+			changed = changed || len(d.gone[f]) > 0 || len(d.join[f]) > 0
+		}
+		if !changed {
+			continue
+		}
 		i := tokenHash(tok) & uint64(len(nx.shards)-1)
 		if !cloned[i] {
 			nx.shards[i] = clonePostingsMap(nx.shards[i])
 			cloned[i] = true
 		}
-		return nx.shards[i]
-	}
-	// own returns a postings value of this update for tok, creating one.
-	own := func(tok string) (map[string]*postings, *postings) {
-		sh := shardOf(tok)
-		p := sh[tok]
-		switch {
-		case p == nil:
-			p = &postings{gen: nx.gen}
-			sh[tok] = p
-			nx.words++
-		case p.gen != nx.gen:
-			p = &postings{part: p.part, hint: p.hint, desc: p.desc, gen: nx.gen}
-			// Appending must not write into arrays older indexes use.
-			p.part, p.hint, p.desc = slices.Clip(p.part), slices.Clip(p.hint), slices.Clip(p.desc)
-			sh[tok] = p
-		}
-		return sh, p
-	}
-
-	if len(remove) > 0 {
-		gone := make(map[int32]bool, len(remove))
-		touched := map[string]bool{}
-		for _, e := range remove {
-			gone[e.slot] = true
-			nx.slots[e.slot] = nil
-			nx.free = append(nx.free, e.slot)
-			nx.live--
-			e.tokens(func(tok string, _ field) { touched[tok] = true })
-		}
-		for tok := range touched {
-			sh, p := own(tok)
-			hadPart := len(p.part) > 0
-			for _, l := range []*[]int32{&p.part, &p.hint, &p.desc} {
-				*l = slices.DeleteFunc(slices.Clone(*l), func(s int32) bool { return gone[s] })
-				if len(*l) == 0 {
-					*l = nil
-				}
-			}
-			if hadPart && len(p.part) == 0 {
-				nx.dead++
-			}
-			if p.part == nil && p.hint == nil && p.desc == nil {
-				delete(sh, tok)
-				nx.words--
-			}
-		}
-	}
-
-	var vocab []string
-	for _, e := range add {
-		var slot int32
-		if n := len(nx.free); n > 0 {
-			slot = nx.free[n-1]
-			nx.free = nx.free[:n-1]
-			nx.slots[slot] = e
+		sh := nx.shards[i]
+		old := sh[tok]
+		p := &postings{gen: nx.gen}
+		if old != nil {
+			p.part, p.hint, p.desc = old.part, old.hint, old.desc
 		} else {
-			slot = int32(len(nx.slots))
-			nx.slots = append(nx.slots, e)
+			nx.words++
 		}
-		e.slot = slot
-		nx.live++
-		e.tokens(func(tok string, f field) {
-			_, p := own(tok)
-			l := p.list(f)
-			if n := len(*l); n > 0 && (*l)[n-1] == slot {
-				return
+		hadPart := len(p.part) > 0
+		for f := range d.gone {
+			l := p.list(field(f))
+			if len(d.gone[f]) == 0 && len(d.join[f]) == 0 {
+				continue
 			}
-			if f == fieldPart && len(p.part) == 0 {
-				vocab = append(vocab, tok)
-			}
-			*l = append(*l, slot)
-		})
+			*l = patchPostings(*l, d.gone[f], d.join[f])
+		}
+		switch hasPart := len(p.part) > 0; {
+		case hadPart && !hasPart:
+			nx.dead++
+		case !hadPart && hasPart:
+			vocab = append(vocab, tok)
+		}
+		if len(p.part)+len(p.hint)+len(p.desc) == 0 {
+			delete(sh, tok)
+			nx.words--
+			continue
+		}
+		sh[tok] = p
 	}
 	if len(vocab) > 0 {
+		slices.Sort(vocab) // map order must not decide part ids
 		nx.vocab = nx.vocab.extend(vocab)
 	}
 	return nx
+}
+
+// patchPostings returns l without the slots of gone and with those of join,
+// in a new array (l may be shared with published indexes).
+func patchPostings(l, gone, join []int32) []int32 {
+	out := make([]int32, 0, len(l)-len(gone)+len(join))
+	switch {
+	case len(gone) == 0:
+		out = append(out, l...)
+	case len(gone) <= 8:
+		for _, s := range l {
+			if !slices.Contains(gone, s) {
+				out = append(out, s)
+			}
+		}
+	default:
+		gone = slices.Sorted(slices.Values(gone))
+		for _, s := range l {
+			if _, found := slices.BinarySearch(gone, s); !found {
+				out = append(out, s)
+			}
+		}
+	}
+	out = append(out, join...)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 func clonePostingsMap(m map[string]*postings) map[string]*postings {
@@ -301,6 +364,34 @@ func clonePostingsMap(m map[string]*postings) map[string]*postings {
 		c[k] = v
 	}
 	return c
+}
+
+// scratchPool keeps accumulators for reuse: one spare that survives garbage
+// collections (a sync.Pool is emptied by them, and a registry that changes
+// often allocates enough to collect often), and a sync.Pool for concurrent
+// queries. The zero value is ready; a nil pool allocates every time.
+type scratchPool struct {
+	spare atomic.Pointer[accumulator]
+	more  sync.Pool
+}
+
+func (p *scratchPool) get() *accumulator {
+	if p == nil {
+		return &accumulator{}
+	}
+	if a := p.spare.Swap(nil); a != nil {
+		return a
+	}
+	if a, ok := p.more.Get().(*accumulator); ok {
+		return a
+	}
+	return &accumulator{}
+}
+
+func (p *scratchPool) put(a *accumulator) {
+	if p != nil && !p.spare.CompareAndSwap(nil, a) {
+		p.more.Put(a)
+	}
 }
 
 // accumulator is the per-query state, indexed by slot. It is reused through
@@ -337,13 +428,7 @@ func (ix *index) search(t *terms, k int, in func(*entry) bool) []scored {
 	if ix.live == 0 || k <= 0 {
 		return nil
 	}
-	var a *accumulator
-	if ix.pool != nil {
-		a, _ = ix.pool.Get().(*accumulator)
-	}
-	if a == nil {
-		a = &accumulator{}
-	}
+	a := ix.pool.get()
 	if len(a.acc) < len(ix.slots) {
 		a.acc = make([]acc, len(ix.slots)+len(ix.slots)/8)
 		a.gen = 0
@@ -363,9 +448,7 @@ func (ix *index) search(t *terms, k int, in func(*entry) bool) []scored {
 		c.score, c.req, c.rules = 0, 0, 0
 	}
 	a.touched = a.touched[:0]
-	if ix.pool != nil {
-		ix.pool.Put(a)
-	}
+	ix.pool.put(a)
 	return top
 }
 
@@ -749,7 +832,7 @@ func newPrefixIndex(tools []*entry) *prefixIndex {
 	p.upper = make([]int32, len(tools)+1)
 	for i, e := range tools {
 		p.upper[i+1] = p.upper[i]
-		if e.lowerName != e.tool.Name {
+		if e.upper {
 			p.upper[i+1]++
 		}
 	}
@@ -811,6 +894,14 @@ func (p *prefixIndex) find(q string, k int, in func(*entry) bool) []*entry {
 // patchSorted returns list, sorted by cmp, without the entries of remove and
 // with those of add. list is not changed.
 func patchSorted(list, remove, add []*entry, cmp func(a, b *entry) int) []*entry {
+	if len(remove) == 1 && len(add) == 1 && cmp(remove[0], add[0]) == 0 {
+		// One tool replaced: same place.
+		if i, ok := slices.BinarySearchFunc(list, remove[0], cmp); ok && list[i] == remove[0] {
+			out := slices.Clone(list)
+			out[i] = add[0]
+			return out
+		}
+	}
 	var pos []int
 	for _, e := range remove {
 		if i, ok := slices.BinarySearchFunc(list, e, cmp); ok && list[i] == e {

@@ -132,7 +132,7 @@ type Registry struct {
 	servers map[string]ServerStatus
 	version uint64
 	snap    atomic.Pointer[snapshot]
-	scratch sync.Pool   // per-query score arrays, shared by the snapshots
+	scratch scratchPool // per-query score arrays, shared by the snapshots
 	schemas schemaCache // schemas known to be valid
 }
 
@@ -271,7 +271,7 @@ func (r *Registry) drop(n string) {
 func (r *Registry) publish(changed []string) {
 	r.version++
 	old := r.snap.Load()
-	if old == nil || len(changed) > max(64, len(old.pool)/8) || old.ix.needsRebuild() {
+	if old == nil || old.ix.needsRebuild() {
 		r.snap.Store(buildSnapshot(r.version, r.tools, r.servers, &r.scratch))
 		return
 	}
@@ -296,6 +296,10 @@ func (r *Registry) publish(changed []string) {
 		if now != nil {
 			add = append(add, now)
 		}
+	}
+	if len(remove)+len(add) > max(64, len(old.pool)/8) {
+		r.snap.Store(buildSnapshot(r.version, r.tools, r.servers, &r.scratch))
+		return
 	}
 	r.snap.Store(old.apply(r.version, remove, add, r.servers))
 }
@@ -569,7 +573,7 @@ func available(e *entry, servers map[string]ServerStatus) bool {
 }
 
 // buildSnapshot builds a snapshot from scratch.
-func buildSnapshot(version uint64, tools map[string]*entry, servers map[string]ServerStatus, scratch *sync.Pool) *snapshot {
+func buildSnapshot(version uint64, tools map[string]*entry, servers map[string]ServerStatus, scratch *scratchPool) *snapshot {
 	s := &snapshot{version: version}
 	s.pool = make([]*entry, 0, len(tools))
 	for _, e := range tools {
@@ -730,16 +734,25 @@ func (r *Registry) checkSchemas(tools []Tool) ([]json.RawMessage, []error) {
 	if r.schemas.n > 4*len(r.tools)+4096 {
 		r.schemas = schemaCache{} // forget schemas no tool may have any more
 	}
-	hashes := make([]uint64, len(tools))
-	var todo []int
+	var todo []int              // tools whose schema is compiled: the first of each new schema
+	same := map[int]int{}       // tool → the tool in todo with the same new schema
+	first := map[uint64][]int{} // hash → tools in todo
 	for i := range tools {
 		raw := tools[i].InputSchema
 		if len(raw) == 0 {
 			continue
 		}
-		if keep[i], hashes[i] = r.schemas.find(raw); keep[i] == nil {
-			todo = append(todo, i)
+		var h uint64
+		if keep[i], h = r.schemas.find(raw); keep[i] != nil {
+			continue
 		}
+		j := slices.IndexFunc(first[h], func(j int) bool { return bytes.Equal(tools[j].InputSchema, raw) })
+		if j >= 0 {
+			same[i] = first[h][j]
+			continue
+		}
+		first[h] = append(first[h], i)
+		todo = append(todo, i)
 	}
 	if len(todo) >= parallelSchemas && runtime.GOMAXPROCS(0) > 1 {
 		var next atomic.Int64
@@ -759,15 +772,13 @@ func (r *Registry) checkSchemas(tools []Tool) ([]json.RawMessage, []error) {
 		}
 	}
 	for _, i := range todo {
-		if errs[i] != nil {
-			continue
-		}
-		// Two tools of this batch may share a schema.
-		if v, h := r.schemas.find(tools[i].InputSchema); v != nil {
-			keep[i] = v
-		} else {
+		if errs[i] == nil {
+			_, h := r.schemas.find(tools[i].InputSchema)
 			keep[i] = r.schemas.add(h, tools[i].InputSchema)
 		}
+	}
+	for i, j := range same {
+		keep[i], errs[i] = keep[j], errs[j]
 	}
 	return keep, errs
 }

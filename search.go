@@ -218,7 +218,7 @@ func (s *Searcher) search(query string, k int, note string) *Result {
 	in := s.in
 	res := &Result{
 		Query:              query,
-		TotalDeferredTools: len(s.texts(snap).names),
+		TotalDeferredTools: s.deferredCount(snap),
 		PendingMCPServers:  slices.Clone(snap.pending),
 	}
 	if note != "" {
@@ -261,6 +261,15 @@ func (s *Searcher) search(query string, k int, note string) *Result {
 		add(c.e, c.score, c.rules)
 	}
 	return res
+}
+
+// deferredCount returns the number of deferred tools the Searcher sees in
+// snap, without rendering the prompt texts when it sees them all.
+func (s *Searcher) deferredCount(snap *snapshot) int {
+	if s.opts.Scope == nil {
+		return len(snap.deferred)
+	}
+	return len(s.texts(snap).names)
 }
 
 // keywordSearch runs the exact-name, MCP-prefix and keyword forms.
