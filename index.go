@@ -38,7 +38,6 @@ import (
 // postings are the slots of the tools that have one token.
 type postings struct {
 	part, hint, desc []int32
-	gen              uint64 // the update that created this value; it may be changed during that update only
 }
 
 // index is the keyword index of one snapshot.
@@ -49,8 +48,7 @@ type index struct {
 	live   int                    // indexed tools
 	words  int                    // tokens in shards
 	vocab  *vocabulary
-	dead   int // parts in vocab that are no longer indexed
-	gen    uint64
+	dead   int          // parts in vocab that are no longer indexed
 	pool   *scratchPool // shared by the snapshots of one registry
 }
 
@@ -154,7 +152,7 @@ func shardCount(words int) int {
 
 // buildIndex indexes tools, given in pool order.
 func buildIndex(tools []*entry, pool *scratchPool) *index {
-	ix := &index{pool: pool, gen: 1}
+	ix := &index{pool: pool}
 	// Estimate the token count from the tool count: about 3 distinct tokens
 	// per tool on real catalogs.
 	ix.shards = make([]map[string]*postings, shardCount(3*len(tools)))
@@ -171,7 +169,7 @@ func buildIndex(tools []*entry, pool *scratchPool) *index {
 			sh := ix.shard(tok)
 			p := sh[tok]
 			if p == nil {
-				p = &postings{gen: ix.gen}
+				p = &postings{}
 				sh[tok] = p
 				ix.words++
 			}
@@ -186,7 +184,33 @@ func buildIndex(tools []*entry, pool *scratchPool) *index {
 		})
 	}
 	ix.live = len(tools)
+	ix.compact()
 	return ix
+}
+
+// compact moves every postings list into one array with no spare capacity,
+// dropping what appending left unused. Only for an index being built.
+func (ix *index) compact() {
+	total := 0
+	for _, sh := range ix.shards {
+		for _, p := range sh {
+			total += len(p.part) + len(p.hint) + len(p.desc)
+		}
+	}
+	arena := make([]int32, 0, total)
+	move := func(l []int32) []int32 {
+		if len(l) == 0 {
+			return nil
+		}
+		n := len(arena)
+		arena = append(arena, l...)
+		return arena[n:len(arena):len(arena)]
+	}
+	for _, sh := range ix.shards {
+		for _, p := range sh {
+			p.part, p.hint, p.desc = move(p.part), move(p.hint), move(p.desc)
+		}
+	}
 }
 
 // needsRebuild reports whether the index has outgrown its shards or its
@@ -209,7 +233,6 @@ func (ix *index) update(remove, add []*entry) *index {
 		words:  ix.words,
 		vocab:  ix.vocab,
 		dead:   ix.dead,
-		gen:    ix.gen + 1,
 		pool:   ix.pool,
 	}
 	// Slots: a replacement takes its predecessor's slot; other removed
@@ -296,7 +319,7 @@ func (ix *index) update(remove, add []*entry) *index {
 		}
 		sh := nx.shards[i]
 		old := sh[tok]
-		p := &postings{gen: nx.gen}
+		p := &postings{}
 		if old != nil {
 			p.part, p.hint, p.desc = old.part, old.hint, old.desc
 		} else {
