@@ -140,11 +140,14 @@ func (e *entry) tokens(fn func(tok string, f field)) {
 	wordRuns(e.descLower, func(w string) { fn(w, fieldDesc) })
 }
 
+// maxShards bounds the shard count (and its per-change copy).
+const maxShards = 1 << 14
+
 // shardCount returns the number of shards for about words tokens: a power
 // of two giving shards of about 64 tokens, so that a change copies little.
 func shardCount(words int) int {
 	n := 8
-	for n < words/64 && n < 1<<14 {
+	for n < words/64 && n < maxShards {
 		n <<= 1
 	}
 	return n
@@ -184,8 +187,25 @@ func buildIndex(tools []*entry, pool *scratchPool) *index {
 		})
 	}
 	ix.live = len(tools)
+	if n := shardCount(ix.words); n > len(ix.shards) {
+		ix.reshard(n) // more words than estimated
+	}
 	ix.compact()
 	return ix
+}
+
+// reshard spreads the tokens over n shards. Only for an index being built.
+func (ix *index) reshard(n int) {
+	old := ix.shards
+	ix.shards = make([]map[string]*postings, n)
+	for i := range ix.shards {
+		ix.shards[i] = make(map[string]*postings, ix.words/n+1)
+	}
+	for _, sh := range old {
+		for tok, p := range sh {
+			ix.shard(tok)[tok] = p
+		}
+	}
 }
 
 // compact moves every postings list into one array with no spare capacity,
@@ -216,7 +236,7 @@ func (ix *index) compact() {
 // needsRebuild reports whether the index has outgrown its shards or its
 // vocabulary string holds too many dropped parts.
 func (ix *index) needsRebuild() bool {
-	return ix.words > 256*len(ix.shards) || ix.dead > 1024 && ix.dead > len(ix.vocab.parts)-ix.dead
+	return ix.words > 256*len(ix.shards) && len(ix.shards) < maxShards || ix.dead > 1024 && ix.dead > len(ix.vocab.parts)-ix.dead
 }
 
 // update returns a new index: ix without the tools in remove and with those

@@ -1,0 +1,306 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// indexView is what an index says about each tool, independent of slots:
+// token → field → sorted tool names, plus the live parts of the vocabulary.
+type indexView struct {
+	tokens map[string][3][]string
+	parts  []string
+}
+
+func viewOf(t *testing.T, ix *index) indexView {
+	t.Helper()
+	v := indexView{tokens: map[string][3][]string{}}
+	n := 0
+	for i, sh := range ix.shards {
+		for tok, p := range sh {
+			require.Equal(t, uint64(i), tokenHash(tok)&uint64(len(ix.shards)-1), "token %q is in the wrong shard", tok)
+			var got [3][]string
+			for f := range 3 {
+				for _, s := range *p.list(field(f)) {
+					e := ix.slots[s]
+					require.NotNil(t, e, "token %q lists free slot %d", tok, s)
+					require.Equal(t, s, e.slot, "slot of %s", e.tool.Name)
+					got[f] = append(got[f], e.tool.Name)
+				}
+				slices.Sort(got[f])
+				require.Equal(t, len(got[f]), len(slices.Compact(slices.Clone(got[f]))), "token %q lists a tool twice", tok)
+			}
+			require.False(t, len(got[0])+len(got[1])+len(got[2]) == 0, "token %q has no postings", tok)
+			v.tokens[tok] = got
+			n++
+		}
+	}
+	require.Equal(t, n, ix.words, "word count")
+	live := 0
+	for _, e := range ix.slots {
+		if e != nil {
+			live++
+		}
+	}
+	require.Equal(t, live, ix.live, "live count")
+	for _, p := range ix.vocab.parts {
+		if q := ix.lookup(p); q != nil && len(q.part) > 0 {
+			v.parts = append(v.parts, p)
+		}
+	}
+	slices.Sort(v.parts)
+	v.parts = slices.Compact(v.parts)
+	return v
+}
+
+// TestIncrementalIndexEqualsRebuild changes a registry many times and
+// checks after each change that the patched snapshot holds exactly what a
+// snapshot built from scratch holds.
+func TestIncrementalIndexEqualsRebuild(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	var r Registry
+	m := &refModel{tools: map[string]*refTool{}, servers: map[string]ServerStatus{}}
+	var tools []Tool
+	for range 150 {
+		tl := diffTool(rng)
+		tl.Aliases = nil
+		if !slices.ContainsFunc(tools, func(x Tool) bool { return x.Name == tl.Name }) {
+			tools = append(tools, tl)
+		}
+	}
+	require.NoError(t, r.Register(tools...))
+	steps := 300
+	if raceEnabled {
+		steps = 60
+	}
+	for step := range steps {
+		mutate(t, rng, &r, m)
+		got := r.load()
+		// A rebuild from copies of the entries: building an index sets the
+		// slots of its entries, which belong to the registry's index.
+		r.mu.Lock()
+		copies := map[string]*entry{}
+		for n, e := range r.tools {
+			copies[n] = newEntry(&e.tool)
+		}
+		want := buildSnapshot(0, copies, r.servers, nil)
+		r.mu.Unlock()
+		require.Equal(t, viewOf(t, want.ix), viewOf(t, got.ix), "step %d: index", step)
+		require.Equal(t, entryNames(want.pool), entryNames(got.pool), "step %d: pool", step)
+		require.Equal(t, entryNames(want.deferred), entryNames(got.deferred), "step %d: deferred", step)
+		require.Equal(t, entryNames(want.prefix.tools), entryNames(got.prefix.tools), "step %d: prefix index", step)
+		require.Equal(t, want.prefix.upper, got.prefix.upper, "step %d: prefix counts", step)
+		require.Equal(t, want.pending, got.pending, "step %d: pending", step)
+		for _, e := range want.pool {
+			require.NotNil(t, got.named(e.tool.Name), "step %d: named(%q)", step, e.tool.Name)
+			require.Equal(t, entryNames(want.lowered(e.lowerName)), entryNames(got.lowered(e.lowerName)), "step %d: lowered(%q)", step, e.lowerName)
+		}
+	}
+}
+
+// TestOneToolChangeCopiesLittle checks that replacing one tool's
+// description shares every untouched shard and postings value with the
+// previous snapshot.
+func TestOneToolChangeCopiesLittle(t *testing.T) {
+	var tools []Tool
+	for i := range 2000 {
+		tools = append(tools, Tool{Name: "mcp__s" + strconv.Itoa(i/40) + "__tool_" + strconv.Itoa(i), Server: "s" + strconv.Itoa(i/40),
+			Description: "Tool number " + strconv.Itoa(i) + " reads files and sends messages"})
+	}
+	r, err := NewRegistry(tools...)
+	require.NoError(t, err)
+	before := r.load()
+	changed := tools[700]
+	changed.Description = "Tool number 700 reads files and sends weather reports"
+	require.NoError(t, r.Replace(changed))
+	after := r.load()
+
+	copied := 0
+	for i := range after.ix.shards {
+		for tok, p := range after.ix.shards[i] {
+			if before.ix.shards[i][tok] != p {
+				copied++
+			}
+		}
+	}
+	assert.Equal(t, 3, copied, "only the postings of the words that changed are new: messages (left), weather and reports (joined)")
+	sharedShards := 0
+	for i := range after.ix.shards {
+		if len(after.ix.shards[i]) > 0 && len(before.ix.shards[i]) > 0 && &after.ix.shards[i] != nil && sameMap(after.ix.shards[i], before.ix.shards[i]) {
+			sharedShards++
+		}
+	}
+	assert.Greater(t, sharedShards, len(after.ix.shards)-4, "untouched shards are shared")
+	assert.Equal(t, before.named(changed.Name).slot, after.named(changed.Name).slot, "the new version takes the old one's slot")
+	res, err := NewSearcher(r, nil).Search("weather", 5)
+	require.NoError(t, err)
+	assert.Equal(t, []string{changed.Name}, matchNames(res))
+}
+
+func entryNames(es []*entry) []string {
+	out := []string{}
+	for _, e := range es {
+		out = append(out, e.tool.Name)
+	}
+	return out
+}
+
+// sameMap reports whether a and b are the same map (not equal copies).
+func sameMap(a, b map[string]*postings) bool {
+	const probe = "\x00probe"
+	if _, ok := a[probe]; ok {
+		return false
+	}
+	a[probe] = nil
+	_, same := b[probe]
+	delete(a, probe)
+	return same
+}
+
+func TestSchemaCache(t *testing.T) {
+	const valid = `{"type":"object","properties":{"q":{"type":"string"}}}`
+	const invalid = `{"type":7}`
+	var r Registry
+	var tools []Tool
+	for i := range 3 * parallelSchemas {
+		sch := valid
+		if i%3 == 2 {
+			sch = invalid
+		}
+		tools = append(tools, Tool{Name: "t" + strconv.Itoa(i), InputSchema: json.RawMessage(sch)})
+	}
+	err := r.Register(tools...)
+	require.ErrorIs(t, err, ErrInvalidSchema, "many tools: compiled in parallel, the invalid ones reported")
+	var joined interface{ Unwrap() []error }
+	require.True(t, errors.As(err, &joined))
+	assert.Len(t, joined.Unwrap(), parallelSchemas, "one error per tool with the invalid schema")
+
+	var ok []Tool
+	for _, tl := range tools {
+		if string(tl.InputSchema) == valid {
+			ok = append(ok, tl)
+		}
+	}
+	require.NoError(t, r.Register(ok...))
+	a, b := r.tools[ok[0].Name], r.tools[ok[1].Name]
+	assert.Same(t, &a.tool.InputSchema[0], &b.tool.InputSchema[0], "tools with the same schema share one copy")
+	assert.Equal(t, 1, r.schemas.n, "one valid schema remembered")
+
+	err = r.Register(Tool{Name: "again", InputSchema: json.RawMessage(invalid)})
+	require.ErrorIs(t, err, ErrInvalidSchema, "an invalid schema is not remembered as valid")
+	assert.Contains(t, err.Error(), `"again"`)
+	tools[0].InputSchema[1] = ' ' // the caller's bytes are the caller's
+	got, _ := r.Lookup(ok[0].Name)
+	assert.Equal(t, valid, string(got.InputSchema))
+}
+
+func TestPrefixFindKeepsPoolOrder(t *testing.T) {
+	r, err := NewRegistry(
+		Tool{Name: "mcp__gh__create", Server: "gh"},
+		Tool{Name: "mcp__gh__Delete", Server: "gh"}, // uppercase: before "create" in pool order
+		Tool{Name: "mcp__gh__b", Server: "gh"},
+		Tool{Name: "mcp__ghx__a", Server: "ghx"},
+		Tool{Name: "MCP__gh__zed", ShouldDefer: true}, // not an MCP tool: pool order puts it first
+	)
+	require.NoError(t, err)
+	s := r.load()
+	for _, tc := range []struct {
+		name, q string
+		k       int
+		want    []string
+	}{
+		{"uppercase names in range", "mcp__gh__", 10, []string{"MCP__gh__zed", "mcp__gh__Delete", "mcp__gh__b", "mcp__gh__create"}},
+		{"limit applies after ordering", "mcp__gh__", 2, []string{"MCP__gh__zed", "mcp__gh__Delete"}},
+		{"lowercase-only range", "mcp__ghx", 10, []string{"mcp__ghx__a"}},
+		{"no match", "mcp__zz", 10, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, e := range s.prefix.find(tc.q, tc.k, everything) {
+				got = append(got, e.tool.Name)
+			}
+			assert.Equal(t, tc.want, got, "find(%q, %d)", tc.q, tc.k)
+		})
+	}
+}
+
+func TestSortNames(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		in, sorted []string
+	}{
+		{"two runs", []string{"B", "a", "mcp__a", "C", "mcp__b"}, nil},
+		{"already sorted", []string{"A", "B", "mcp__x"}, nil},
+		{"empty", []string{}, nil},
+		{"three runs fall back to a sort", []string{"b", "a", "d", "c"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := append([]string{}, slices.Sorted(slices.Values(tc.in))...)
+			assert.Equal(t, want, append([]string{}, sortNames(slices.Clone(tc.in))...))
+		})
+	}
+}
+
+func TestPatchSorted(t *testing.T) {
+	mk := func(names ...string) []*entry {
+		var out []*entry
+		for _, n := range names {
+			out = append(out, newEntry(&Tool{Name: n}))
+		}
+		return out
+	}
+	list := mk("a", "c", "e", "g")
+	add := mk("b", "h", "0")
+	got := patchSorted(list, []*entry{list[1], list[3]}, add, poolCompare)
+	var names []string
+	for _, e := range got {
+		names = append(names, e.tool.Name)
+	}
+	assert.Equal(t, []string{"0", "a", "b", "e", "h"}, names)
+	assert.Equal(t, "c", list[1].tool.Name, "the input list is not changed")
+	repl := mk("c")
+	got = patchSorted(list, list[1:2], repl, poolCompare)
+	assert.Same(t, repl[0], got[1], "a replaced tool takes the same place")
+	assert.NotSame(t, &list[0], &got[0], "in a new array")
+}
+
+func TestIndexRebuildsWhenShardsFill(t *testing.T) {
+	var r Registry
+	require.NoError(t, r.Register(Tool{Name: "Seed", ShouldDefer: true, Description: "x"}))
+	shards := len(r.load().ix.shards)
+	for i := range 40 {
+		var text []byte
+		for j := range 400 {
+			text = append(text, "w"+strconv.Itoa(i*400+j)+" "...)
+		}
+		require.NoError(t, r.Register(Tool{Name: "T" + strconv.Itoa(i), ShouldDefer: true, Description: string(text)}))
+	}
+	ix := r.load().ix
+	assert.Greater(t, len(ix.shards), shards, "many new words: the index was rebuilt with more shards")
+	assert.LessOrEqual(t, ix.words, 256*len(ix.shards))
+	res, err := NewSearcher(&r, nil).Search("w15999", 5)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"T39"}, matchNames(res))
+}
+
+func TestAccumulatorReuse(t *testing.T) {
+	r := specPool(t)
+	s := NewSearcher(r, nil)
+	first := search(t, s, "github issue", 5)
+	a := r.scratch.spare.Load()
+	require.NotNil(t, a, "the accumulator is kept after a query")
+	for _, c := range a.acc {
+		require.Zero(t, c.score, "scores are cleared after a query")
+		require.Zero(t, c.req)
+	}
+	assert.Equal(t, hits(first), hits(search(t, s, "github issue", 5)), "a reused accumulator gives the same answer")
+	a.gen = ^uint32(0) - 1 // about to wrap
+	assert.Equal(t, hits(first), hits(search(t, s, "github issue", 5)), "generation wrap-around")
+}
