@@ -315,6 +315,12 @@ func (ix *index) update(remove, add []*entry) *index {
 		note(e, false)
 	}
 
+	// Every slot that leaves some list, to test list elements cheaply.
+	leaving := make([]uint64, (len(nx.slots)+63)/64)
+	for _, e := range remove {
+		leaving[e.slot>>6] |= 1 << (e.slot & 63)
+	}
+
 	cloned := make([]bool, len(nx.shards))
 	var vocab []string
 	for tok, d := range deltas {
@@ -351,7 +357,7 @@ func (ix *index) update(remove, add []*entry) *index {
 			if len(d.gone[f]) == 0 && len(d.join[f]) == 0 {
 				continue
 			}
-			*l = patchPostings(*l, d.gone[f], d.join[f])
+			*l = patchPostings(*l, d.gone[f], d.join[f], leaving)
 		}
 		switch hasPart := len(p.part) > 0; {
 		case hadPart && !hasPart:
@@ -374,24 +380,21 @@ func (ix *index) update(remove, add []*entry) *index {
 }
 
 // patchPostings returns l without the slots of gone and with those of join,
-// in a new array (l may be shared with published indexes).
-func patchPostings(l, gone, join []int32) []int32 {
+// in a new array (l may be shared with published indexes). leaving has the
+// bits of every slot in gone (and maybe others).
+func patchPostings(l, gone, join []int32, leaving []uint64) []int32 {
 	out := make([]int32, 0, len(l)-len(gone)+len(join))
-	switch {
-	case len(gone) == 0:
+	if len(gone) == 0 {
 		out = append(out, l...)
-	case len(gone) <= 8:
-		for _, s := range l {
-			if !slices.Contains(gone, s) {
-				out = append(out, s)
-			}
+	} else {
+		if len(gone) > 8 {
+			gone = slices.Sorted(slices.Values(gone))
 		}
-	default:
-		gone = slices.Sorted(slices.Values(gone))
 		for _, s := range l {
-			if _, found := slices.BinarySearch(gone, s); !found {
-				out = append(out, s)
+			if leaving[s>>6]&(1<<(s&63)) != 0 && slotIn(gone, s) {
+				continue
 			}
+			out = append(out, s)
 		}
 	}
 	out = append(out, join...)
@@ -399,6 +402,15 @@ func patchPostings(l, gone, join []int32) []int32 {
 		return nil
 	}
 	return out
+}
+
+// slotIn reports whether s is in gone, sorted when longer than 8.
+func slotIn(gone []int32, s int32) bool {
+	if len(gone) <= 8 {
+		return slices.Contains(gone, s)
+	}
+	_, found := slices.BinarySearch(gone, s)
+	return found
 }
 
 func clonePostingsMap(m map[string]*postings) map[string]*postings {
@@ -717,7 +729,8 @@ type nameShard struct {
 }
 
 type nameIndex struct {
-	shards [nameShards]*nameShard
+	shards  [nameShards]*nameShard
+	aliases int // aliases in the shards
 }
 
 // lowerHash is tokenHash of the ASCII-lowercased key.
@@ -728,6 +741,16 @@ func lowerHash(s string) uint64 {
 		if c >= 'A' && c <= 'Z' {
 			c += 'a' - 'A'
 		}
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h ^ h>>29
+}
+
+// lowerHashBytes is lowerHash of an already lowercased key.
+func lowerHashBytes(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
 		h ^= uint64(c)
 		h *= 1099511628211
 	}
@@ -746,6 +769,9 @@ func (s *snapshot) named(name string) *entry {
 
 // aliased returns the available tool that has alias a.
 func (s *snapshot) aliased(a string) *entry {
+	if s.names.aliases == 0 {
+		return nil
+	}
 	if sh := s.names.shards[nameSlot(a)]; sh != nil {
 		return sh.alias[a]
 	}
@@ -794,6 +820,7 @@ func (ni *nameIndex) add(e *entry, own func(int) *nameShard) {
 			sh.alias = map[string]*entry{}
 		}
 		sh.alias[a] = e
+		ni.aliases++
 	}
 }
 
@@ -811,6 +838,7 @@ func (ni *nameIndex) remove(e *entry, own func(int) *nameShard) {
 	for _, a := range e.tool.Aliases {
 		if sh := own(nameSlot(a)); sh.alias[a] == e {
 			delete(sh.alias, a)
+			ni.aliases--
 		}
 	}
 }
@@ -818,7 +846,7 @@ func (ni *nameIndex) remove(e *entry, own func(int) *nameShard) {
 // update returns a copy of ni without remove and with add; ni is not
 // changed.
 func (ni *nameIndex) update(remove, add []*entry) *nameIndex {
-	nn := &nameIndex{shards: ni.shards}
+	nn := &nameIndex{shards: ni.shards, aliases: ni.aliases}
 	var cloned [nameShards]bool
 	own := func(i int) *nameShard {
 		if !cloned[i] {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -303,4 +304,10 @@ func TestAccumulatorReuse(t *testing.T) {
 	assert.Equal(t, hits(first), hits(search(t, s, "github issue", 5)), "a reused accumulator gives the same answer")
 	a.gen = ^uint32(0) - 1 // about to wrap
 	assert.Equal(t, hits(first), hits(search(t, s, "github issue", 5)), "generation wrap-around")
+}
+
+func TestHasLineTerminator(t *testing.T) {
+	for _, s := range []string{"", "a", "a\nb", "\r", "x\u2028", "\u2029y", "\u2027", "\u202a", "é\u2030", "\xe2\x80", "\xe2", "ab\xe2\x80\xa8"} {
+		assert.Equal(t, strings.ContainsAny(s, "\n\r\u2028\u2029"), hasLineTerminator(s), "%q", s)
+	}
 }

@@ -229,7 +229,18 @@ func (s *Searcher) search(query string, k int, note string) *Result {
 	if arg, ok := selectArg(query); ok {
 		res.Form = FormSelect
 		var missing []string
-		found, missing = snap.selectTools(selectNames(arg), in)
+		var one [1]*entry
+		if name := trimSpace(arg); !strings.Contains(arg, ",") && name != "" {
+			// One name: no lists to build.
+			if e := snap.resolve(name, in); e != nil {
+				one[0] = e
+				found = one[:]
+			} else {
+				missing = []string{name}
+			}
+		} else {
+			found, missing = snap.selectTools(selectNames(arg), in)
+		}
 		res.NotFound = missing
 		for _, n := range missing {
 			if sug := snap.suggest(n, in); len(sug) > 0 {
@@ -274,12 +285,21 @@ func (s *Searcher) deferredCount(snap *snapshot) int {
 
 // keywordSearch runs the exact-name, MCP-prefix and keyword forms.
 func (s *snapshot) keywordSearch(query string, k int, in func(*entry) bool) (QueryForm, []*entry, []scored) {
-	q := lower(trimSpace(query))
+	trimmed := trimSpace(query)
+	found, ok := s.exactASCII(trimmed, in)
+	q := ""
+	if !ok {
+		q = lower(trimmed)
+		found = s.exactOf(s.lowered(q), in)
+	}
+	if found != nil {
+		return FormExact, found, nil
+	}
+	if ok {
+		q = lower(trimmed)
+	}
 	if q == "" {
 		return FormKeywords, nil, nil
-	}
-	if e := s.exact(q, in); e != nil {
-		return FormExact, []*entry{e}, nil
 	}
 	if strings.HasPrefix(q, "mcp__") && len(q) > len("mcp__") {
 		if hits := s.prefix.find(q, k, in); len(hits) > 0 {
@@ -293,19 +313,58 @@ func (s *snapshot) keywordSearch(query string, k int, in func(*entry) bool) (Que
 // exact returns the tool whose lowercased name is q: a deferred one first,
 // then any, in pool order.
 func (s *snapshot) exact(q string, in func(*entry) bool) *entry {
-	var any *entry
-	for _, e := range s.lowered(q) {
+	if l := s.exactOf(s.lowered(q), in); l != nil {
+		return l[0]
+	}
+	return nil
+}
+
+// exactOf picks the exact-name match among l, the tools of one lowercased
+// name in pool order: a deferred one first, then any. It returns a
+// one-element slice of l, or nil.
+func (s *snapshot) exactOf(l []*entry, in func(*entry) bool) []*entry {
+	pick := -1
+	for i, e := range l {
 		if !in(e) {
 			continue
 		}
 		if e.deferred {
-			return e
+			return l[i : i+1 : i+1]
 		}
-		if any == nil {
-			any = e
+		if pick < 0 {
+			pick = i
 		}
 	}
-	return any
+	if pick < 0 {
+		return nil
+	}
+	return l[pick : pick+1 : pick+1]
+}
+
+// exactASCII is the exact-name form for a short ASCII query, lowercased in
+// a stack buffer so that a query that names no tool costs no allocation.
+// ok is false when the query is not short ASCII.
+func (s *snapshot) exactASCII(q string, in func(*entry) bool) (found []*entry, ok bool) {
+	var buf [MaxNameLength]byte
+	if len(q) > len(buf) {
+		return nil, false
+	}
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		if c >= 0x80 {
+			return nil, false
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	b := buf[:len(q)]
+	sh := s.names.shards[lowerHashBytes(b)&(nameShards-1)]
+	if sh == nil {
+		return nil, true
+	}
+	return s.exactOf(sh.byLower[string(b)], in), true
 }
 
 // insertTop inserts c into top, kept sorted by score descending with ties in
@@ -324,4 +383,21 @@ func insertTop(top []scored, c scored, k int) []scored {
 	copy(top[i+1:], top[i:len(top)-1])
 	top[i] = c
 	return top
+}
+
+// hasLineTerminator reports whether s has a JavaScript line terminator:
+// \n, \r, U+2028 or U+2029 (strings.ContainsAny with them is several times
+// slower, and select: queries test it on every call).
+func hasLineTerminator(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n', '\r':
+			return true
+		case 0xe2: // U+2028 and U+2029 are e2 80 a8 and e2 80 a9
+			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9) {
+				return true
+			}
+		}
+	}
+	return false
 }

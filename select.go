@@ -14,7 +14,7 @@ func selectArg(query string) (string, bool) {
 		return "", false
 	}
 	rest := query[len(prefix):]
-	if strings.ContainsAny(rest, "\n\r\u2028\u2029") {
+	if hasLineTerminator(rest) {
 		return "", false
 	}
 	return rest, true
