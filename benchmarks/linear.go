@@ -106,8 +106,10 @@ func (l *Linear) Search(query string, k int) []string {
 		}
 	}
 	res := make([]*regexp.Regexp, len(terms))
+	flat := make([]string, len(terms))
 	for i, t := range terms {
 		res[i] = regexp.MustCompile(`\b` + regexp.QuoteMeta(t) + `\b`)
+		flat[i] = flattener.Replace(t)
 	}
 	word := func(text string, i int) bool {
 		if l.prefilter && !strings.Contains(text, terms[i]) {
@@ -122,8 +124,7 @@ func (l *Linear) Search(query string, k int) []string {
 		}
 		ok := true
 		for i, r := range req {
-			if !slices.ContainsFunc(t.parts, func(p string) bool { return strings.Contains(p, r) }) &&
-				!word(t.descLower, i) && !(t.hint != "" && word(t.hint, i)) {
+			if !partContains(t.parts, r) && !word(t.descLower, i) && !(t.hint != "" && word(t.hint, i)) {
 				ok = false
 				break
 			}
@@ -136,9 +137,9 @@ func (l *Linear) Search(query string, k int) []string {
 			switch {
 			case slices.Contains(t.parts, term):
 				score += pick(t.mcp, 12, 10)
-			case slices.ContainsFunc(t.parts, func(p string) bool { return strings.Contains(p, term) }):
+			case partContains(t.parts, term):
 				score += pick(t.mcp, 6, 5)
-			case spans(term, t.parts):
+			case spans(flat[i], t.parts):
 				score += 3
 			}
 			if t.hint != "" && word(t.hint, i) {
@@ -167,8 +168,20 @@ func pick(mcp bool, a, b int) int {
 	return b
 }
 
-func spans(term string, parts []string) bool {
-	flat := strings.NewReplacer("_", "", "-", "", ".", "").Replace(term)
+var flattener = strings.NewReplacer("_", "", "-", "", ".", "")
+
+func partContains(parts []string, term string) bool {
+	for _, p := range parts {
+		if strings.Contains(p, term) {
+			return true
+		}
+	}
+	return false
+}
+
+// spans reports whether flat (a term without '_', '-' and '.') equals two
+// or more adjacent parts joined.
+func spans(flat string, parts []string) bool {
 	if flat == "" {
 		return false
 	}
