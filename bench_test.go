@@ -88,7 +88,8 @@ func BenchmarkSearch(b *testing.B) {
 	}
 	names := func(cat []benchdata.Tool, per int, f func([]string) string) []string {
 		var qs []string
-		for i := 0; i+per <= len(cat) && len(qs) < 200; i += per * 7 {
+		for j := range 200 { // tools spread evenly over the catalog
+			i := j * (len(cat) - per) / 200
 			var ns []string
 			for _, t := range cat[i : i+per] {
 				ns = append(ns, t.Name)
@@ -113,10 +114,13 @@ func BenchmarkSearch(b *testing.B) {
 			return names(cat, 1, func(ns []string) string { return strings.ToUpper(ns[0]) })
 		}},
 		{"mcp-prefix", func(cat []benchdata.Tool) []string {
-			return names(cat, 1, func(ns []string) string {
-				srv, _, _ := strings.Cut(strings.TrimPrefix(ns[0], "mcp__"), "__")
-				return "mcp__" + srv + "__"
-			})
+			var qs []string
+			for j := range 200 {
+				if srv := cat[j*len(cat)/200].Server; srv != "" {
+					qs = append(qs, "mcp__"+srv+"__")
+				}
+			}
+			return qs
 		}},
 	}
 	for _, sh := range shapes {

@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"hash/maphash"
 	"slices"
 	"sort"
 	"strings"
@@ -52,15 +53,11 @@ type index struct {
 	pool   *scratchPool // shared by the snapshots of one registry
 }
 
-// tokenHash is FNV-1a, folded so that the low bits depend on every byte.
-func tokenHash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h ^ h>>29
-}
+// hashSeed seeds the shard hashes of this process. Shard placement is
+// never visible: results do not depend on it.
+var hashSeed = maphash.MakeSeed()
+
+func tokenHash(s string) uint64 { return maphash.String(hashSeed, s) }
 
 func (ix *index) shard(tok string) map[string]*postings {
 	return ix.shards[tokenHash(tok)&uint64(len(ix.shards)-1)]
@@ -733,31 +730,9 @@ type nameIndex struct {
 	aliases int // aliases in the shards
 }
 
-// lowerHash is tokenHash of the ASCII-lowercased key.
-func lowerHash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h ^ h>>29
-}
-
-// lowerHashBytes is lowerHash of an already lowercased key.
-func lowerHashBytes(b []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h ^ h>>29
-}
-
-func nameSlot(key string) int { return int(lowerHash(key) & (nameShards - 1)) }
+// nameSlot returns the shard of a key of one of the name maps: byName is
+// placed by the name, byLower by the lowercased name, alias by the alias.
+func nameSlot(key string) int { return int(maphash.String(hashSeed, key) & (nameShards - 1)) }
 
 // named returns the available tool called name.
 func (s *snapshot) named(name string) *entry {
@@ -808,9 +783,12 @@ func (ni *nameIndex) add(e *entry, own func(int) *nameShard) {
 	sh := own(nameSlot(e.tool.Name))
 	if sh.byName == nil {
 		sh.byName = map[string]*entry{}
-		sh.byLower = map[string][]*entry{}
 	}
 	sh.byName[e.tool.Name] = e
+	sh = own(nameSlot(e.lowerName))
+	if sh.byLower == nil {
+		sh.byLower = map[string][]*entry{}
+	}
 	l := sh.byLower[e.lowerName]
 	i, _ := slices.BinarySearchFunc(l, e, poolCompare)
 	sh.byLower[e.lowerName] = slices.Insert(slices.Clip(l), i, e)
@@ -829,6 +807,7 @@ func (ni *nameIndex) remove(e *entry, own func(int) *nameShard) {
 	if sh.byName[e.tool.Name] == e {
 		delete(sh.byName, e.tool.Name)
 	}
+	sh = own(nameSlot(e.lowerName))
 	l := slices.DeleteFunc(slices.Clone(sh.byLower[e.lowerName]), func(x *entry) bool { return x == e })
 	if len(l) == 0 {
 		delete(sh.byLower, e.lowerName)

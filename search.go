@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -360,7 +361,7 @@ func (s *snapshot) exactASCII(q string, in func(*entry) bool) (found []*entry, o
 		buf[i] = c
 	}
 	b := buf[:len(q)]
-	sh := s.names.shards[lowerHashBytes(b)&(nameShards-1)]
+	sh := s.names.shards[maphash.Bytes(hashSeed, b)&(nameShards-1)]
 	if sh == nil {
 		return nil, true
 	}

@@ -91,10 +91,13 @@ func kw(terms int, req bool) func(*benchdata.Data, []benchdata.Tool) []string {
 	return func(d *benchdata.Data, _ []benchdata.Tool) []string { return d.KeywordQueries(terms, 200, req) }
 }
 
+// named makes queries from tools spread evenly over the catalog (the
+// first at its middle), per tools at a time, so that no engine is favoured by
+// where the tools are.
 func named(per int, f func([]string) string) func(*benchdata.Data, []benchdata.Tool) []string {
 	return func(_ *benchdata.Data, cat []benchdata.Tool) []string {
 		var qs []string
-		for i := 0; i+per <= len(cat) && len(qs) < 200; i += per * 7 {
+		for _, i := range spread(len(cat) - per) {
 			var ns []string
 			for _, t := range cat[i : i+per] {
 				ns = append(ns, t.Name)
@@ -103,6 +106,22 @@ func named(per int, f func([]string) string) func(*benchdata.Data, []benchdata.T
 		}
 		return qs
 	}
+}
+
+// spread returns up to 200 indexes below n, evenly spaced, in an order
+// that covers the whole range early: n/2, n/4, 3n/4, n/8, …
+func spread(n int) []int {
+	var out []int
+	seen := map[int]bool{}
+	for step := 2; len(out) < 200 && step <= 1024; step *= 2 {
+		for j := 1; j < step && len(out) < 200; j += 2 {
+			if i := j * n / step; !seen[i] {
+				seen[i] = true
+				out = append(out, i)
+			}
+		}
+	}
+	return out
 }
 
 var shapes = []shape{
@@ -116,7 +135,7 @@ var shapes = []shape{
 	{"exact-name", named(1, func(ns []string) string { return strings.ToLower(ns[0]) })},
 	{"mcp-prefix", func(_ *benchdata.Data, cat []benchdata.Tool) []string {
 		var qs []string
-		for i := 0; i < len(cat) && len(qs) < 200; i += 7 {
+		for _, i := range spread(len(cat)) {
 			if srv := cat[i].Server; srv != "" {
 				qs = append(qs, "mcp__"+srv+"__")
 			}
