@@ -23,9 +23,12 @@ import (
 //     the token as a maximal run of ASCII word characters. For a term made
 //     of word characters, \bterm\b matches exactly when some maximal run
 //     equals the term. A term with other characters still matches only
-//     where each of its own word runs is a maximal run of the text, so the
-//     shortest of their postings lists gives the candidates, which are then
-//     checked with hasWord.
+//     where each of its own word runs is a maximal run of the text (each
+//     run of the term ends at a non-word character of the term, or at an
+//     edge of the term, where \b needs a non-word neighbour since the
+//     run's end character is a word character), so the shortest of their
+//     postings lists gives the candidates, which are then checked with
+//     hasWord. A term with no word character is checked on every tool.
 //
 // The distinct name parts (the vocabulary, much smaller than the tool count)
 // are also listed with, for every character and every pair of adjacent
@@ -33,8 +36,12 @@ import (
 // parts listed under the rarest pair of the term.
 //
 // A query accumulates scores in an array indexed by slot, taken from a
-// sync.Pool, and keeps the best k with ties in pool order, comparing
+// scratchPool, and keeps the best k with ties in pool order, comparing
 // (isMCP, name) since slots are not in pool order.
+//
+// An entry's slot is stored in the entry (entry.slot) and is valid for the
+// registry's newest index only: writers set and read it, readers never do,
+// and only the registry that owns an entry builds indexes of it.
 
 // postings are the slots of the tools that have one token.
 type postings struct {
