@@ -21,6 +21,7 @@ type entry struct {
 	parts     []string // name parts (scoring.go)
 	descLower string
 	hintLower string
+	lim       Limits // registration-side limits in force when it was registered
 
 	schemaOnce sync.Once
 	schema     json.RawMessage // compact JSON
@@ -75,7 +76,7 @@ func (e *entry) loadSchema() (json.RawMessage, error) {
 				e.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
 				return
 			}
-			if err := checkSchema(raw); err != nil {
+			if err := checkSchema(raw, &e.lim); err != nil {
 				e.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
 				return
 			}

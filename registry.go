@@ -130,6 +130,7 @@ type Registry struct {
 	servers map[string]ServerStatus
 	version uint64
 	snap    atomic.Pointer[snapshot]
+	limits  Limits // registration-side limits (limits.go); zero until set or first used
 }
 
 // NewRegistry returns an empty Registry holding tools.
@@ -182,9 +183,10 @@ func (r *Registry) write(tools []Tool, replace bool) error {
 // Invalid tools are left out of built and reported in errs, in input order.
 func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (built []*entry, errs []error) {
 	taken := map[string]string{} // name or alias → owner, within this batch
+	lim := r.registryLimits()
 	for i := range tools {
 		t := &tools[i]
-		if err := validateTool(t); err != nil {
+		if err := validateTool(t, &lim); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -206,6 +208,7 @@ func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (
 			taken[n] = t.Name
 		}
 		e := newEntry(t)
+		e.lim = lim
 		if old := r.tools[t.Name]; old != nil && old.sameAs(e) {
 			e = old // unchanged: keep derived data and any loaded schema
 		}
@@ -398,8 +401,9 @@ func (r *Registry) Len() int { return len(r.load().pool) }
 // Version returns a number that changes with every change to the registry.
 func (r *Registry) Version() uint64 { return r.load().version }
 
-// validateTool checks the name, aliases and schema of t.
-func validateTool(t *Tool) error {
+// validateTool checks the name, aliases, description and schema of t
+// against lim.
+func validateTool(t *Tool, lim *Limits) error {
 	if err := checkName(t.Name); err != nil {
 		return fmt.Errorf("register %q: %w", t.Name, err)
 	}
@@ -408,8 +412,11 @@ func validateTool(t *Tool) error {
 			return fmt.Errorf("register %q: alias %q: %w", t.Name, a, err)
 		}
 	}
+	if err := lim.checkDescription(t.Description); err != nil {
+		return fmt.Errorf("register %q: %w", t.Name, err)
+	}
 	if len(t.InputSchema) > 0 {
-		if err := checkSchema(t.InputSchema); err != nil {
+		if err := checkSchema(t.InputSchema, lim); err != nil {
 			return fmt.Errorf("register %q: %w", t.Name, err)
 		}
 	}
@@ -608,7 +615,13 @@ func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 	return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, first)
 }
 
-func checkSchema(raw json.RawMessage) error {
+// checkSchema checks raw against the size and depth limits of lim, then
+// compiles it. The limits are checked first, so that an enormous or deeply
+// nested schema is never handed to the compiler.
+func checkSchema(raw json.RawMessage, lim *Limits) error {
+	if err := lim.checkSchemaSize(raw); err != nil {
+		return err
+	}
 	_, err := compileSchema(raw)
 	return err
 }

@@ -176,9 +176,10 @@ func ParseFormat(s string) (Format, error) {
 // Call answers a ToolSearch call: args are the raw JSON arguments as the
 // model sent them. They are validated against the ToolSearch input schema;
 // malformed JSON, a missing or non-string query, a max_results that is not
-// an integer ≥ 1 and unknown fields give an error wrapping ErrInvalidQuery
-// whose text tells the model what was wrong (send it back as an error
-// tool_result). Call never panics on any input.
+// an integer ≥ 1, unknown fields and a query over the limits (see Limits)
+// give an error wrapping ErrInvalidQuery whose text tells the model what was
+// wrong (send it back as an error tool_result). Call never panics on any
+// input.
 func (s *Searcher) Call(args json.RawMessage) (*Result, error) {
 	query, k, err := s.parseArgs(args)
 	if err != nil {
@@ -186,6 +187,9 @@ func (s *Searcher) Call(args json.RawMessage) (*Result, error) {
 	}
 	kk, note, err := s.limit(k)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.checkQuery(query); err != nil {
 		return nil, err
 	}
 	return s.search(query, kk, note), nil

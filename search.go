@@ -35,6 +35,10 @@ type SearchOptions struct {
 	MaxResultsCap int
 	// Scope limits the tools this Searcher sees; nil means every tool.
 	Scope *Scope
+	// Limits bound queries and results: its query-side fields apply
+	// (MaxQueryBytes, MaxQueryTerms, MaxSelectNames, MaxResultSchemaBytes);
+	// zero fields mean the defaults. See Limits.
+	Limits Limits
 }
 
 // Scope is an allow-list of tool names for a subagent. A tool is in scope
@@ -110,6 +114,7 @@ func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
 		s.opts.MaxResults = DefaultMaxResults
 	}
 	s.opts.MaxResults = min(s.opts.MaxResults, s.opts.MaxResultsCap)
+	s.opts.Limits = s.opts.Limits.withDefaults()
 	return s
 }
 
@@ -156,8 +161,9 @@ type Result struct {
 	// Suggestions maps each name in NotFound that has close tool names to
 	// up to three of them, closest first.
 	Suggestions map[string][]string `json:"suggestions,omitempty"`
-	// Notes say what a limit changed or left out (a lowered max_results, a
-	// tool whose schema could not be loaded).
+	// Notes say what a limit changed or left out (a lowered max_results,
+	// select: names not looked up, a tool whose schema could not be loaded
+	// or did not fit in MaxResultSchemaBytes), naming the tools.
 	Notes []string `json:"notes,omitempty"`
 	// Form is the query form that answered.
 	Form QueryForm `json:"-"`
@@ -187,7 +193,9 @@ type scored struct {
 // Search answers query, returning at most maxResults keyword or MCP-prefix
 // matches; maxResults 0 means the Searcher's default, and a value above the
 // cap is lowered to it (with a note in the result). It returns an error
-// wrapping ErrInvalidQuery only for a negative maxResults.
+// wrapping ErrInvalidQuery for a negative maxResults, and one wrapping
+// ErrInvalidQuery and ErrLimit for a query over MaxQueryBytes or
+// MaxQueryTerms (see Limits).
 //
 // The query forms are tried in order: select:, exact name, MCP prefix,
 // keywords (see the package documentation).
@@ -196,7 +204,16 @@ func (s *Searcher) Search(query string, maxResults int) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkQuery(query); err != nil {
+		return nil, err
+	}
 	return s.search(query, k, note), nil
+}
+
+// checkQuery applies the query limits.
+func (s *Searcher) checkQuery(query string) error {
+	_, isSelect := selectArg(query)
+	return s.opts.Limits.checkQuery(query, isSelect)
 }
 
 func (s *Searcher) limit(n int) (k int, note string, err error) {
@@ -229,7 +246,11 @@ func (s *Searcher) search(query string, k int, note string) *Result {
 	if arg, ok := selectArg(query); ok {
 		res.Form = FormSelect
 		var missing []string
-		found, missing = snap.selectTools(selectNames(arg), in)
+		names, cut := s.opts.Limits.cutSelect(selectNames(arg))
+		if cut != "" {
+			res.Notes = append(res.Notes, cut)
+		}
+		found, missing = snap.selectTools(names, in)
 		res.NotFound = missing
 		for _, n := range missing {
 			if sug := snap.suggest(n, in); len(sug) > 0 {
@@ -243,10 +264,15 @@ func (s *Searcher) search(query string, k int, note string) *Result {
 		res.Form, found, scores = snap.keywordSearch(query, k, in)
 	}
 	res.Matches = make([]Match, 0, len(found)+len(scores))
+	budget := schemaBudget{limit: s.opts.Limits.MaxResultSchemaBytes}
 	add := func(e *entry, score int, rules Rule) {
 		schema, err := e.loadSchema()
 		if err != nil {
 			res.Notes = append(res.Notes, e.tool.Name+" was left out: "+err.Error())
+			return
+		}
+		if note, ok := budget.take(e.tool.Name, len(schema)); !ok {
+			res.Notes = append(res.Notes, note)
 			return
 		}
 		res.Matches = append(res.Matches, Match{
