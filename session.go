@@ -108,18 +108,24 @@ func (s *Session) format() Format {
 func (s *Session) ToolSearchOffered() bool { return s.searchOn(s.reg.load()) }
 
 func (s *Session) searchOn(snap *snapshot) bool {
-	m := s.opts.Mode
-	if m.Kind == ModeNever || m.Kind == ModeAuto && m.Percent >= 100 {
+	return s.hasDeferred(snap) && s.modeDefers(snap)
+}
+
+// hasDeferred reports whether the scope has a deferred tool, or an MCP
+// server is pending that may bring one.
+func (s *Session) hasDeferred(snap *snapshot) bool {
+	return len(s.searcher.texts(snap).names) > 0 || len(snap.pending) > 0 && s.maySeeDeferred()
+}
+
+// modeDefers reports whether the mode defers the deferred tools of snap.
+func (s *Session) modeDefers(snap *snapshot) bool {
+	switch m := s.opts.Mode; {
+	case m.Kind == ModeNever || m.Kind == ModeAuto && m.Percent >= 100:
 		return false
+	case m.Kind == ModeAuto:
+		return s.autoOn(snap)
 	}
-	names := s.searcher.texts(snap).names
-	if len(names) == 0 && (len(snap.pending) == 0 || !s.maySeeDeferred()) {
-		return false
-	}
-	if m.Kind != ModeAuto {
-		return true
-	}
-	return s.autoOn(snap)
+	return true
 }
 
 // maySeeDeferred reports whether the scope can hold a deferred tool, so
@@ -398,19 +404,24 @@ type Announcement struct {
 // of a conversation (and the first after Compact, Clear or a Restore of a
 // state whose Announced is nil) gives the full <available-deferred-tools> block
 // (see Searcher.DeferredToolsBlock); later calls give the delta since the
-// last announcement (see DeltaText), or "" when nothing changed. While
-// ToolSearch is not offered it returns the zero Announcement and records
-// nothing. An application that lists the deferred tools in its system
+// last announcement (see DeltaText), or "" when nothing changed. When the
+// last deferred tool goes away, the delta says so. While the mode defers
+// nothing (ModeNever, or ModeAuto below its threshold) it returns the zero
+// Announcement and records nothing: every tool is then sent in full. An application that lists the deferred tools in its system
 // prompt instead (SystemPromptSection) does not need Announce.
 func (s *Session) Announce() Announcement {
 	snap := s.reg.load()
-	if !s.searchOn(snap) {
+	if !s.modeDefers(snap) {
 		return Announcement{}
 	}
+	on := s.hasDeferred(snap)
 	texts := s.searcher.texts(snap)
 	names := texts.names
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !on && s.announced == nil {
+		return Announcement{}
+	}
 	full := s.announced == nil
 	prev := s.announced
 	s.announced = append([]string{}, names...) // non-nil: announced, even if empty
