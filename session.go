@@ -249,8 +249,9 @@ func (s *Session) Tools() ([]ToolDefinition, error) {
 }
 
 // Search answers a ToolSearch call (args are the raw arguments the model
-// sent) through the Session's scope and records the deferred tools it
-// returned as discovered. Errors are those of Searcher.Call.
+// sent) through the Session's scope and records every tool it returned
+// as discovered (a tool that is not deferred is recorded too, as a
+// history would show it, and is sent once all the same). Errors are those of Searcher.Call.
 func (s *Session) Search(args json.RawMessage) (*Result, error) {
 	res, err := s.searcher.Call(args)
 	if err != nil {
@@ -258,9 +259,7 @@ func (s *Session) Search(args json.RawMessage) (*Result, error) {
 	}
 	s.mu.Lock()
 	for _, m := range res.Matches {
-		if m.Deferred {
-			s.discovered[m.Name] = struct{}{}
-		}
+		s.discovered[m.Name] = struct{}{}
 	}
 	s.mu.Unlock()
 	return res, nil
