@@ -423,9 +423,14 @@ func (s *Session) Announce() Announcement {
 	}
 	full := s.announced == nil
 	prev := s.announced
-	s.announced = append([]string{}, names...) // non-nil: announced, even if empty
+	// names is immutable (it belongs to the snapshot's texts), so it is
+	// kept without a copy; non-nil means announced, even if empty.
+	s.announced = names
 	if full {
 		return Announcement{Text: texts.block, Full: true, Added: slices.Clone(names)}
+	}
+	if len(prev) == len(names) && (len(names) == 0 || &prev[0] == &names[0]) {
+		return Announcement{} // same texts as last time: nothing changed
 	}
 	added, removed := diffSorted(prev, names)
 	return Announcement{Text: DeltaText(added, removed), Added: added, Removed: removed}
