@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"cmp"
 	"errors"
 	"strings"
 	"sync/atomic"
@@ -96,7 +97,7 @@ func TestAutoModeThreshold(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			reg := autoRegistry(t, tc.chars, cmpOrString(tc.pad, "x"))
+			reg := autoRegistry(t, tc.chars, cmp.Or(tc.pad, "x"))
 			opts := &SessionOptions{
 				Mode:          ToolSearchMode{Kind: ModeAuto, Percent: percent},
 				ContextWindow: max(tc.window, window),
@@ -117,13 +118,6 @@ func TestAutoModeThreshold(t *testing.T) {
 			}
 		})
 	}
-}
-
-func cmpOrString(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a
 }
 
 func TestAutoModeCounter(t *testing.T) {

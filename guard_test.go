@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -170,7 +171,7 @@ func TestScopeNeverLeaks(t *testing.T) {
 				b, _ := json.Marshal(content)
 				check("ToolSearch "+q, string(b), q)
 			}
-			for _, n := range append(slicesCloneStrings(outside), "mcp__slack__send_messag", "Websearch", "TodoWrit") {
+			for _, n := range append(slices.Clone(outside), "mcp__slack__send_messag", "Websearch", "TodoWrit") {
 				_, err := s.CheckCall(n, json.RawMessage(`{}`))
 				require.ErrorIs(t, err, ErrUnknownTool, "CheckCall(%s) in scope %v", n, scope.Allow)
 				check("CheckCall "+n, err.Error(), n)
@@ -187,8 +188,6 @@ func TestScopeNeverLeaks(t *testing.T) {
 		}
 	}
 }
-
-func slicesCloneStrings(s []string) []string { return append([]string(nil), s...) }
 
 func TestScopedSession(t *testing.T) {
 	reg := smallRegistry(t)

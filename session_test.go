@@ -277,3 +277,18 @@ func TestSessionString(t *testing.T) {
 	s := NewSession(smallRegistry(t), &SessionOptions{Scope: &Scope{Allow: []string{"Read", "*"}}, Mode: ToolSearchMode{Kind: ModeAuto}})
 	assert.Equal(t, "toolsearch.Session{mode: auto, scope: [Read *], discovered: 0}", s.String())
 }
+
+// A loaded tool whose lazy schema fails is left out of Tools(), the error
+// names it, and the other definitions are returned.
+func TestToolsReportsBrokenLazySchema(t *testing.T) {
+	reg, err := NewRegistry(
+		Tool{Name: "Read", Description: "Read a file."},
+		Tool{Name: "Broken", LoadSchema: func() (json.RawMessage, error) { return nil, fmt.Errorf("server said no") }},
+		Tool{Name: "Later", ShouldDefer: true},
+	)
+	require.NoError(t, err)
+	defs, err := NewSession(reg, nil).Tools()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `load schema of "Broken": server said no`)
+	assert.Equal(t, []string{"Read", "ToolSearch"}, toolNames(defs))
+}
