@@ -62,7 +62,7 @@ func TestCheckCall(t *testing.T) {
 			}
 			s := NewSession(reg, &SessionOptions{Scope: tc.scope})
 			if tc.discover != "" {
-				search(t, s, tc.discover)
+				sessionSearch(t, s, tc.discover)
 			}
 			call, err := s.CheckCall(tc.tool, json.RawMessage(tc.args))
 			if tc.wantErr != nil {
@@ -92,7 +92,7 @@ func TestCheckCallHintDependsOnDiscovery(t *testing.T) {
 	s := NewSession(reg, nil)
 	_, err := s.CheckCall("WebFetch", json.RawMessage(`{}`))
 	require.ErrorIs(t, err, ErrSchemaNotLoaded)
-	search(t, s, "select:WebFetch")
+	sessionSearch(t, s, "select:WebFetch")
 	_, err = s.CheckCall("WebFetch", json.RawMessage(`{}`))
 	require.ErrorIs(t, err, ErrInvalidArguments)
 	assert.NotErrorIs(t, err, ErrSchemaNotLoaded, "after discovery")
@@ -193,7 +193,7 @@ func TestScopedSession(t *testing.T) {
 	reg := smallRegistry(t)
 	s := NewSession(reg, &SessionOptions{Scope: &Scope{Allow: []string{"Read", "mcp__github__list_issues"}}})
 	assert.Equal(t, []string{"Read", "ToolSearch"}, toolNames(mustTools(t, s)))
-	res := search(t, s, "github issues")
+	res := sessionSearch(t, s, "github issues")
 	assert.Equal(t, 1, res.TotalDeferredTools, "the scope holds one deferred tool")
 	require.Len(t, res.Matches, 1)
 	assert.Equal(t, "mcp__github__list_issues", res.Matches[0].Name)

@@ -152,7 +152,7 @@ func TestDiscoveredInHistoryCases(t *testing.T) {
 
 func TestResumeAddsNames(t *testing.T) {
 	s := NewSession(smallRegistry(t), nil)
-	search(t, s, "select:WebSearch")
+	sessionSearch(t, s, "select:WebSearch")
 	require.NoError(t, s.Resume(json.RawMessage(`[{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":[{"type":"tool_reference","tool_name":"WebFetch"}]}]}]`)))
 	assert.Equal(t, []string{"WebFetch", "WebSearch"}, s.Discovered(), "Resume adds to the discovered set")
 	require.ErrorIs(t, s.Resume(json.RawMessage(`nope`)), ErrInvalidHistory)

@@ -17,7 +17,7 @@ func demoSession(b *testing.B, opts *SessionOptions) *Session {
 	reg, err := NewRegistry(tools...)
 	require.NoError(b, err)
 	s := NewSession(reg, opts)
-	res := search(b, s, "select:mcp__slack__send_message,mcp__github__create_issue,WebFetch,mcp__git__git_log,mcp__fetch__fetch,mcp__time__get_current_time,mcp__memory__read_graph,mcp__wikipedia__get_article,TodoWrite,mcp__weather__get_weather")
+	res := sessionSearch(b, s, "select:mcp__slack__send_message,mcp__github__create_issue,WebFetch,mcp__git__git_log,mcp__fetch__fetch,mcp__time__get_current_time,mcp__memory__read_graph,mcp__wikipedia__get_article,TodoWrite,mcp__weather__get_weather")
 	require.Len(b, res.Matches, 10)
 	return s
 }

@@ -66,9 +66,9 @@ func toolsJSON(t testing.TB, s *Session) []byte {
 	return b
 }
 
-// search runs a ToolSearch call with query on s and fails the test on an
+// sessionSearch runs a ToolSearch call with query on s and fails the test on an
 // error.
-func search(t testing.TB, s *Session, query string) *Result {
+func sessionSearch(t testing.TB, s *Session, query string) *Result {
 	t.Helper()
 	args, err := json.Marshal(map[string]string{"query": query})
 	require.NoError(t, err)

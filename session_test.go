@@ -39,7 +39,7 @@ func TestSessionTools(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewSession(smallRegistry(t), &SessionOptions{Format: tc.format})
 			for _, q := range tc.queries {
-				search(t, s, q)
+				sessionSearch(t, s, q)
 			}
 			defs := mustTools(t, s)
 			assert.Equal(t, tc.want, toolNames(defs), "Tools() after %q", tc.queries)
@@ -54,7 +54,7 @@ func TestSessionTools(t *testing.T) {
 
 func TestSessionToolsGolden(t *testing.T) {
 	s := NewSession(smallRegistry(t), &SessionOptions{Format: FormatToolReference})
-	search(t, s, "select:mcp__slack__send_message")
+	sessionSearch(t, s, "select:mcp__slack__send_message")
 	b, err := json.MarshalIndent(mustTools(t, s), "", "  ")
 	require.NoError(t, err)
 	checkGolden(t, "session/tools_tool_reference.json", append(b, '\n'))
@@ -95,7 +95,7 @@ func TestHandleToolSearch(t *testing.T) {
 func TestSnapshotRestoreTools(t *testing.T) {
 	reg := smallRegistry(t)
 	s := NewSession(reg, &SessionOptions{Format: FormatToolReference})
-	search(t, s, "select:mcp__slack__send_message,WebFetch")
+	sessionSearch(t, s, "select:mcp__slack__send_message,WebFetch")
 	s.Announce()
 	before := toolsJSON(t, s)
 
@@ -126,7 +126,7 @@ func TestSnapshotJSON(t *testing.T) {
 	b, err := json.Marshal(s.Snapshot())
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"discovered":[],"announced":null}`, string(b), "a fresh session")
-	search(t, s, "select:WebSearch,WebFetch")
+	sessionSearch(t, s, "select:WebSearch,WebFetch")
 	s.Announce()
 	b, err = json.Marshal(s.Snapshot())
 	require.NoError(t, err)
@@ -135,7 +135,7 @@ func TestSnapshotJSON(t *testing.T) {
 
 func TestRestoreRejectsBadNames(t *testing.T) {
 	s := NewSession(smallRegistry(t), nil)
-	search(t, s, "select:WebFetch")
+	sessionSearch(t, s, "select:WebFetch")
 	err := s.Restore(SessionState{Discovered: []string{"ok_name", "bad name", ""}})
 	require.ErrorIs(t, err, ErrInvalidName)
 	assert.Contains(t, err.Error(), `"bad name"`)
@@ -147,7 +147,7 @@ func TestRestoreRejectsBadNames(t *testing.T) {
 func TestDisconnectedServerKeepsRecord(t *testing.T) {
 	reg := smallRegistry(t)
 	s := NewSession(reg, nil)
-	search(t, s, "select:mcp__slack__send_message,WebFetch")
+	sessionSearch(t, s, "select:mcp__slack__send_message,WebFetch")
 	with := []string{"Read", "mcp__jira__create_ticket", "ToolSearch", "WebFetch", "mcp__slack__send_message"}
 	require.Equal(t, with, toolNames(mustTools(t, s)))
 
@@ -221,7 +221,7 @@ func TestPendingServers(t *testing.T) {
 	assert.True(t, first.Full)
 	assert.Empty(t, first.Added, "no deferred tool yet")
 
-	res := search(t, s, "jira ticket")
+	res := sessionSearch(t, s, "jira ticket")
 	assert.Equal(t, []string{"jira"}, res.PendingMCPServers)
 	assert.Empty(t, res.Matches, "pending tools are not searched")
 	content, _ := s.HandleToolSearch(json.RawMessage(`{"query":"jira ticket"}`))
@@ -230,7 +230,7 @@ func TestPendingServers(t *testing.T) {
 	reg.SetServerStatus("jira", ServerConnected)
 	a := s.Announce()
 	assert.Equal(t, []string{"mcp__jira__create_ticket", "mcp__jira__search"}, a.Added, "delta names the tools that joined")
-	res = search(t, s, "jira ticket")
+	res = sessionSearch(t, s, "jira ticket")
 	assert.Empty(t, res.PendingMCPServers)
 	assert.Equal(t, "mcp__jira__create_ticket", res.Matches[0].Name)
 	assert.Contains(t, toolNames(mustTools(t, s)), "mcp__jira__create_ticket")
@@ -251,7 +251,7 @@ func TestSessionsIsolatedConcurrent(t *testing.T) {
 	run := func(s *Session, query string) {
 		defer wg.Done()
 		for range 50 {
-			search(t, s, query)
+			sessionSearch(t, s, query)
 			mustTools(t, s)
 			s.Announce()
 			s.Snapshot()
