@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // entry is a registered tool with everything derived from it. It is built
@@ -26,6 +28,11 @@ type entry struct {
 	schemaOnce sync.Once
 	schema     json.RawMessage // compact JSON
 	schemaErr  error
+
+	// The compiled input schema, for the call guard (guard.go).
+	validatorOnce sync.Once
+	validator     *jsonschema.Schema
+	validatorErr  error
 }
 
 func newEntry(t *Tool) *entry {
