@@ -415,7 +415,7 @@ func FuzzRegistryOps(f *testing.F) {
 				require.Equal(t, inModel, found, "step %d %s: Lookup(%s)", step, what, n)
 			}
 			deferred := NewSearcher(&r, nil).DeferredNames()
-			wantNames := toolNames(want)
+			wantNames := modelToolNames(want)
 			slices.Sort(wantNames)
 			assert.Equal(t, wantNames, deferred, "step %d %s: the deferred names", step, what)
 		}
@@ -430,7 +430,7 @@ func toolKeys(ts []Tool) []string {
 	return out
 }
 
-func toolNames(ts []Tool) []string {
+func modelToolNames(ts []Tool) []string {
 	out := []string{}
 	for _, tl := range ts {
 		out = append(out, tl.Name)

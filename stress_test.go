@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -30,6 +31,7 @@ const (
 	stressCoreWriters = 2
 	stressReaders     = 4
 	stressOps         = 150 // operations per writer
+	stressSessions    = 3   // conversations, each driven by two goroutines at once
 )
 
 // stressTools returns generation gen of server srv's tool list: 1 to 4
@@ -247,6 +249,70 @@ func TestStressConcurrentChangesAndReads(t *testing.T) {
 			}
 		})
 	}
+	// Conversations: each Session is driven by two goroutines at once. The
+	// announcements, applied in order, must rebuild the deferred set of
+	// some snapshot, never a half-applied one.
+	sessions := make([]*Session, stressSessions)
+	announced := make([]map[string]bool, stressSessions)
+	var annMu sync.Mutex // keeps each Announce and the applying of its delta together
+	for c := range sessions {
+		sessions[c] = NewSession(&r, nil)
+		announced[c] = map[string]bool{}
+		for g := range 2 {
+			readers.Go(func() {
+				rng := rand.New(rand.NewPCG(uint64(c), uint64(g)))
+				sess := sessions[c]
+				for !done.Load() {
+					searches.Add(1)
+					switch rng.IntN(4) {
+					case 0:
+						annMu.Lock()
+						a := sess.Announce()
+						set := announced[c]
+						if a.Full {
+							clear(set)
+						}
+						for _, n := range a.Added {
+							set[n] = true
+						}
+						for _, n := range a.Removed {
+							delete(set, n)
+						}
+						if msg := checkSets(slices.Collect(maps.Keys(set)), true); msg != "" {
+							assert.Fail(t, "half-applied change seen through Announce", msg)
+						}
+						annMu.Unlock()
+					case 1:
+						srv := servers[rng.IntN(len(servers))]
+						content, isErr := sess.HandleToolSearch(json.RawMessage(`{"query":"mcp__` + srv + `__","max_results":20}`))
+						assert.False(t, isErr, "HandleToolSearch: %v", content)
+					case 2:
+						defs, err := sess.Tools()
+						if assert.NoError(t, err) {
+							seen := map[string]bool{}
+							for _, d := range defs {
+								assert.False(t, seen[d.Name], "Tools() lists %s twice", d.Name)
+								seen[d.Name] = true
+								assert.True(t, d.Name == ToolSearchName || sess.IsDiscovered(d.Name), "Tools() sends %s, which is deferred and not discovered", d.Name)
+							}
+						}
+					case 3:
+						disc := sess.Discovered()
+						if len(disc) == 0 {
+							continue
+						}
+						name := disc[rng.IntN(len(disc))]
+						_, err := sess.CheckCall(name, json.RawMessage(`{"q":"x"}`))
+						if err != nil {
+							assert.True(t, errors.Is(err, ErrToolUnavailable) || errors.Is(err, ErrUnknownTool),
+								"CheckCall(%s) on a discovered tool: only its absence is an error, got %v", name, err)
+						}
+					}
+				}
+			})
+		}
+	}
+
 	writers.Wait()
 	done.Store(true)
 	readers.Wait()
@@ -295,6 +361,20 @@ func TestStressConcurrentChangesAndReads(t *testing.T) {
 	}
 	names := plain.DeferredNames()
 	assert.Equal(t, want, names, "the deferred names after the stress run")
+	for c, sess := range sessions {
+		a := sess.Announce()
+		set := announced[c]
+		if a.Full {
+			clear(set)
+		}
+		for _, n := range a.Added {
+			set[n] = true
+		}
+		for _, n := range a.Removed {
+			delete(set, n)
+		}
+		assert.Equal(t, want, slices.Sorted(maps.Keys(set)), "conversation %d: the announcements add up to the final deferred set", c)
+	}
 }
 
 func TestCheckSetsDetectsHalfAppliedChanges(t *testing.T) {
