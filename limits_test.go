@@ -31,6 +31,7 @@ func TestLimitsDefaults(t *testing.T) {
 		MaxSchemaBytes:       DefaultMaxSchemaBytes,
 		MaxSchemaDepth:       DefaultMaxSchemaDepth,
 		MaxDescriptionBytes:  DefaultMaxDescriptionBytes,
+		MaxSchemaWork:        DefaultMaxSchemaWork,
 	}, got, "zero and negative fields mean the defaults")
 	assert.Equal(t, 7, Limits{MaxQueryTerms: 7}.withDefaults().MaxQueryTerms, "a set field is kept")
 	assert.Less(t, DefaultMaxSchemaBytes, DefaultMaxResultSchemaBytes,
@@ -236,4 +237,79 @@ func TestJSONDepth(t *testing.T) {
 		assert.Equal(t, tc.want, jsonDepth([]byte(tc.in), 100), "jsonDepth(%s)", tc.in)
 	}
 	assert.Equal(t, 3, jsonDepth([]byte(nested(1000)), 3), "the scan stops at upTo")
+}
+
+// anyOfChain returns a schema of n definitions, each an anyOf of two
+// references to the next: validating a value that matches none applies
+// 2ⁿ subschemas.
+func anyOfChain(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"$defs":{`)
+	for i := range n {
+		fmt.Fprintf(&b, `"d%d":{"anyOf":[{"$ref":"#/$defs/d%d"},{"$ref":"#/$defs/d%d"}]},`, i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, `"d%d":{"type":"string"}},"$ref":"#/$defs/d0"}`, n)
+	return b.String()
+}
+
+// branchingRecursion returns a schema that applies itself twice to its
+// member "a": validating arguments nested d deep applies 2ᵈ subschemas.
+const branchingRecursion = `{"type":"object","anyOf":[{"properties":{"a":{"$ref":"#"}}},{"properties":{"a":{"$ref":"#"}}}]}`
+
+func TestSchemaWork(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		schema string
+		levels int
+		want   int
+	}{
+		{"flat object", schema, 64, 1},
+		{"one definition", `{"$defs":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/s"},"b":{"$ref":"#/$defs/s"}}}`, 64, 2},
+		// d_i applies itself and two references, each applying d_i+1:
+		// w(d_i) = 3 + 2·w(d_i+1), w(d_n) = 1, so w(d_0) = 2ⁿ⁺² − 3, and
+		// the root's $ref adds 1.
+		{"anyOf chain of 3", anyOfChain(3), 64, 1<<5 - 2},
+		{"anyOf chain of 10", anyOfChain(10), 64, 1<<12 - 2},
+		{"recursion as a tree", `{"properties":{"child":{"$ref":"#"},"kids":{"items":{"$ref":"#"}}}}`, 64, 2},
+		// w₀ = 3 (the root and its two branches); member "a" gets the
+		// reference and the root from both branches: w₁ = 2·(1+3) = 8, and
+		// each level doubles: w_d = 2ᵈ⁺².
+		{"branching recursion, 5 levels", branchingRecursion, 5, 1 << 7},
+		{"a JSON value: object or array of itself", `{"anyOf":[{"type":"object","additionalProperties":{"$ref":"#"}},{"type":"array","items":{"$ref":"#"}}]}`, 64, 4},
+		{"a tuple then items of itself", `{"prefixItems":[{"$ref":"#"}],"items":{"$ref":"#"},"properties":{"a":{"$ref":"#"}},"additionalProperties":{"$ref":"#"}}`, 64, 2},
+		// A key such as "ab" gets both references and the root through
+		// each: w₀ = 1, w₁ = 2·(1+1) = 4, w_d = 2ᵈ⁺¹.
+		{"two patterns matching one key apply both", `{"patternProperties":{"a":{"$ref":"#"},"b":{"$ref":"#"}}}`, 5, 1 << 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := compileSchema(json.RawMessage(tc.schema))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, schemaWork(s, tc.levels, 1<<30))
+		})
+	}
+}
+
+func TestSchemaWorkLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name, schema string
+	}{
+		{"anyOf chain of 25 (2²⁵ applications)", anyOfChain(25)},
+		{"branching recursion (2 to the arguments' depth)", branchingRecursion},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r Registry
+			err := r.Register(Tool{Name: "Fan", InputSchema: json.RawMessage(tc.schema)})
+			require.ErrorIs(t, err, ErrInvalidSchema)
+			require.ErrorIs(t, err, ErrLimit)
+			assert.EqualError(t, err, `register "Fan": toolsearch: invalid input schema: toolsearch: limit exceeded: validating one value may apply more than 10000 subschemas: its references fan out`)
+		})
+	}
+	var r Registry
+	r.SetLimits(Limits{MaxSchemaWork: 100})
+	require.NoError(t, r.Register(Tool{Name: "Small", InputSchema: json.RawMessage(anyOfChain(4))}), "2⁴ fits in 100")
+	require.ErrorIs(t, r.Register(Tool{Name: "Fan", InputSchema: json.RawMessage(anyOfChain(6))}), ErrLimit, "2⁶ does not")
+}
+
+func TestRealSchemasWithinLimits(t *testing.T) {
+	loadCatalog(t, "testdata/bench/livemcpbench.json") // 527 schemas of real MCP servers, all accepted
 }

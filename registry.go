@@ -616,12 +616,16 @@ func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 }
 
 // checkSchema checks raw against the size and depth limits of lim, then
-// compiles it. The limits are checked first, so that an enormous or deeply
-// nested schema is never handed to the compiler.
+// compiles it and bounds the work of validating against it. The size and
+// depth are checked first, so that an enormous or deeply nested schema is
+// never handed to the compiler.
 func checkSchema(raw json.RawMessage, lim *Limits) error {
 	if err := lim.checkSchemaSize(raw); err != nil {
 		return err
 	}
-	_, err := compileSchema(raw)
-	return err
+	s, err := compileSchema(raw)
+	if err != nil {
+		return err
+	}
+	return lim.checkSchemaWork(s)
 }
