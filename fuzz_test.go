@@ -437,3 +437,26 @@ func modelToolNames(ts []Tool) []string {
 	}
 	return out
 }
+
+// FuzzSchema registers arbitrary bytes as an input schema: registration
+// never panics and either accepts the schema or refuses it with
+// ErrInvalidSchema; an accepted schema validates arguments without panic.
+func FuzzSchema(f *testing.F) {
+	for _, s := range []string{schema, `{"$ref":"#"}`, `{"$ref":"file:///etc/passwd"}`, `{"$defs":{"a":{"anyOf":[{"$ref":"#/$defs/b"},{"$ref":"#/$defs/b"}]},"b":{"type":"string"}},"$ref":"#/$defs/a"}`, branchingRecursion, `{"type":"object","properties":{"n":{"type":"integer","minimum":0,"exclusiveMinimum":true}}}`, `{"pattern":"(a+)+$"}`, `[`, `{}`} {
+		f.Add([]byte(s), []byte(`{"n":1,"a":{"a":{}}}`))
+	}
+	f.Fuzz(func(t *testing.T, raw, args []byte) {
+		var r Registry
+		err := r.Register(Tool{Name: "T", ShouldDefer: true, InputSchema: json.RawMessage(raw)})
+		if len(raw) > 0 && err != nil {
+			require.ErrorIs(t, err, ErrInvalidSchema, "Register with schema %q", raw)
+			require.Contains(t, err.Error(), `register "T"`)
+			return
+		}
+		require.NoError(t, err)
+		_, err = NewSession(&r, nil).CheckCall("T", json.RawMessage(args))
+		if err != nil {
+			require.ErrorIs(t, err, ErrInvalidArguments, "CheckCall with schema %q and arguments %q", raw, args)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -276,7 +277,7 @@ func jsonDepth(raw []byte, upTo int) int {
 // limit+1 when it is exceeded, or when subschemas apply to the same value
 // in a loop.
 func schemaWork(s *jsonschema.Schema, levels, limit int) int {
-	w := &workWalker{memo: map[workKey]int{}, busy: map[workKey]bool{}, limit: limit}
+	w := &workWalker{memo: map[workKey]int{}, limit: limit}
 	most := w.at(s, 0, leaf)
 	for d := 1; d <= levels && most <= limit; d++ {
 		most = max(most, w.below(s, d))
@@ -301,8 +302,7 @@ type workKey struct {
 }
 
 type workWalker struct {
-	memo  map[workKey]int
-	busy  map[workKey]bool
+	memo  map[workKey]int // -1 while being computed
 	limit int
 }
 
@@ -324,19 +324,18 @@ func (w *workWalker) at(s *jsonschema.Schema, d int, k valueKind) int {
 	}
 	key := workKey{s, d, k}
 	if n, ok := w.memo[key]; ok {
+		if n < 0 {
+			return w.limit + 1 // applies to the same value in a loop
+		}
 		return n
 	}
-	if w.busy[key] {
-		return w.limit + 1 // applies to the same value in a loop
-	}
-	w.busy[key] = true
-	defer delete(w.busy, key)
+	w.memo[key] = -1
 	n := 0
 	if d == 0 {
 		n = 1
 	}
 	add := func(m int) { n = min(n+m, w.limit+1) }
-	for _, c := range sameValue(s) {
+	for c := range sameValue(s) {
 		add(w.at(c, d, k))
 	}
 	next := func(c *jsonschema.Schema) int { return w.below(c, d-1) }
@@ -381,18 +380,29 @@ func (w *workWalker) at(s *jsonschema.Schema, d int, k valueKind) int {
 
 // sameValue returns the subschemas that s applies to the value it is
 // applied to.
-func sameValue(s *jsonschema.Schema) []*jsonschema.Schema {
-	out := []*jsonschema.Schema{s.Ref, s.RecursiveRef, s.DynamicRef, s.Not, s.If, s.Then, s.Else}
-	out = append(out, s.AllOf...)
-	out = append(out, s.AnyOf...)
-	out = append(out, s.OneOf...)
-	for _, c := range s.DependentSchemas {
-		out = append(out, c)
-	}
-	for _, c := range s.Dependencies {
-		if c, ok := c.(*jsonschema.Schema); ok {
-			out = append(out, c)
+func sameValue(s *jsonschema.Schema) iter.Seq[*jsonschema.Schema] {
+	return func(yield func(*jsonschema.Schema) bool) {
+		for _, c := range [...]*jsonschema.Schema{s.Ref, s.RecursiveRef, s.DynamicRef, s.Not, s.If, s.Then, s.Else} {
+			if c != nil && !yield(c) {
+				return
+			}
+		}
+		for _, cs := range [...][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, c := range cs {
+				if !yield(c) {
+					return
+				}
+			}
+		}
+		for _, c := range s.DependentSchemas {
+			if !yield(c) {
+				return
+			}
+		}
+		for _, c := range s.Dependencies {
+			if c, ok := c.(*jsonschema.Schema); ok && !yield(c) {
+				return
+			}
 		}
 	}
-	return out
 }

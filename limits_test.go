@@ -313,3 +313,43 @@ func TestSchemaWorkLimit(t *testing.T) {
 func TestRealSchemasWithinLimits(t *testing.T) {
 	loadCatalog(t, "testdata/bench/livemcpbench.json") // 527 schemas of real MCP servers, all accepted
 }
+
+// hostileWideSchema returns a schema just under DefaultMaxSchemaBytes whose
+// definitions refer to each other through properties and items: the work
+// bound has to follow every reference at every level.
+func hostileWideSchema() string {
+	var b strings.Builder
+	b.WriteString(`{"$defs":{`)
+	n := 0
+	for i := 0; ; i++ {
+		def := fmt.Sprintf(`"d%d":{"properties":{"a":{"$ref":"#/$defs/d%d"},"b":{"$ref":"#/$defs/d%d"}},"allOf":[{"$ref":"#/$defs/e%d"}]},"e%d":{"items":{"$ref":"#/$defs/d%d"}},`, i, i+1, i/2, i, i, i/3)
+		if b.Len()+len(def)+200 > DefaultMaxSchemaBytes {
+			n = i
+			break
+		}
+		b.WriteString(def)
+	}
+	fmt.Fprintf(&b, `"d%d":{}},"$ref":"#/$defs/d0"}`, n)
+	return b.String()
+}
+
+// BenchmarkRegisterSchema measures what registering one tool costs: a
+// typical MCP schema, and the hostile schema above (the cost a hostile
+// server can impose per tool, within the default limits).
+func BenchmarkRegisterSchema(b *testing.B) {
+	typical := `{"type":"object","properties":{"owner":{"type":"string"},"repo":{"type":"string"},"title":{"type":"string"},"body":{"type":"string"},"labels":{"type":"array","items":{"type":"string"}}},"required":["owner","repo","title"]}`
+	for _, bc := range []struct{ name, schema string }{
+		{"typical", typical},
+		{"hostile_64KiB", hostileWideSchema()},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var r Registry
+				if err := r.Register(Tool{Name: "T", InputSchema: json.RawMessage(bc.schema)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
