@@ -80,6 +80,7 @@ type Servers struct {
 type link struct {
 	server string
 	cs     *mcp.ClientSession
+	listMu sync.Mutex    // serializes listings, so a stale one never lands last
 	kick   chan struct{} // capacity 1: a re-list is wanted
 	done   chan struct{} // closed when the session has ended and been marked
 }
@@ -235,12 +236,16 @@ func (s *Servers) attach(ctx context.Context, server string, cs *mcp.ClientSessi
 // list fetches every tool of l's session and replaces the server's tools in
 // the registry.
 func (s *Servers) list(ctx context.Context, l *link) error {
+	l.listMu.Lock()
+	defer l.listMu.Unlock()
 	var tools []toolsearch.Tool
 	var bad []error
+	listed := 0
 	for t, err := range l.cs.Tools(ctx, nil) {
 		if err != nil {
 			return fmt.Errorf("mcpsdk: listing tools of %q: %w", l.server, err)
 		}
+		listed++
 		c, err := ConvertTool(l.server, t)
 		if err != nil {
 			bad = append(bad, err)
@@ -255,7 +260,7 @@ func (s *Servers) list(ctx context.Context, l *link) error {
 		s.report(l.server, err)
 	}
 	if s.opts.OnListed != nil {
-		s.opts.OnListed(l.server, len(tools)+len(bad))
+		s.opts.OnListed(l.server, listed)
 	}
 	return nil
 }
@@ -327,4 +332,18 @@ func (s *Servers) CallTool(ctx context.Context, name string, args json.RawMessag
 		a = args
 	}
 	return cs.CallTool(ctx, &mcp.CallToolParams{Name: t.MCPName, Arguments: a})
+}
+
+// Refresh lists the tools of the session attached as server again, now,
+// and replaces them in the registry. Servers does this by itself on
+// tools/list_changed; Refresh is for callers that want a listing as of this
+// moment, for example before a report.
+func (s *Servers) Refresh(ctx context.Context, server string) error {
+	s.mu.Lock()
+	l := s.names[server]
+	s.mu.Unlock()
+	if l == nil {
+		return fmt.Errorf("mcpsdk: refresh %q: no such server attached", server)
+	}
+	return s.list(ctx, l)
 }

@@ -271,6 +271,7 @@ func TestServersBadToolsDoNotStopTheServer(t *testing.T) {
 	_, err = servers.Connect(ctx, "s", client, ct, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"mcp__s__tool0"}, names(reg))
+	assert.Contains(t, ev.history(), "s:listed 2", "OnListed counts what tools/list returned, bad tools included")
 	errs := ev.errors()
 	require.Len(t, errs, 1)
 	assert.Contains(t, errs[0], `s: register "mcp__s__broken"`)
