@@ -24,7 +24,9 @@ const fakeEnv = "TOOLSEARCH_MCP_FAKE_SERVER"
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeEnv) == "bad" {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "bad", Version: "0"}, nil)
-		noop := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil }
+		noop := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		}
 		srv.AddTool(&mcp.Tool{Name: "ok", Description: "A fine tool", InputSchema: map[string]any{"type": "object"}}, noop)
 		srv.AddTool(&mcp.Tool{Name: "broken", Description: "Bad schema", InputSchema: map[string]any{"type": "object",
 			"properties": map[string]any{"x": map[string]any{"type": "no-such-type"}}}}, noop)
