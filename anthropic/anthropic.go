@@ -33,6 +33,8 @@ type Conversation interface {
 	Resume(history json.RawMessage) error
 }
 
+var _ Conversation = (*toolsearch.Session)(nil)
+
 // ToolParam converts one tool definition into an anthropic.ToolUnionParam:
 // name, description, the input schema sent byte for byte as given, and
 // defer_loading when d.DeferLoading is set.

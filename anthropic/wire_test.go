@@ -118,8 +118,8 @@ func TestWireConversation(t *testing.T) {
 	defer model.Close()
 	client := anthropic.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
 	reg := testRegistry(t)
-	conv := newConversation(reg)
-	system := toolsearch.NewSearcher(reg, nil).SystemPromptSection()
+	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	system := conv.SystemPromptSection()
 
 	msgs := runConversation(t, client, conv, system, []anthropic.MessageParam{
 		anthropic.NewUserMessage(anthropic.NewTextBlock("What is the forecast for Paris?")),
@@ -172,7 +172,7 @@ func TestWireConversation(t *testing.T) {
 
 	// Resume: a fresh conversation rebuilt from the history sends the same
 	// tools as the last turn.
-	conv2 := newConversation(reg)
+	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	require.NoError(t, tsanthropic.Resume(conv2, msgs))
 	got, err := tsanthropic.Tools(conv2)
 	require.NoError(t, err)
@@ -207,7 +207,7 @@ func TestToolParam(t *testing.T) {
 }
 
 func TestHandleToolUseIgnoresOtherTools(t *testing.T) {
-	conv := newConversation(testRegistry(t))
+	conv := toolsearch.NewSession(testRegistry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	_, ok := tsanthropic.HandleToolUse(conv, anthropic.ToolUseBlock{ID: "x", Name: "get_time", Input: json.RawMessage(`{}`)})
 	assert.False(t, ok)
 }

@@ -46,6 +46,8 @@ type Conversation interface {
 	Resume(history json.RawMessage) error
 }
 
+var _ Conversation = (*toolsearch.Session)(nil)
+
 // ErrSchema is returned (wrapped) for a tool whose input schema is not a
 // JSON object, which the SDK's function parameters require.
 var ErrSchema = errors.New("tsopenai: input schema is not a JSON object")

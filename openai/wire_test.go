@@ -99,8 +99,8 @@ func TestWireChatCompletions(t *testing.T) {
 	defer model.Close()
 	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
 	reg := testRegistry(t)
-	conv := newConversation(reg, false)
-	system := toolsearch.NewSearcher(reg, nil).SystemPromptSection()
+	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatInline})
+	system := conv.SystemPromptSection()
 
 	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage("What is the forecast for Paris?")}
 	for range 10 {
@@ -154,7 +154,7 @@ func TestWireChatCompletions(t *testing.T) {
 	assert.Contains(t, string(reqs[3].Body), `Error: toolsearch: invalid ToolSearch input`, "a malformed call gets an error text")
 
 	// Resume from the history gives the same tools as the last turn.
-	conv2 := newConversation(reg, false)
+	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatInline})
 	require.NoError(t, tsopenai.ResumeChat(conv2, msgs))
 	got, err := tsopenai.ChatTools(conv2)
 	require.NoError(t, err)
@@ -181,8 +181,8 @@ func TestWireResponses(t *testing.T) {
 	defer model.Close()
 	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
 	reg := testRegistry(t)
-	conv := newConversation(reg, true)
-	system := toolsearch.NewSearcher(reg, nil).SystemPromptSection()
+	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	system := conv.SystemPromptSection()
 
 	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage("What is the forecast for Paris?", responses.EasyInputMessageRoleUser)}
 	for range 10 {
@@ -241,7 +241,7 @@ func TestWireResponses(t *testing.T) {
 		 "parameters":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}]}`, string(turn2.Input[2]))
 
 	// Resume from the input items gives the same tools as the last turn.
-	conv2 := newConversation(reg, true)
+	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	require.NoError(t, tsopenai.ResumeResponses(conv2, input))
 	got, err := tsopenai.ResponsesTools(conv2)
 	require.NoError(t, err)
@@ -255,7 +255,7 @@ func TestWireResponses(t *testing.T) {
 }
 
 func TestHandleToolSearchCallBadArguments(t *testing.T) {
-	conv := newConversation(testRegistry(t), true)
+	conv := toolsearch.NewSession(testRegistry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	var item responses.ResponseOutputItemUnion
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"tool_search_call","id":"ts","call_id":"c","arguments":{"query":1},"execution":"client","status":"completed"}`), &item))
 	items, ok, err := tsopenai.HandleToolSearchCall(conv, item)
