@@ -281,3 +281,59 @@ func TestSchemaErrors(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"type": "object"}, f.Parameters)
 }
+
+// With the Session's call bridge the Chat Completions tool list is the same
+// on every turn: found tools are called through CallTool.
+func TestWireChatCompletionsCallBridge(t *testing.T) {
+	model := scripted.New(
+		chatCompletion("c1", "tool_calls", toolCall("call_1", "ToolSearch", `{"query":"forecast"}`)),
+		chatCompletion("c2", "tool_calls", toolCall("call_2", "CallTool", `{"name":"mcp__weather__get_forecast","arguments":{"city":"Paris"}}`)),
+		chatCompletion("c3", "stop", `{"role":"assistant","content":"Sunny.","refusal":null}`),
+	)
+	defer model.Close()
+	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
+	conv := toolsearch.NewSession(testRegistry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatInline, CallBridge: true})
+	msgs := []openai.ChatCompletionMessageParamUnion{openai.UserMessage("What is the forecast for Paris?")}
+	var ran []string
+	for range 10 {
+		tools, err := tsopenai.ChatTools(conv)
+		require.NoError(t, err)
+		resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+			Model: openai.ChatModelGPT5_6Sol, Messages: msgs, Tools: tools,
+		})
+		require.NoError(t, err)
+		m := resp.Choices[0].Message
+		msgs = append(msgs, m.ToParam())
+		if len(m.ToolCalls) == 0 {
+			break
+		}
+		for _, call := range m.ToolCalls {
+			if out, ok := tsopenai.HandleChatToolCall(conv, call); ok {
+				msgs = append(msgs, out)
+				continue
+			}
+			require.Equal(t, toolsearch.CallToolName, call.Function.Name)
+			tc, err := conv.ResolveBridgeCall(json.RawMessage(call.Function.Arguments))
+			require.NoError(t, err)
+			ran = append(ran, tc.Tool.Name+" "+string(tc.Arguments))
+			msgs = append(msgs, openai.ToolMessage("Sunny, 21°C", call.ID))
+		}
+	}
+	assert.Equal(t, []string{`mcp__weather__get_forecast {"city":"Paris"}`}, ran)
+	reqs := model.Requests()
+	require.Len(t, reqs, 3)
+	var first []byte
+	for i, r := range reqs {
+		var req struct {
+			Tools json.RawMessage `json:"tools"`
+		}
+		require.NoError(t, json.Unmarshal(r.Body, &req))
+		if i == 0 {
+			first = req.Tools
+			names, _ := toolNames(t, r.Body)
+			assert.Equal(t, []string{"get_time", "ToolSearch", "CallTool"}, names)
+			continue
+		}
+		assert.Equal(t, string(first), string(req.Tools), "turn %d: the tool list is byte-identical", i+1)
+	}
+}
