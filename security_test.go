@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -346,4 +347,27 @@ func TestLeftOutToolsAreNamed(t *testing.T) {
 		assert.Contains(t, out, "Big was left out", f)
 		assert.Contains(t, out, "Gone was left out", f)
 	}
+}
+
+// TestSecurityMatrixNamesRealTests: every test SECURITY.md names exists, so
+// that every row of the matrix points at a test that can fail.
+func TestSecurityMatrixNamesRealTests(t *testing.T) {
+	doc, err := os.ReadFile("SECURITY.md")
+	require.NoError(t, err)
+	named := regexp.MustCompile("`((?:Test|Fuzz|Benchmark)[A-Za-z0-9_]+)").FindAllStringSubmatch(string(doc), -1)
+	require.NotEmpty(t, named)
+	var src strings.Builder
+	for _, pattern := range []string{"*_test.go", "*/*_test.go"} {
+		files, err := filepath.Glob(pattern)
+		require.NoError(t, err)
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			require.NoError(t, err)
+			src.Write(b)
+		}
+	}
+	for _, m := range named {
+		assert.Contains(t, src.String(), "func "+m[1]+"(", "SECURITY.md names %s, which is not a test", m[1])
+	}
+	assert.Contains(t, string(doc), "`FuzzSchema`")
 }
