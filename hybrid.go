@@ -26,14 +26,18 @@ const (
 	HybridK1       = 1.2
 	HybridB        = 0.75
 	HybridCoverage = 1.0
+	// HybridNameCover multiplies a tool's score by 1 + HybridNameCover × the
+	// fraction of its name words the query has: of read_file and
+	// read_multiple_files, "read file" prefers the first.
+	HybridNameCover = 0.5
 )
 
 // hybridParams are the hybrid weights as one value (the constants above).
 type hybridParams struct {
-	name, namePart, hint, arg, k1, b, coverage float64
+	name, namePart, hint, arg, k1, b, coverage, nameCover float64
 }
 
-var hybridDefaults = hybridParams{HybridName, HybridNamePart, HybridHint, HybridArgument, HybridK1, HybridB, HybridCoverage}
+var hybridDefaults = hybridParams{HybridName, HybridNamePart, HybridHint, HybridArgument, HybridK1, HybridB, HybridCoverage, HybridNameCover}
 
 type hybridStrategy struct{ p hybridParams }
 
@@ -319,6 +323,7 @@ func (x *hybridIndex) rank(query string, k int) ([]scored, error) {
 	needed := make([]int32, n)
 	rules := make([]Rule, n)
 	w := make([]float64, n)
+	nameHits := make([]int32, n)
 	subTerm := make([]int32, n) // 1 + the last term that got the name-part credit
 	touched := make([]int32, 0, 64)
 	required := int32(0)
@@ -331,6 +336,7 @@ func (x *hybridIndex) rank(query string, k int) ([]scored, error) {
 			v := 0.0
 			if ps.name {
 				v += p.name
+				nameHits[ps.doc]++
 				rules[ps.doc] |= RulePartExact
 			}
 			if ps.hint > 0 {
@@ -391,6 +397,9 @@ func (x *hybridIndex) rank(query string, k int) ([]scored, error) {
 		}
 		if p.coverage != 0 {
 			s *= math.Pow(float64(matched[i])/total, p.coverage)
+		}
+		if words := len(x.data[x.docs[i]].name); words > 0 {
+			s *= 1 + p.nameCover*float64(nameHits[i])/float64(words)
 		}
 		hits = append(hits, floatHit{int32(i), s, rules[i]})
 	}

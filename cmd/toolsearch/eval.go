@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/toolsearch/toolsearch"
@@ -75,7 +74,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 			r.Dataset, r.Strategy, r.Tools, r.Queries, r.Recall1, r.Recall5, r.MRR, r.NDCG5, r.MeanQueryMicros)
 	}
 	if len(names) > 1 || names[0] == "regex" {
-		b.WriteString("regex: each query is turned into a pattern, its words of 3+ letters joined with |\n")
+		b.WriteString("regex: each query was turned into a pattern with toolsearch.WordsPattern (its words, stop words left out, joined with |)\n")
 	}
 	_, err := io.WriteString(stdout, b.String())
 	return err
@@ -115,7 +114,7 @@ func evalDataset(path, catalog string, strategies []toolsearch.Strategy) ([]eval
 		if st.Name() == "regex" {
 			queries = make([]toolsearch.EvalQuery, len(ds.Queries))
 			for i, q := range ds.Queries {
-				q.Query = patternFromWords(q.Query)
+				q.Query = toolsearch.WordsPattern(q.Query)
 				queries[i] = q
 			}
 		}
@@ -123,33 +122,6 @@ func evalDataset(path, catalog string, strategies []toolsearch.Strategy) ([]eval
 		rows = append(rows, evalRow{Dataset: name, Tools: reg.Len(), EvalReport: toolsearch.Evaluate(s, queries)})
 	}
 	return rows, nil
-}
-
-var wordRun = regexp.MustCompile(`[\p{L}\p{N}]{3,}`)
-
-// patternFromWords turns a natural-language query into a regex for the
-// regex strategy: its distinct words of three or more letters or digits,
-// joined with "|", as long as the pattern stays within the length limit.
-func patternFromWords(q string) string {
-	var b strings.Builder
-	seen := map[string]bool{}
-	for _, w := range wordRun.FindAllString(strings.ToLower(q), -1) {
-		if seen[w] {
-			continue
-		}
-		seen[w] = true
-		if len([]rune(b.String()))+len([]rune(w))+1 > toolsearch.MaxPatternLength {
-			break
-		}
-		if b.Len() > 0 {
-			b.WriteByte('|')
-		}
-		b.WriteString(w)
-	}
-	if b.Len() == 0 {
-		return regexp.QuoteMeta(q)
-	}
-	return b.String()
 }
 
 // markdownTable renders Recall@5 with one row per dataset and one column
