@@ -8,7 +8,6 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -22,7 +21,7 @@ const MaxPatternLength = 200
 const (
 	RegexWeightName        = 4 // the tool's name
 	RegexWeightDescription = 2 // its description or search hint
-	RegexWeightArgument    = 1 // an argument name or description
+	RegexWeightArgument    = 1 // any argument name or description
 )
 
 type regexStrategy struct{}
@@ -31,8 +30,9 @@ type regexStrategy struct{}
 // (https://github.com/google/re2/wiki/Syntax) of at most MaxPatternLength
 // characters, matched case-insensitively against each deferred tool's name,
 // description, search hint, and argument names and descriptions (the
-// properties of its input schema, nested ones included; a schema supplied
-// lazily through LoadSchema is not read for this). Tools are ranked by the
+// properties of its input schema, nested ones included, each matched on its
+// own so that ^ and $ anchor to it; a schema supplied lazily through
+// LoadSchema is not read for this). Tools are ranked by the
 // Regex weights, ties in pool order: with "slack|message|send", a tool that
 // has all three words ranks above one that has one. A tool the pattern does
 // not match is left out. "select:A,B" and a tool's exact name work as with every
@@ -45,11 +45,13 @@ func RegexStrategy() Strategy { return regexStrategy{} }
 
 func (regexStrategy) Name() string { return "regex" }
 
-// regexDoc is the text of one tool the regex strategy matches, lowercased:
-// a case-insensitive match is the same on it, and a pattern without
-// capital letters can then be matched case-sensitively, which is faster.
+// regexDoc is the text of one tool the regex strategy matches, lowercased
+// (a case-insensitive match is the same on it, and a literal can then be
+// found with strings.Contains). Each argument name and description is a
+// text of its own, so that ^ and $ work on it.
 type regexDoc struct {
-	name, desc, args string
+	name, desc string
+	args       []string
 }
 
 type regexIndex struct {
@@ -72,7 +74,10 @@ func (regexStrategy) index(tools []*entry, prev strategyIndex) strategyIndex {
 				desc += "\n" + e.tool.SearchHint
 			}
 			names, descs := argumentTexts(e.tool.InputSchema)
-			d = &regexDoc{name: e.lowerName, desc: lower(desc), args: lower(strings.Join(append(names, descs...), "\n"))}
+			d = &regexDoc{name: e.lowerName, desc: lower(desc)}
+			for _, a := range append(names, descs...) {
+				d.args = append(d.args, lower(a))
+			}
 		}
 		x.data[e], x.text[i] = d, d
 	}
@@ -129,11 +134,7 @@ func compileAlternatives(parts []string) ([]alternative, bool) {
 			alts = append(alts, alternative{lit: lit})
 			continue
 		}
-		expr := part
-		if strings.ContainsFunc(part, unicode.IsUpper) {
-			expr = "(?i)" + part
-		}
-		re, err := regexp.Compile(expr)
+		re, err := regexp.Compile("(?i)" + part)
 		if err != nil {
 			return nil, false
 		}
@@ -206,19 +207,21 @@ func (x *regexIndex) rank(pattern string, k int) ([]scored, error) {
 	var out []scored
 	for i, d := range x.text {
 		score, rules := 0, Rule(0)
-		for _, f := range []struct {
-			text   string
-			weight int
-			rule   Rule
-		}{
-			{d.name, RegexWeightName, RulePartSubstring},
-			{d.desc, RegexWeightDescription, RuleDescription},
-			{d.args, RegexWeightArgument, RuleArgument},
-		} {
-			for j := range alts {
-				if alts[j].match(f.text) {
-					score += f.weight
-					rules |= f.rule
+		for j := range alts {
+			a := &alts[j]
+			if a.match(d.name) {
+				score += RegexWeightName
+				rules |= RulePartSubstring
+			}
+			if a.match(d.desc) {
+				score += RegexWeightDescription
+				rules |= RuleDescription
+			}
+			for _, arg := range d.args {
+				if a.match(arg) {
+					score += RegexWeightArgument
+					rules |= RuleArgument
+					break
 				}
 			}
 		}
