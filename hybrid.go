@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -199,9 +200,10 @@ type hybridPost struct {
 type hybridIndex struct {
 	p       hybridParams
 	docs    []*entry
+	text    []*hybridDoc // per tool, in docs order
 	data    map[*entry]*hybridDoc
 	post    map[string][]hybridPost
-	parts   map[string][]int32 // name part → tools that have it
+	parts   []partDocs // distinct name parts, sorted, with their tools
 	descLen []float64
 	argLen  []float64
 	avgDesc float64
@@ -216,19 +218,20 @@ func (st hybridStrategy) index(tools []*entry, prev strategyIndex) strategyIndex
 	x := &hybridIndex{
 		p:       st.p,
 		docs:    tools,
+		text:    make([]*hybridDoc, len(tools)),
 		data:    make(map[*entry]*hybridDoc, len(tools)),
 		post:    map[string][]hybridPost{},
-		parts:   map[string][]int32{},
 		descLen: make([]float64, len(tools)),
 		argLen:  make([]float64, len(tools)),
 	}
 	var sumDesc, sumArg float64
+	parts := map[string][]int32{}
 	for i, e := range tools {
 		d := old[e]
 		if d == nil {
 			d = newHybridDoc(e)
 		}
-		x.data[e] = d
+		x.data[e], x.text[i] = d, d
 		x.descLen[i], x.argLen[i] = d.descLen, d.args
 		sumDesc += d.descLen
 		sumArg += d.args
@@ -258,14 +261,24 @@ func (st hybridStrategy) index(tools []*entry, prev strategyIndex) strategyIndex
 		}
 		for j, p := range d.parts {
 			if !containsPart(d.parts[:j], p) {
-				x.parts[p] = append(x.parts[p], int32(i))
+				parts[p] = append(parts[p], int32(i))
 			}
 		}
 	}
+	for p, docs := range parts {
+		x.parts = append(x.parts, partDocs{p, docs})
+	}
+	slices.SortFunc(x.parts, func(a, b partDocs) int { return strings.Compare(a.part, b.part) })
 	if n := float64(len(tools)); n > 0 {
 		x.avgDesc, x.avgArg = max(sumDesc/n, 1), max(sumArg/n, 1)
 	}
 	return x
+}
+
+// partDocs is a distinct name part and the tools that have it.
+type partDocs struct {
+	part string
+	docs []int32
 }
 
 // hybridTerm is one word of a hybrid query.
@@ -354,12 +367,12 @@ func (x *hybridIndex) rank(query string, k int) ([]scored, error) {
 			w[ps.doc] += v
 		}
 		if len(t.word) >= 3 {
-			for part, docs := range x.parts {
-				if part == t.word || !strings.Contains(part, t.word) {
+			for _, pd := range x.parts {
+				if pd.part == t.word || !strings.Contains(pd.part, t.word) {
 					continue
 				}
-				for _, d := range docs {
-					if subTerm[d] == int32(ti+1) || x.data[x.docs[d]].name[t.stem] {
+				for _, d := range pd.docs {
+					if subTerm[d] == int32(ti+1) || x.text[d].name[t.stem] {
 						continue // credited already, or a name-word match
 					}
 					subTerm[d] = int32(ti + 1)
@@ -398,7 +411,7 @@ func (x *hybridIndex) rank(query string, k int) ([]scored, error) {
 		if p.coverage != 0 {
 			s *= math.Pow(float64(matched[i])/total, p.coverage)
 		}
-		if words := len(x.data[x.docs[i]].name); words > 0 {
+		if words := len(x.text[i].name); words > 0 {
 			s *= 1 + p.nameCover*float64(nameHits[i])/float64(words)
 		}
 		hits = append(hits, floatHit{int32(i), s, rules[i]})

@@ -205,7 +205,7 @@ const ScoreScale = 1000
 // topHits sorts hits by score descending, ties by pool order, keeps the
 // best k (k < 0: all) and converts them.
 func topHits(hits []floatHit, k int, docs []*entry) []scored {
-	slices.SortFunc(hits, func(a, b floatHit) int {
+	better := func(a, b floatHit) int {
 		if a.score != b.score {
 			if a.score > b.score {
 				return -1
@@ -213,9 +213,26 @@ func topHits(hits []floatHit, k int, docs []*entry) []scored {
 			return 1
 		}
 		return int(a.doc - b.doc)
-	})
-	if k >= 0 && len(hits) > k {
-		hits = hits[:k]
+	}
+	if k >= 0 && k < len(hits)/4 {
+		// Select the best k without sorting everything.
+		top := make([]floatHit, 0, k+1)
+		for _, h := range hits {
+			if len(top) == k && (k == 0 || better(h, top[k-1]) >= 0) {
+				continue
+			}
+			i, _ := slices.BinarySearchFunc(top, h, better)
+			top = slices.Insert(top, i, h)
+			if len(top) > k {
+				top = top[:k]
+			}
+		}
+		hits = top
+	} else {
+		slices.SortFunc(hits, better)
+		if k >= 0 && len(hits) > k {
+			hits = hits[:k]
+		}
 	}
 	out := make([]scored, len(hits))
 	for i, h := range hits {

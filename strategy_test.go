@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -234,5 +235,28 @@ func TestStrategyToolDefinition(t *testing.T) {
 			assert.Contains(t, schema.Properties, "max_results")
 			assert.Equal(t, []string{want}, schema.Required)
 		})
+	}
+}
+
+// topHits selects the same best k as a full sort, ties in pool order.
+func TestTopHits(t *testing.T) {
+	docs := make([]*entry, 200)
+	for i := range docs {
+		docs[i] = &entry{tool: Tool{Name: fmt.Sprint(i)}}
+	}
+	var hits []floatHit
+	for i := range docs {
+		hits = append(hits, floatHit{doc: int32(i), score: float64((i * 7919) % 13)})
+	}
+	all := topHits(slices.Clone(hits), -1, docs)
+	require.Len(t, all, len(hits))
+	pos := func(e *entry) int { return slices.Index(docs, e) }
+	for i := 1; i < len(all); i++ {
+		a, b := all[i-1], all[i]
+		require.True(t, a.score > b.score || a.score == b.score && pos(a.e) < pos(b.e), "position %d: %v before %v", i, a, b)
+	}
+	for _, k := range []int{0, 1, 5, 20, 49, 50, 51, 199, 200, 300} {
+		got := topHits(slices.Clone(hits), k, docs)
+		assert.Equal(t, all[:min(k, len(all))], got, "k=%d", k)
 	}
 }
