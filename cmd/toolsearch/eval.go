@@ -34,10 +34,14 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex, hybrid, or all")
 	asJSON := fs.Bool("json", false, "print JSON")
 	markdown := fs.Bool("markdown", false, "print a Markdown table of Recall@5 (dataset × strategy)")
+	split := fs.String("split", "", "evaluate only the `even` or odd-numbered queries (0-based), for tune/held-out checks")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	datasets = append(datasets, fs.Args()...)
+	if *split != "" && *split != "even" && *split != "odd" {
+		return usageError{fmt.Errorf("--split must be even or odd, got %q", *split)}
+	}
 	if len(datasets) == 0 {
 		return usageError{errors.New("--dataset is required")}
 	}
@@ -55,7 +59,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	}
 	var rows []evalRow
 	for _, path := range datasets {
-		r, err := evalDataset(path, *catalog, strategies)
+		r, err := evalDataset(path, *catalog, *split, strategies)
 		if err != nil {
 			return err
 		}
@@ -81,7 +85,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 }
 
 // evalDataset runs the strategies over one dataset file.
-func evalDataset(path, catalog string, strategies []toolsearch.Strategy) ([]evalRow, error) {
+func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy) ([]evalRow, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -91,6 +95,15 @@ func evalDataset(path, catalog string, strategies []toolsearch.Strategy) ([]eval
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if split != "" {
+		var keep []toolsearch.EvalQuery
+		for i, q := range ds.Queries {
+			if (i%2 == 0) == (split == "even") {
+				keep = append(keep, q)
+			}
+		}
+		ds.Queries = keep
+	}
 	tools := ds.Tools
 	if tools == nil {
 		reg, err := loadRegistry(catalog) // "" means the demo catalog

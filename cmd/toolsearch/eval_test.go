@@ -79,6 +79,7 @@ func TestEvalErrors(t *testing.T) {
 		{"unknown strategy", []string{"eval", "--strategy", "fuzzy", keywordSet}, 2, `unknown strategy "fuzzy"`},
 		{"missing file", []string{"eval", "--dataset", "nope.json"}, 1, "nope.json"},
 		{"invalid dataset", []string{"eval", bad}, 1, "no relevant tools"},
+		{"bad split", []string{"eval", "--split", "half", keywordSet}, 2, "--split must be even or odd"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -133,4 +134,17 @@ func TestBatchStrategyFlag(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
 	assert.Contains(t, res[1].Error, "not a valid RE2 regular expression", "a bad pattern is reported for its item")
+}
+
+func TestEvalSplit(t *testing.T) {
+	count := func(args ...string) float64 {
+		code, out, stderr := runCmd(append([]string{"eval", "--json"}, args...)...)
+		require.Equal(t, 0, code, stderr)
+		var rows []map[string]any
+		require.NoError(t, json.Unmarshal([]byte(out), &rows))
+		return rows[0]["queries"].(float64)
+	}
+	all, even, odd := count(keywordSet), count("--split", "even", keywordSet), count("--split", "odd", keywordSet)
+	assert.Equal(t, all, even+odd)
+	assert.Equal(t, float64(int(all+1)/2), even)
 }

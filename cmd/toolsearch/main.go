@@ -31,7 +31,7 @@ const usageText = `usage:
   toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
   toolsearch prompt [--catalog FILE]
   toolsearch batch  --catalog FILE --queries FILE [--strategy NAME]
-  toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--json|--markdown]
+  toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown]
 
 Without --catalog, search and prompt use the embedded demo catalog.
 Strategies: default (the spec scoring), bm25, regex, hybrid.
