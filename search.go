@@ -39,6 +39,9 @@ type SearchOptions struct {
 	// (MaxQueryBytes, MaxQueryTerms, MaxSelectNames, MaxResultSchemaBytes);
 	// zero fields mean the defaults. See Limits.
 	Limits Limits
+	// Strategy ranks keyword queries (select: and exact names work the same
+	// with every strategy); nil means DefaultStrategy, the spec's scoring.
+	Strategy Strategy
 }
 
 // Scope is an allow-list of tool names for a subagent. A tool is in scope
@@ -93,6 +96,8 @@ type Searcher struct {
 
 	inputOnce   sync.Once
 	inputSchema *jsonschema.Schema
+
+	strategy strategyHolder // the strategy's index for the current snapshot
 }
 
 // NewSearcher returns a Searcher over reg.
@@ -177,7 +182,8 @@ type Match struct {
 	// Deferred reports whether the tool is deferred (a select: query may
 	// return tools that are not).
 	Deferred bool `json:"-"`
-	// Score is the keyword score (0 for the other forms).
+	// Score is the keyword score (0 for the other forms); for the bm25 and
+	// hybrid strategies, the score times ScoreScale, rounded.
 	Score int `json:"-"`
 	// Rules are the scoring rules that fired for at least one term.
 	Rules Rule `json:"-"`
@@ -193,9 +199,10 @@ type scored struct {
 // Search answers query, returning at most maxResults keyword or MCP-prefix
 // matches; maxResults 0 means the Searcher's default, and a value above the
 // cap is lowered to it (with a note in the result). It returns an error
-// wrapping ErrInvalidQuery for a negative maxResults, and one wrapping
-// ErrInvalidQuery and ErrLimit for a query over MaxQueryBytes or
-// MaxQueryTerms (see Limits).
+// wrapping ErrInvalidQuery for a negative maxResults, for a query over
+// MaxQueryBytes or MaxQueryTerms (also wrapping ErrLimit; see Limits), and,
+// with the regex strategy, for a pattern that is too long or does not
+// compile.
 //
 // The query forms are tried in order: select:, exact name, MCP prefix,
 // keywords (see the package documentation).
@@ -207,13 +214,15 @@ func (s *Searcher) Search(query string, maxResults int) (*Result, error) {
 	if err := s.checkQuery(query); err != nil {
 		return nil, err
 	}
-	return s.search(query, k, note), nil
+	return s.search(query, k, note)
 }
 
-// checkQuery applies the query limits.
+// checkQuery applies the query limits. The term limit does not apply to
+// select: queries and regex patterns, which are not split into terms.
 func (s *Searcher) checkQuery(query string) error {
 	_, isSelect := selectArg(query)
-	return s.opts.Limits.checkQuery(query, isSelect)
+	_, isRegex := s.opts.Strategy.(regexStrategy)
+	return s.opts.Limits.checkQuery(query, isSelect || isRegex)
 }
 
 func (s *Searcher) limit(n int) (k int, note string, err error) {
@@ -230,7 +239,7 @@ func (s *Searcher) limit(n int) (k int, note string, err error) {
 
 func everything(*entry) bool { return true }
 
-func (s *Searcher) search(query string, k int, note string) *Result {
+func (s *Searcher) search(query string, k int, note string) (*Result, error) {
 	snap := s.reg.load()
 	in := s.in
 	res := &Result{
@@ -261,7 +270,10 @@ func (s *Searcher) search(query string, k int, note string) *Result {
 			}
 		}
 	} else {
-		res.Form, found, scores = snap.keywordSearch(query, k, in)
+		var err error
+		if res.Form, found, scores, err = s.keyword(snap, query, k); err != nil {
+			return nil, err
+		}
 	}
 	res.Matches = make([]Match, 0, len(found)+len(scores))
 	budget := schemaBudget{limit: s.opts.Limits.MaxResultSchemaBytes}
@@ -286,7 +298,7 @@ func (s *Searcher) search(query string, k int, note string) *Result {
 	for _, c := range scores {
 		add(c.e, c.score, c.rules)
 	}
-	return res
+	return res, nil
 }
 
 // keywordSearch runs the exact-name, MCP-prefix and keyword forms.
