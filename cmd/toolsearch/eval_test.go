@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -14,14 +13,8 @@ import (
 
 var keywordSet = filepath.Join("..", "..", "testdata", "quality", "keywords.json")
 
-func runCmd(args ...string) (code int, stdout, stderr string) {
-	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func TestEvalJSON(t *testing.T) {
-	code, out, stderr := runCmd("eval", "--json", "--strategy", "hybrid", "--dataset", keywordSet)
+	code, out, stderr := runCmd(t, "eval", "--json", "--strategy", "hybrid", "--dataset", keywordSet)
 	require.Equal(t, 0, code, stderr)
 	var rows []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &rows), out)
@@ -37,7 +30,7 @@ func TestEvalJSON(t *testing.T) {
 }
 
 func TestEvalText(t *testing.T) {
-	code, out, stderr := runCmd("eval", "--dataset", keywordSet)
+	code, out, stderr := runCmd(t, "eval", "--dataset", keywordSet)
 	require.Equal(t, 0, code, stderr)
 	for _, want := range []string{"keywords", "default", "Recall@1", "Recall@5", "MRR", "NDCG@5", "µs/query", "queries"} {
 		assert.Contains(t, out, want)
@@ -45,7 +38,7 @@ func TestEvalText(t *testing.T) {
 }
 
 func TestEvalAllMarkdown(t *testing.T) {
-	code, out, stderr := runCmd("eval", "--strategy", "all", "--markdown", keywordSet, keywordSet)
+	code, out, stderr := runCmd(t, "eval", "--strategy", "all", "--markdown", keywordSet, keywordSet)
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 4, out)
@@ -58,7 +51,7 @@ func TestEvalDatasetWithTools(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tiny.json")
 	require.NoError(t, os.WriteFile(path, []byte(`{"tools":[{"name":"Alpha","should_defer":false},{"name":"beta","always_load":true}],
 		"queries":[{"query":"alpha","relevant":["Alpha"]},{"query":"beta","relevant":["beta"]}]}`), 0o600))
-	code, out, stderr := runCmd("eval", "--json", "--dataset", path)
+	code, out, stderr := runCmd(t, "eval", "--json", "--dataset", path)
 	require.Equal(t, 0, code, stderr)
 	var rows []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &rows))
@@ -83,7 +76,7 @@ func TestEvalErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := runCmd(tt.args...)
+			code, _, stderr := runCmd(t, tt.args...)
 			assert.Equal(t, tt.code, code, stderr)
 			assert.Contains(t, stderr, tt.want)
 		})
@@ -91,7 +84,7 @@ func TestEvalErrors(t *testing.T) {
 }
 
 func TestSearchStrategyFlag(t *testing.T) {
-	code, out, stderr := runCmd("search", "--strategy", "hybrid", "--format", "json", "send", "a", "slack", "message")
+	code, out, stderr := runCmd(t, "search", "--strategy", "hybrid", "--format", "json", "send", "a", "slack", "message")
 	require.Equal(t, 0, code, stderr)
 	var res struct {
 		Matches []struct{ Name string } `json:"matches"`
@@ -100,16 +93,16 @@ func TestSearchStrategyFlag(t *testing.T) {
 	require.NotEmpty(t, res.Matches)
 	assert.Equal(t, "mcp__slack__send_message", res.Matches[0].Name)
 
-	code, out, stderr = runCmd("search", "--strategy", "regex", "slack.*send|send.*slack")
+	code, out, stderr = runCmd(t, "search", "--strategy", "regex", "slack.*send|send.*slack")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "mcp__slack__send_message")
 	assert.Contains(t, out, "in name part")
 
-	code, _, stderr = runCmd("search", "--strategy", "regex", "(slack")
+	code, _, stderr = runCmd(t, "search", "--strategy", "regex", "(slack")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "not a valid RE2 regular expression")
 
-	code, _, stderr = runCmd("search", "--strategy", "nope", "x")
+	code, _, stderr = runCmd(t, "search", "--strategy", "nope", "x")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "unknown strategy")
 }
@@ -121,7 +114,7 @@ func TestBatchStrategyFlag(t *testing.T) {
 	require.NoError(t, os.WriteFile(catalog, []byte(`{"tools":[{"name":"create_issue","description":"Opens a ticket"},{"name":"send_mail"}]}`), 0o600))
 	require.NoError(t, os.WriteFile(queries, []byte(`["creating issues", "(bad"]`), 0o600))
 
-	code, out, stderr := runCmd("batch", "--strategy", "hybrid", "--catalog", catalog, "--queries", queries)
+	code, out, stderr := runCmd(t, "batch", "--strategy", "hybrid", "--catalog", catalog, "--queries", queries)
 	require.Equal(t, 0, code, stderr)
 	var res []struct {
 		Matches []string `json:"matches"`
@@ -130,7 +123,7 @@ func TestBatchStrategyFlag(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
 	assert.Equal(t, []string{"create_issue"}, res[0].Matches, "hybrid normalises creating/issues")
 
-	code, out, stderr = runCmd("batch", "--strategy", "regex", "--catalog", catalog, "--queries", queries)
+	code, out, stderr = runCmd(t, "batch", "--strategy", "regex", "--catalog", catalog, "--queries", queries)
 	require.Equal(t, 0, code, stderr)
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
 	assert.Contains(t, res[1].Error, "not a valid RE2 regular expression", "a bad pattern is reported for its item")
@@ -138,7 +131,7 @@ func TestBatchStrategyFlag(t *testing.T) {
 
 func TestEvalSplit(t *testing.T) {
 	count := func(args ...string) float64 {
-		code, out, stderr := runCmd(append([]string{"eval", "--json"}, args...)...)
+		code, out, stderr := runCmd(t, append([]string{"eval", "--json"}, args...)...)
 		require.Equal(t, 0, code, stderr)
 		var rows []map[string]any
 		require.NoError(t, json.Unmarshal([]byte(out), &rows))
