@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // entry is a registered tool with everything derived from it. It is built
@@ -21,12 +23,18 @@ type entry struct {
 	parts     []string // name parts (scoring.go)
 	descLower string
 	hintLower string
-	slot      int32 // place in the newest snapshot's index (index.go); set by writers only
-	upper     bool  // the name has an uppercase letter (lowerName differs)
+	slot      int32  // place in the newest snapshot's index (index.go); set by writers only
+	upper     bool   // the name has an uppercase letter (lowerName differs)
+	lim       Limits // registration-side limits in force when it was registered
 
 	schemaOnce sync.Once
 	schema     json.RawMessage // compact JSON
 	schemaErr  error
+
+	// The compiled input schema, for the call guard (guard.go).
+	validatorOnce sync.Once
+	validator     *jsonschema.Schema
+	validatorErr  error
 }
 
 func newEntry(t *Tool) *entry { return newEntryShared(t, slices.Clone(t.InputSchema)) }
@@ -82,7 +90,7 @@ func (e *entry) loadSchema() (json.RawMessage, error) {
 				e.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
 				return
 			}
-			if err := checkSchema(raw); err != nil {
+			if err := checkSchema(raw, &e.lim); err != nil {
 				e.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
 				return
 			}

@@ -44,6 +44,17 @@
 // Tools that score 0 are dropped. See the package README for the name-part
 // rules and the deliberate differences from Claude Code's ToolSearch.
 //
+// # Conversations
+//
+// A [Session] is one conversation over a shared Registry: the tools the
+// model discovered ([Session.Tools] sends them on the next request), the
+// deferred-tool announcements ([Session.Announce]: full, then deltas),
+// resume from a recorded history ([Session.Resume], Anthropic Messages and
+// OpenAI Chat/Responses shapes), snapshots for compaction, subagent scopes,
+// auto mode ([ToolSearchMode]), the call guard ([Session.CheckCall]) and
+// the optional CallTool bridge that keeps the tool list fixed. See
+// examples/agentloop for a complete loop.
+//
 // # Concurrency
 //
 // A Registry and a Searcher are safe for concurrent use. Searches read an

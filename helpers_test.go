@@ -1,7 +1,6 @@
 package toolsearch
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,21 +8,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
-
 // golden compares got with testdata/golden/name, or rewrites the file when
 // -update is given.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "golden file %s missing: run go test -run %s -update", path, t.Name())
-	require.Equal(t, string(want), string(got), "output differs from %s (run with -update after checking the change)", path)
+	checkGolden(t, filepath.Join("golden", name), got)
 }
 
 // loadCatalog registers the tools of a catalog file.

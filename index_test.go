@@ -311,3 +311,12 @@ func TestHasLineTerminator(t *testing.T) {
 		assert.Equal(t, strings.ContainsAny(s, "\n\r\u2028\u2029"), hasLineTerminator(s), "%q", s)
 	}
 }
+
+func TestSchemaCacheFollowsLimits(t *testing.T) {
+	const sch = `{"type":"object","properties":{"q":{"type":"string","description":"a query long enough"}}}`
+	var r Registry
+	require.NoError(t, r.Register(Tool{Name: "A", InputSchema: json.RawMessage(sch)}))
+	r.SetLimits(Limits{MaxSchemaBytes: 40})
+	err := r.Register(Tool{Name: "B", InputSchema: json.RawMessage(sch)})
+	require.ErrorIs(t, err, ErrLimit, "a schema valid under the old limits is checked again under the new ones")
+}

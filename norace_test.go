@@ -2,6 +2,5 @@
 
 package toolsearch
 
-// raceEnabled is true when tests run with -race, which makes them about 20
-// times slower; long randomized tests run fewer cases then.
+// raceEnabled reports whether the race detector is on.
 const raceEnabled = false

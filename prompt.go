@@ -28,14 +28,40 @@ Query forms:
 // toolSearchSchema is the ToolSearch input schema.
 const toolSearchSchema = `{"type":"object","properties":{"query":{"type":"string","description":"select:Name1,Name2 for exact names, or keywords (prefix a word with + to require it)"},"max_results":{"type":"integer","minimum":1,"description":"Maximum number of keyword matches (default 5)"}},"required":["query"],"additionalProperties":false}`
 
+// toolSearchRegexDescription is the ToolSearch description with the regex
+// strategy.
+const toolSearchRegexDescription = `Fetches the full definitions of deferred tools so that you can call them. Deferred tools are listed by name only; their schemas are not loaded, so you cannot call one until this tool has returned it.
+
+The pattern is a regular expression (RE2 syntax, case-insensitive, at most 200 characters) matched against tool names, descriptions and argument names and descriptions; the best max_results matches are returned (default 5). Examples:
+- "slack" — tools that mention slack
+- "(create|open).*issue" — creating or opening issues
+- "select:Read,WebFetch" — load these tools by exact name
+Escape special characters such as ( ) [ ] . * + ? with a backslash.`
+
+// toolSearchRegexSchema is the ToolSearch input schema with the regex
+// strategy.
+const toolSearchRegexSchema = `{"type":"object","properties":{"pattern":{"type":"string","description":"RE2 regular expression, case-insensitive, at most 200 characters; or select:Name1,Name2 for exact names"},"max_results":{"type":"integer","minimum":1,"description":"Maximum number of matches (default 5)"}},"required":["pattern"],"additionalProperties":false}`
+
 // ToolDefinition returns the definition of the ToolSearch tool, to send to
-// the model with the tools that are not deferred.
+// the model with the tools that are not deferred. It follows the Searcher's
+// strategy: with the regex strategy the input is {"pattern", "max_results"}
+// and the description explains patterns.
 func (s *Searcher) ToolDefinition() ToolDefinition {
+	desc, schema := s.toolSearchInput()
 	return ToolDefinition{
 		Name:        ToolSearchName,
-		Description: toolSearchDescription,
-		InputSchema: json.RawMessage(toolSearchSchema),
+		Description: desc,
+		InputSchema: json.RawMessage(schema),
 	}
+}
+
+// toolSearchInput returns the ToolSearch description and input schema for
+// the Searcher's strategy.
+func (s *Searcher) toolSearchInput() (description, schema string) {
+	if _, ok := s.opts.Strategy.(regexStrategy); ok {
+		return toolSearchRegexDescription, toolSearchRegexSchema
+	}
+	return toolSearchDescription, toolSearchSchema
 }
 
 // Headers of the texts that tell the model what is deferred.

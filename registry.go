@@ -134,6 +134,7 @@ type Registry struct {
 	snap    atomic.Pointer[snapshot]
 	scratch scratchPool // per-query score arrays, shared by the snapshots
 	schemas schemaCache // schemas known to be valid
+	limits  Limits      // registration-side limits (limits.go); zero until set or first used
 }
 
 // NewRegistry returns an empty Registry holding tools.
@@ -186,10 +187,11 @@ func (r *Registry) write(tools []Tool, replace bool) error {
 // Invalid tools are left out of built and reported in errs, in input order.
 func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (built []*entry, errs []error) {
 	taken := map[string]string{} // name or alias → owner, within this batch
-	schemas, schemaErrs := r.checkSchemas(tools)
+	lim := r.registryLimits()
+	schemas, schemaErrs := r.checkSchemas(tools, &lim)
 	for i := range tools {
 		t := &tools[i]
-		if err := validateTool(t, schemaErrs[i]); err != nil {
+		if err := validateTool(t, &lim, schemaErrs[i]); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -211,6 +213,7 @@ func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (
 			taken[n] = t.Name
 		}
 		e := newEntryShared(t, schemas[i])
+		e.lim = lim
 		if old := r.tools[t.Name]; old != nil && old.sameAs(e) {
 			e = old // unchanged: keep derived data and any loaded schema
 		}
@@ -447,9 +450,9 @@ func (r *Registry) Len() int { return len(r.load().pool) }
 // Version returns a number that changes with every change to the registry.
 func (r *Registry) Version() uint64 { return r.load().version }
 
-// validateTool checks the name and aliases of t, and reports schemaErr, the
-// result of checking its schema.
-func validateTool(t *Tool, schemaErr error) error {
+// validateTool checks the name, aliases and description of t against lim,
+// and reports schemaErr, the result of checking its schema (checkSchemas).
+func validateTool(t *Tool, lim *Limits, schemaErr error) error {
 	if err := checkName(t.Name); err != nil {
 		return fmt.Errorf("register %q: %w", t.Name, err)
 	}
@@ -457,6 +460,9 @@ func validateTool(t *Tool, schemaErr error) error {
 		if err := checkName(a); err != nil {
 			return fmt.Errorf("register %q: alias %q: %w", t.Name, a, err)
 		}
+	}
+	if err := lim.checkDescription(t.Description); err != nil {
+		return fmt.Errorf("register %q: %w", t.Name, err)
 	}
 	if schemaErr != nil {
 		return fmt.Errorf("register %q: %w", t.Name, schemaErr)
@@ -682,21 +688,33 @@ func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 	return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, first)
 }
 
-func checkSchema(raw json.RawMessage) error {
-	_, err := compileSchema(raw)
-	return err
+// checkSchema checks raw against the size and depth limits of lim, then
+// compiles it and bounds the work of validating against it. The size and
+// depth are checked first, so that an enormous or deeply nested schema is
+// never handed to the compiler.
+func checkSchema(raw json.RawMessage, lim *Limits) error {
+	if err := lim.checkSchemaSize(raw); err != nil {
+		return err
+	}
+	s, err := compileSchema(raw)
+	if err != nil {
+		return err
+	}
+	return lim.checkSchemaWork(s)
 }
 
-// schemaCache remembers the input schemas that compiled, byte for byte, so
-// that a schema seen before (one shape shared by many tools, a server
-// listing its tools again, a Replace) is not compiled again, and the tools
-// that have it share one copy. Only valid schemas are kept: an invalid one
-// is compiled every time, so its error is always complete. Validity is a
-// function of the bytes alone, so a hit is as good as a compile.
+// schemaCache remembers the input schemas that passed checkSchema, byte for
+// byte, so that a schema seen before (one shape shared by many tools, a
+// server listing its tools again, a Replace) is not checked again, and the
+// tools that have it share one copy. Only valid schemas are kept: an invalid
+// one is checked every time, so its error is always complete. Validity is a
+// function of the bytes and the limits alone, so a hit is as good as a
+// check; the cache is dropped when the limits change.
 type schemaCache struct {
 	seed  maphash.Seed
 	valid map[uint64][]json.RawMessage
 	n     int
+	lim   Limits // the limits the schemas were checked against
 }
 
 func (c *schemaCache) find(raw json.RawMessage) (json.RawMessage, uint64) {
@@ -728,11 +746,13 @@ const parallelSchemas = 32
 // schema bytes to keep (shared with other tools that have the same schema)
 // and the error for an invalid schema. Schemas not seen before are compiled,
 // on several goroutines when there are many. r.mu must be held.
-func (r *Registry) checkSchemas(tools []Tool) ([]json.RawMessage, []error) {
+func (r *Registry) checkSchemas(tools []Tool, lim *Limits) ([]json.RawMessage, []error) {
 	keep := make([]json.RawMessage, len(tools))
 	errs := make([]error, len(tools))
-	if r.schemas.n > 4*len(r.tools)+4096 {
-		r.schemas = schemaCache{} // forget schemas no tool may have any more
+	if r.schemas.n > 4*len(r.tools)+4096 || r.schemas.lim != *lim {
+		// Forget schemas no tool may have any more, or checked under other
+		// limits.
+		r.schemas = schemaCache{lim: *lim}
 	}
 	var todo []int              // tools whose schema is compiled: the first of each new schema
 	same := map[int]int{}       // tool → the tool in todo with the same new schema
@@ -761,14 +781,14 @@ func (r *Registry) checkSchemas(tools []Tool) ([]json.RawMessage, []error) {
 			wg.Go(func() {
 				for j := next.Add(1) - 1; j < int64(len(todo)); j = next.Add(1) - 1 {
 					i := todo[j]
-					errs[i] = checkSchema(tools[i].InputSchema)
+					errs[i] = checkSchema(tools[i].InputSchema, lim)
 				}
 			})
 		}
 		wg.Wait()
 	} else {
 		for _, i := range todo {
-			errs[i] = checkSchema(tools[i].InputSchema)
+			errs[i] = checkSchema(tools[i].InputSchema, lim)
 		}
 	}
 	for _, i := range todo {

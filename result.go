@@ -176,9 +176,12 @@ func ParseFormat(s string) (Format, error) {
 // Call answers a ToolSearch call: args are the raw JSON arguments as the
 // model sent them. They are validated against the ToolSearch input schema;
 // malformed JSON, a missing or non-string query, a max_results that is not
-// an integer ≥ 1 and unknown fields give an error wrapping ErrInvalidQuery
-// whose text tells the model what was wrong (send it back as an error
-// tool_result). Call never panics on any input.
+// an integer ≥ 1, unknown fields and a query over the limits (see Limits)
+// give an error wrapping ErrInvalidQuery whose text tells the model what was
+// wrong (send it back as an error tool_result). With the regex strategy the
+// input is {"pattern", "max_results"} instead, and a pattern that is too
+// long or does not compile is such an error too. Call never panics on any
+// input.
 func (s *Searcher) Call(args json.RawMessage) (*Result, error) {
 	query, k, err := s.parseArgs(args)
 	if err != nil {
@@ -188,12 +191,23 @@ func (s *Searcher) Call(args json.RawMessage) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.search(query, kk, note), nil
+	if err := s.checkQuery(query); err != nil {
+		return nil, err
+	}
+	return s.search(query, kk, note)
 }
 
-const usage = `expected {"query": string, "max_results"?: integer ≥ 1}`
+const (
+	usage      = `expected {"query": string, "max_results"?: integer ≥ 1}`
+	regexUsage = `expected {"pattern": string, "max_results"?: integer ≥ 1}`
+)
 
 func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err error) {
+	_, schema := s.toolSearchInput()
+	field, usage := "query", usage
+	if schema != toolSearchSchema {
+		field, usage = "pattern", regexUsage
+	}
 	d := json.NewDecoder(bytes.NewReader(args))
 	d.UseNumber()
 	var v any
@@ -204,7 +218,7 @@ func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err err
 		return "", 0, fmt.Errorf("%w: arguments hold more than one JSON value; %s", ErrInvalidQuery, usage)
 	}
 	s.inputOnce.Do(func() {
-		sch, err := compileSchema(json.RawMessage(toolSearchSchema))
+		sch, err := compileSchema(json.RawMessage(schema))
 		if err != nil {
 			panic("toolsearch: the ToolSearch schema does not compile: " + err.Error())
 		}
@@ -214,7 +228,7 @@ func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err err
 		return "", 0, fmt.Errorf("%w: %s; %s", ErrInvalidQuery, validationMessage(err), usage)
 	}
 	m := v.(map[string]any) // the schema requires an object
-	query = m["query"].(string)
+	query = m[field].(string)
 	if n, ok := m["max_results"].(json.Number); ok {
 		f, err := n.Float64()
 		switch {

@@ -36,6 +36,13 @@ type SearchOptions struct {
 	MaxResultsCap int
 	// Scope limits the tools this Searcher sees; nil means every tool.
 	Scope *Scope
+	// Limits bound queries and results: its query-side fields apply
+	// (MaxQueryBytes, MaxQueryTerms, MaxSelectNames, MaxResultSchemaBytes);
+	// zero fields mean the defaults. See Limits.
+	Limits Limits
+	// Strategy ranks keyword queries (select: and exact names work the same
+	// with every strategy); nil means DefaultStrategy, the spec's scoring.
+	Strategy Strategy
 }
 
 // Scope is an allow-list of tool names for a subagent. A tool is in scope
@@ -90,6 +97,8 @@ type Searcher struct {
 
 	inputOnce   sync.Once
 	inputSchema *jsonschema.Schema
+
+	strategy strategyHolder // the strategy's index for the current snapshot
 }
 
 // NewSearcher returns a Searcher over reg.
@@ -111,6 +120,7 @@ func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
 		s.opts.MaxResults = DefaultMaxResults
 	}
 	s.opts.MaxResults = min(s.opts.MaxResults, s.opts.MaxResultsCap)
+	s.opts.Limits = s.opts.Limits.withDefaults()
 	return s
 }
 
@@ -157,8 +167,9 @@ type Result struct {
 	// Suggestions maps each name in NotFound that has close tool names to
 	// up to three of them, closest first.
 	Suggestions map[string][]string `json:"suggestions,omitempty"`
-	// Notes say what a limit changed or left out (a lowered max_results, a
-	// tool whose schema could not be loaded).
+	// Notes say what a limit changed or left out (a lowered max_results,
+	// select: names not looked up, a tool whose schema could not be loaded
+	// or did not fit in MaxResultSchemaBytes), naming the tools.
 	Notes []string `json:"notes,omitempty"`
 	// Form is the query form that answered.
 	Form QueryForm `json:"-"`
@@ -172,7 +183,8 @@ type Match struct {
 	// Deferred reports whether the tool is deferred (a select: query may
 	// return tools that are not).
 	Deferred bool `json:"-"`
-	// Score is the keyword score (0 for the other forms).
+	// Score is the keyword score (0 for the other forms); for the bm25 and
+	// hybrid strategies, the score times ScoreScale, rounded.
 	Score int `json:"-"`
 	// Rules are the scoring rules that fired for at least one term.
 	Rules Rule `json:"-"`
@@ -188,7 +200,10 @@ type scored struct {
 // Search answers query, returning at most maxResults keyword or MCP-prefix
 // matches; maxResults 0 means the Searcher's default, and a value above the
 // cap is lowered to it (with a note in the result). It returns an error
-// wrapping ErrInvalidQuery only for a negative maxResults.
+// wrapping ErrInvalidQuery for a negative maxResults, for a query over
+// MaxQueryBytes or MaxQueryTerms (also wrapping ErrLimit; see Limits), and,
+// with the regex strategy, for a pattern that is too long or does not
+// compile.
 //
 // The query forms are tried in order: select:, exact name, MCP prefix,
 // keywords (see the package documentation).
@@ -197,7 +212,18 @@ func (s *Searcher) Search(query string, maxResults int) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.search(query, k, note), nil
+	if err := s.checkQuery(query); err != nil {
+		return nil, err
+	}
+	return s.search(query, k, note)
+}
+
+// checkQuery applies the query limits. The term limit does not apply to
+// select: queries and regex patterns, which are not split into terms.
+func (s *Searcher) checkQuery(query string) error {
+	_, isSelect := selectArg(query)
+	_, isRegex := s.opts.Strategy.(regexStrategy)
+	return s.opts.Limits.checkQuery(query, isSelect || isRegex)
 }
 
 func (s *Searcher) limit(n int) (k int, note string, err error) {
@@ -214,7 +240,7 @@ func (s *Searcher) limit(n int) (k int, note string, err error) {
 
 func everything(*entry) bool { return true }
 
-func (s *Searcher) search(query string, k int, note string) *Result {
+func (s *Searcher) search(query string, k int, note string) (*Result, error) {
 	snap := s.reg.load()
 	in := s.in
 	res := &Result{
@@ -232,7 +258,7 @@ func (s *Searcher) search(query string, k int, note string) *Result {
 		var missing []string
 		var one [1]*entry
 		if name := trimSpace(arg); !strings.Contains(arg, ",") && name != "" {
-			// One name: no lists to build.
+			// One name (never cut by MaxSelectNames): no lists to build.
 			if e := snap.resolve(name, in); e != nil {
 				one[0] = e
 				found = one[:]
@@ -240,7 +266,11 @@ func (s *Searcher) search(query string, k int, note string) *Result {
 				missing = []string{name}
 			}
 		} else {
-			found, missing = snap.selectTools(selectNames(arg), in)
+			names, cut := s.opts.Limits.cutSelect(selectNames(arg))
+			if cut != "" {
+				res.Notes = append(res.Notes, cut)
+			}
+			found, missing = snap.selectTools(names, in)
 		}
 		res.NotFound = missing
 		for _, n := range missing {
@@ -252,13 +282,21 @@ func (s *Searcher) search(query string, k int, note string) *Result {
 			}
 		}
 	} else {
-		res.Form, found, scores = snap.keywordSearch(query, k, in)
+		var err error
+		if res.Form, found, scores, err = s.keyword(snap, query, k); err != nil {
+			return nil, err
+		}
 	}
 	res.Matches = make([]Match, 0, len(found)+len(scores))
+	budget := schemaBudget{limit: s.opts.Limits.MaxResultSchemaBytes}
 	add := func(e *entry, score int, rules Rule) {
 		schema, err := e.loadSchema()
 		if err != nil {
 			res.Notes = append(res.Notes, e.tool.Name+" was left out: "+err.Error())
+			return
+		}
+		if note, ok := budget.take(e.tool.Name, len(schema)); !ok {
+			res.Notes = append(res.Notes, note)
 			return
 		}
 		res.Matches = append(res.Matches, Match{
@@ -272,7 +310,7 @@ func (s *Searcher) search(query string, k int, note string) *Result {
 	for _, c := range scores {
 		add(c.e, c.score, c.rules)
 	}
-	return res
+	return res, nil
 }
 
 // deferredCount returns the number of deferred tools the Searcher sees in

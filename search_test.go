@@ -129,6 +129,14 @@ func TestSelectSuggestions(t *testing.T) {
 	assert.Contains(t, string(res.JSON()), `"suggestions":{"WebFetchh":["WebFetch"]`)
 }
 
+func TestExactNamePrefersDeferredTools(t *testing.T) {
+	r, err := NewRegistry(Tool{Name: "Foo"}, Tool{Name: "foo", ShouldDefer: true}, Tool{Name: "Bar"}, Tool{Name: "bar"})
+	require.NoError(t, err)
+	s := NewSearcher(r, nil)
+	assert.Equal(t, []string{"foo"}, matchNames(search(t, s, "FOO", 0)), "the deferred tool wins over an earlier tool in pool order")
+	assert.Equal(t, []string{"Bar"}, matchNames(search(t, s, "BAR", 0)), "with none deferred, the first in pool order")
+}
+
 func TestOnlyDeferredToolsAreKeywordSearched(t *testing.T) {
 	s := NewSearcher(specPool(t), nil)
 	res := search(t, s, "file disk", 0)

@@ -1,8 +1,9 @@
 // Command toolsearch runs ToolSearch queries over a tool catalog.
 //
-//	toolsearch search [--catalog FILE] [--max N] [--format text|json|anthropic|functions] QUERY...
+//	toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
 //	toolsearch prompt [--catalog FILE]
-//	toolsearch batch  --catalog FILE --queries FILE
+//	toolsearch batch  --catalog FILE --queries FILE [--strategy NAME]
+//	toolsearch eval   --dataset FILE [--strategy NAME|all] [--json|--markdown]
 //
 // Without --catalog, search and prompt use an embedded demo catalog of a few
 // hundred real MCP tools and common agent tools.
@@ -27,11 +28,13 @@ func main() {
 }
 
 const usageText = `usage:
-  toolsearch search [--catalog FILE] [--max N] [--format text|json|anthropic|functions] QUERY...
+  toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
   toolsearch prompt [--catalog FILE]
-  toolsearch batch  --catalog FILE --queries FILE
+  toolsearch batch  --catalog FILE --queries FILE [--strategy NAME]
+  toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown]
 
 Without --catalog, search and prompt use the embedded demo catalog.
+Strategies: default (the spec scoring), bm25, regex, hybrid.
 `
 
 // run executes the command line args and returns the exit code.
@@ -48,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdPrompt(args[1:], stdout, stderr)
 	case "batch":
 		err = cmdBatch(args[1:], stdout, stderr)
+	case "eval":
+		err = cmdEval(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usageText)
 		return 0
@@ -114,8 +119,13 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 	catalog := fs.String("catalog", "", "catalog `file` (default: the embedded demo catalog)")
 	maxN := fs.Int("max", 0, "maximum keyword matches (default 5)")
 	format := fs.String("format", "text", "output: text, json, anthropic or functions")
+	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex or hybrid")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	st, err := toolsearch.ParseStrategy(*strategy)
+	if err != nil {
+		return usageError{err}
 	}
 	query := strings.Join(fs.Args(), " ")
 	if query == "" {
@@ -133,7 +143,7 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := toolsearch.NewSearcher(reg, nil).Search(query, *maxN)
+	res, err := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st}).Search(query, *maxN)
 	if err != nil {
 		return err
 	}
@@ -206,6 +216,7 @@ func ruleNames(r toolsearch.Rule) string {
 		{toolsearch.RuleFullName, "joined name parts"},
 		{toolsearch.RuleHint, "hint"},
 		{toolsearch.RuleDescription, "description"},
+		{toolsearch.RuleArgument, "arguments"},
 	} {
 		if r&x.r != 0 {
 			names = append(names, x.name)
@@ -330,8 +341,13 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("batch", stderr)
 	catalog := fs.String("catalog", "", "catalog `file` (required)")
 	queries := fs.String("queries", "", "queries `file`: a JSON array of strings or {\"query\",\"max_results\"} (required)")
+	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex or hybrid")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	st, err := toolsearch.ParseStrategy(*strategy)
+	if err != nil {
+		return usageError{err}
 	}
 	if *catalog == "" || *queries == "" {
 		return usageError{errors.New("--catalog and --queries are required")}
@@ -348,7 +364,7 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	if err := json.Unmarshal(data, &items); err != nil {
 		return fmt.Errorf("%s: want a JSON array: %w", *queries, err)
 	}
-	s := toolsearch.NewSearcher(reg, nil)
+	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st})
 	out := make([]batchResult, 0, len(items))
 	for i, raw := range items {
 		out = append(out, batchOne(s, i, raw))

@@ -1,0 +1,116 @@
+// Command agent runs an agent loop with the Anthropic Go SDK over a
+// toolsearch Session: the request carries the always-loaded tools and
+// ToolSearch; ToolSearch calls are answered with tool_reference blocks and
+// the found tools join the next request with defer_loading.
+//
+// By default the model is a scripted stand-in served on localhost, so the
+// example runs without a key. With -real it talks to the Anthropic API
+// (ANTHROPIC_API_KEY from the environment):
+//
+//	go run ./examples/agent
+//	ANTHROPIC_API_KEY=... go run ./examples/agent -real
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/toolsearch/toolsearch"
+	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
+	"github.com/toolsearch/toolsearch/anthropic/internal/scripted"
+)
+
+func main() {
+	real := flag.Bool("real", false, "talk to the Anthropic API (needs ANTHROPIC_API_KEY) instead of the scripted model")
+	flag.Parse()
+	var opts []option.RequestOption
+	if !*real {
+		model := scripted.New(script...)
+		defer model.Close()
+		opts = append(opts, option.WithBaseURL(model.URL), option.WithAPIKey("scripted"))
+	}
+	if err := run(context.Background(), os.Stdout, anthropic.NewClient(opts...)); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// script is what the scripted model answers, turn by turn.
+var script = []string{
+	`{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1},
+	  "content":[{"type":"tool_use","id":"toolu_1","name":"ToolSearch","input":{"query":"weather forecast"}}]}`,
+	`{"id":"msg_2","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1},
+	  "content":[{"type":"tool_use","id":"toolu_2","name":"mcp__weather__get_forecast","input":{"city":"Paris"}}]}`,
+	`{"id":"msg_3","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1},
+	  "content":[{"type":"text","text":"Tomorrow in Paris: sunny, 21°C."}]}`,
+}
+
+func registry() (*toolsearch.Registry, error) {
+	return toolsearch.NewRegistry(
+		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city",
+			json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`), nil),
+		toolsearch.NewMCPTool("weather", "get_alerts", "Severe weather alerts for a region", nil, nil),
+		toolsearch.NewMCPTool("mail", "send_email", "Send an email",
+			json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}},"required":["to","body"]}`), nil),
+	)
+}
+
+func run(ctx context.Context, w io.Writer, client anthropic.Client) error {
+	reg, err := registry()
+	if err != nil {
+		return err
+	}
+	session := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	msgs := []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("What is the weather forecast for Paris tomorrow?"))}
+	for turn := 1; turn <= 8; turn++ {
+		tools, err := tsanthropic.Tools(session)
+		if err != nil {
+			return err
+		}
+		var names []string
+		for _, t := range tools {
+			names = append(names, *t.GetName())
+		}
+		fmt.Fprintf(w, "turn %d: tools %v\n", turn, names)
+		resp, err := client.Messages.New(ctx, anthropic.MessageNewParams{
+			Model:     anthropic.ModelClaudeSonnet5_5,
+			MaxTokens: 1024,
+			System:    []anthropic.TextBlockParam{{Text: session.SystemPromptSection()}},
+			Messages:  msgs,
+			Tools:     tools,
+		})
+		if err != nil {
+			return err
+		}
+		msgs = append(msgs, resp.ToParam())
+		var results []anthropic.ContentBlockParamUnion
+		for _, b := range resp.Content {
+			switch b.Type {
+			case "text":
+				fmt.Fprintf(w, "  model: %s\n", b.AsText().Text)
+			case "tool_use":
+				use := b.AsToolUse()
+				fmt.Fprintf(w, "  model calls %s %s\n", use.Name, use.Input)
+				if r, ok := tsanthropic.HandleToolUse(session, use); ok {
+					fmt.Fprintf(w, "  discovered: %v\n", session.Discovered())
+					results = append(results, r)
+					continue
+				}
+				// Run the tool; a real agent would dispatch to the MCP server.
+				results = append(results, anthropic.NewToolResultBlock(use.ID, "Sunny, 21°C", false))
+			}
+		}
+		if len(results) == 0 {
+			return nil
+		}
+		msgs = append(msgs, anthropic.NewUserMessage(results...))
+	}
+	return fmt.Errorf("the conversation did not end in 8 turns")
+}

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/anthropic/internal/scripted"
+)
+
+func TestRunScripted(t *testing.T) {
+	model := scripted.New(script...)
+	defer model.Close()
+	var out bytes.Buffer
+	require.NoError(t, run(context.Background(), &out, anthropic.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("scripted"))))
+	assert.Equal(t, `turn 1: tools [get_time ToolSearch]
+  model calls ToolSearch {"query":"weather forecast"}
+  discovered: [mcp__weather__get_alerts mcp__weather__get_forecast]
+turn 2: tools [get_time ToolSearch mcp__weather__get_alerts mcp__weather__get_forecast]
+  model calls mcp__weather__get_forecast {"city":"Paris"}
+turn 3: tools [get_time ToolSearch mcp__weather__get_alerts mcp__weather__get_forecast]
+  model: Tomorrow in Paris: sunny, 21°C.
+`, out.String())
+	assert.Len(t, model.Requests(), 3)
+}

@@ -1,0 +1,213 @@
+package tsanthropic_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch"
+	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
+	"github.com/toolsearch/toolsearch/anthropic/internal/scripted"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden request bodies in testdata/")
+
+// testRegistry holds one tool that is always loaded and three MCP tools,
+// which are deferred.
+func testRegistry(t testing.TB) *toolsearch.Registry {
+	t.Helper()
+	city := json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}`)
+	reg, err := toolsearch.NewRegistry(
+		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", city, nil),
+		toolsearch.NewMCPTool("weather", "get_alerts", "Severe weather alerts for a region", json.RawMessage(`{"type":"object","properties":{"region":{"type":"string"}}}`), nil),
+		toolsearch.NewMCPTool("mail", "send_email", "Send an email", json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}},"required":["to","body"]}`), nil),
+	)
+	require.NoError(t, err)
+	return reg
+}
+
+// golden compares got (JSON) with testdata/name, indented; -update rewrites
+// the file.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	require.NoError(t, json.Indent(&buf, got, "", "  "), "request body is not JSON: %s", got)
+	buf.WriteByte('\n')
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -update to create %s", path)
+	assert.Equal(t, string(want), buf.String(), "request body differs from %s (run go test -update if the change is intended)", path)
+}
+
+func message(id, stop string, content ...string) string {
+	return fmt.Sprintf(`{"id":%q,"type":"message","role":"assistant","model":"claude-sonnet-5-5","content":[%s],"stop_reason":%q,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":20}}`,
+		id, join(content), stop)
+}
+
+func join(s []string) string {
+	var b bytes.Buffer
+	for i, x := range s {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(x)
+	}
+	return b.String()
+}
+
+// runConversation plays an agent loop until the model stops calling tools:
+// ToolSearch calls go to tsanthropic.HandleToolUse, other tools answer
+// "Sunny, 21°C". It returns the final history.
+func runConversation(t *testing.T, client anthropic.Client, conv tsanthropic.Conversation, system string, msgs []anthropic.MessageParam) []anthropic.MessageParam {
+	t.Helper()
+	for range 10 {
+		tools, err := tsanthropic.Tools(conv)
+		require.NoError(t, err)
+		resp, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
+			Model:     anthropic.ModelClaudeSonnet5_5,
+			MaxTokens: 1024,
+			System:    []anthropic.TextBlockParam{{Text: system}},
+			Messages:  msgs,
+			Tools:     tools,
+		})
+		require.NoError(t, err)
+		msgs = append(msgs, resp.ToParam())
+		var results []anthropic.ContentBlockParamUnion
+		for _, b := range resp.Content {
+			if b.Type != "tool_use" {
+				continue
+			}
+			use := b.AsToolUse()
+			if r, ok := tsanthropic.HandleToolUse(conv, use); ok {
+				results = append(results, r)
+				continue
+			}
+			results = append(results, anthropic.NewToolResultBlock(use.ID, "Sunny, 21°C", false))
+		}
+		if len(results) == 0 {
+			return msgs
+		}
+		msgs = append(msgs, anthropic.NewUserMessage(results...))
+	}
+	t.Fatal("the conversation did not end")
+	return nil
+}
+
+func TestWireConversation(t *testing.T) {
+	model := scripted.New(
+		message("msg_1", "tool_use", `{"type":"tool_use","id":"toolu_1","name":"ToolSearch","input":{"query":"forecast"}}`),
+		message("msg_2", "tool_use", `{"type":"tool_use","id":"toolu_2","name":"mcp__weather__get_forecast","input":{"city":"Paris"}}`),
+		message("msg_3", "tool_use", `{"type":"tool_use","id":"toolu_3","name":"ToolSearch","input":{"query":"select:NoSuchTool"}}`),
+		message("msg_4", "tool_use", `{"type":"tool_use","id":"toolu_4","name":"ToolSearch","input":{"query":7}}`),
+		message("msg_5", "end_turn", `{"type":"text","text":"It is sunny in Paris, 21°C."}`),
+	)
+	defer model.Close()
+	client := anthropic.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
+	reg := testRegistry(t)
+	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	system := conv.SystemPromptSection()
+
+	msgs := runConversation(t, client, conv, system, []anthropic.MessageParam{
+		anthropic.NewUserMessage(anthropic.NewTextBlock("What is the forecast for Paris?")),
+	})
+	require.Len(t, msgs, 10, "user, then 5 assistant turns and 4 tool results")
+
+	reqs := model.Requests()
+	require.Len(t, reqs, 5)
+	for i, r := range reqs {
+		assert.Equal(t, "POST", r.Method)
+		assert.Equal(t, "/v1/messages", r.Path)
+		golden(t, fmt.Sprintf("turn%d.json", i+1), r.Body)
+	}
+
+	// The points the golden files pin, spelled out.
+	var turn [5]struct {
+		Tools []struct {
+			Name         string `json:"name"`
+			DeferLoading *bool  `json:"defer_loading"`
+		} `json:"tools"`
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	for i := range turn {
+		require.NoError(t, json.Unmarshal(reqs[i].Body, &turn[i]))
+	}
+	toolNames := func(i int) (names []string, deferred []string) {
+		for _, tl := range turn[i].Tools {
+			names = append(names, tl.Name)
+			if tl.DeferLoading != nil && *tl.DeferLoading {
+				deferred = append(deferred, tl.Name)
+			}
+		}
+		return names, deferred
+	}
+	names, deferred := toolNames(0)
+	assert.Equal(t, []string{"get_time", "ToolSearch"}, names, "turn 1: core tools and ToolSearch only")
+	assert.Empty(t, deferred)
+	names, deferred = toolNames(1)
+	assert.Equal(t, []string{"get_time", "ToolSearch", "mcp__weather__get_forecast"}, names, "turn 2: the discovered tool joins")
+	assert.Equal(t, []string{"mcp__weather__get_forecast"}, deferred, "turn 2: the discovered tool has defer_loading")
+	assert.JSONEq(t, `[{"type":"tool_result","tool_use_id":"toolu_1","content":[
+		{"type":"tool_reference","tool_name":"mcp__weather__get_forecast"},{"type":"text","text":"Tool loaded."}]}]`,
+		string(turn[1].Messages[2].Content))
+	assert.JSONEq(t, `[{"type":"tool_result","tool_use_id":"toolu_2","content":[{"type":"text","text":"Sunny, 21°C"}],"is_error":false}]`,
+		string(turn[2].Messages[4].Content))
+	assert.Contains(t, string(turn[3].Messages[6].Content), `No tool named NoSuchTool`)
+	assert.Contains(t, string(turn[4].Messages[8].Content), `"is_error":true`, "a malformed ToolSearch call gets an error result")
+
+	// Resume: a fresh conversation rebuilt from the history sends the same
+	// tools as the last turn.
+	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	require.NoError(t, tsanthropic.Resume(conv2, msgs))
+	got, err := tsanthropic.Tools(conv2)
+	require.NoError(t, err)
+	b, err := json.Marshal(got)
+	require.NoError(t, err)
+	var last struct {
+		Tools json.RawMessage `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(reqs[4].Body, &last))
+	assert.JSONEq(t, string(last.Tools), string(b))
+}
+
+func TestToolParam(t *testing.T) {
+	tests := []struct {
+		name string
+		in   toolsearch.ToolDefinition
+		want string
+	}{
+		{"schema kept as given", toolsearch.ToolDefinition{Name: "a", Description: "A", InputSchema: json.RawMessage(`{"type":"object","anyOf":[{"required":["x"]}],"$defs":{"d":{}}}`)},
+			`{"name":"a","description":"A","input_schema":{"type":"object","anyOf":[{"required":["x"]}],"$defs":{"d":{}}}}`},
+		{"empty schema is an object", toolsearch.ToolDefinition{Name: "b"}, `{"name":"b","input_schema":{"type":"object"}}`},
+		{"deferred", toolsearch.ToolDefinition{Name: "c", Description: "C", InputSchema: json.RawMessage(`{"type":"object"}`), DeferLoading: true},
+			`{"name":"c","description":"C","input_schema":{"type":"object"},"defer_loading":true}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := json.Marshal(tsanthropic.ToolParam(tt.in))
+			require.NoError(t, err)
+			assert.JSONEq(t, tt.want, string(b))
+		})
+	}
+}
+
+func TestHandleToolUseIgnoresOtherTools(t *testing.T) {
+	conv := toolsearch.NewSession(testRegistry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	_, ok := tsanthropic.HandleToolUse(conv, anthropic.ToolUseBlock{ID: "x", Name: "get_time", Input: json.RawMessage(`{}`)})
+	assert.False(t, ok)
+}

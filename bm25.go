@@ -1,0 +1,205 @@
+package toolsearch
+
+import (
+	"math"
+	"unicode"
+)
+
+// BM25 defaults (Okapi BM25 as most search engines ship it).
+const (
+	DefaultBM25K1 = 1.5  // term-frequency saturation
+	DefaultBM25B  = 0.75 // document-length normalisation
+)
+
+// BM25Options configure BM25Strategy. A nil *BM25Options means the
+// defaults; a zero field means its default.
+type BM25Options struct {
+	// K1 is the term-frequency saturation; default DefaultBM25K1.
+	K1 float64
+	// B is the length normalisation, between 0 and 1; default DefaultBM25B.
+	// (A zero B cannot be asked for; use a tiny value such as 1e-9.)
+	B float64
+}
+
+type bm25Strategy struct{ k1, b float64 }
+
+// BM25Strategy returns Okapi BM25 ranking: each tool is one document made
+// of the words of its name parts, search hint and description; a query's
+// words each add idf × tf × (k1+1) / (tf + k1 × (1 − b + b × len/avglen)),
+// with idf = ln(1 + (N − n + 0.5)/(n + 0.5)) over the deferred tools the
+// Searcher sees. Words are maximal runs of Unicode letters and digits,
+// lowercased; nothing is stemmed and no word is ignored. A "+word" query
+// token makes its words required. Tools that match no query word are left
+// out; ties keep pool order.
+func BM25Strategy(opts *BM25Options) Strategy {
+	st := bm25Strategy{DefaultBM25K1, DefaultBM25B}
+	if opts != nil {
+		if opts.K1 > 0 {
+			st.k1 = opts.K1
+		}
+		if opts.B > 0 {
+			st.b = min(opts.B, 1)
+		}
+	}
+	return st
+}
+
+func (bm25Strategy) Name() string { return "bm25" }
+
+// wordsOf appends the words of s (lowercased maximal runs of Unicode
+// letters and digits) to dst.
+func wordsOf(dst []string, s string) []string {
+	s = lower(s)
+	start := -1
+	for i, r := range s {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			dst = append(dst, s[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, s[start:])
+	}
+	return dst
+}
+
+// posting is one document's entry in a term's postings list.
+type posting struct {
+	doc   int32
+	tf    float32
+	rules Rule // the fields the term is in
+}
+
+// bm25Doc is the per-tool data of the bm25 index, reused across snapshots
+// while the tool is unchanged.
+type bm25Doc struct {
+	terms map[string]posting // doc left 0
+	len   float64
+}
+
+type bm25Index struct {
+	st    bm25Strategy
+	docs  []*entry
+	data  map[*entry]*bm25Doc
+	post  map[string][]posting
+	dl    []float64
+	avgdl float64
+}
+
+func newBM25Doc(e *entry) *bm25Doc {
+	d := &bm25Doc{terms: map[string]posting{}}
+	add := func(words []string, r Rule) {
+		for _, w := range words {
+			p := d.terms[w]
+			p.tf++
+			p.rules |= r
+			d.terms[w] = p
+			d.len++
+		}
+	}
+	var buf []string
+	for _, p := range e.parts {
+		buf = wordsOf(buf, p)
+	}
+	add(buf, RulePartExact)
+	add(wordsOf(nil, e.tool.SearchHint), RuleHint)
+	add(wordsOf(nil, e.tool.Description), RuleDescription)
+	return d
+}
+
+func (st bm25Strategy) index(tools []*entry, prev strategyIndex) strategyIndex {
+	var old map[*entry]*bm25Doc
+	if p, ok := prev.(*bm25Index); ok {
+		old = p.data
+	}
+	x := &bm25Index{
+		st:   st,
+		docs: tools,
+		data: make(map[*entry]*bm25Doc, len(tools)),
+		post: map[string][]posting{},
+		dl:   make([]float64, len(tools)),
+	}
+	total := 0.0
+	for i, e := range tools {
+		d := old[e]
+		if d == nil {
+			d = newBM25Doc(e)
+		}
+		x.data[e] = d
+		x.dl[i] = d.len
+		total += d.len
+		for w, p := range d.terms {
+			p.doc = int32(i)
+			x.post[w] = append(x.post[w], p)
+		}
+	}
+	if len(tools) > 0 {
+		x.avgdl = total / float64(len(tools))
+	}
+	return x
+}
+
+// idf is the BM25 inverse document frequency of a term found in n of N
+// documents.
+func idf(n, N int) float64 {
+	return math.Log(1 + (float64(N)-float64(n)+0.5)/(float64(n)+0.5))
+}
+
+// queryWords splits a query into its words and the words that are
+// required ("+word" tokens).
+func queryWords(q string) (all, required []string) {
+	var optional []string
+	for _, tok := range splitSpace(q) {
+		if len(tok) > 1 && tok[0] == '+' {
+			required = wordsOf(required, tok[1:])
+		} else {
+			optional = wordsOf(optional, tok)
+		}
+	}
+	return append(append([]string(nil), required...), optional...), required
+}
+
+func (x *bm25Index) rank(query string, k int) ([]scored, error) {
+	all, required := queryWords(query)
+	if len(all) == 0 || len(x.docs) == 0 {
+		return nil, nil
+	}
+	scores := make([]float64, len(x.docs))
+	rules := make([]Rule, len(x.docs))
+	need := make([]int, len(x.docs)) // required words found
+	seen := map[string]bool{}
+	for _, w := range required {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		for _, p := range x.post[w] {
+			need[p.doc]++
+		}
+	}
+	k1, b := x.st.k1, x.st.b
+	for _, w := range all {
+		ps := x.post[w]
+		if len(ps) == 0 {
+			continue
+		}
+		weight := idf(len(ps), len(x.docs))
+		for _, p := range ps {
+			tf := float64(p.tf)
+			norm := k1 * (1 - b + b*x.dl[p.doc]/x.avgdl)
+			scores[p.doc] += weight * tf * (k1 + 1) / (tf + norm)
+			rules[p.doc] |= p.rules
+		}
+	}
+	var hits []floatHit
+	for i, s := range scores {
+		if s > 0 && need[i] == len(seen) {
+			hits = append(hits, floatHit{int32(i), s, rules[i]})
+		}
+	}
+	return topHits(hits, k, x.docs), nil
+}

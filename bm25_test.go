@@ -1,0 +1,108 @@
+package toolsearch
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestWordsOf(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []string
+	}{
+		{"empty", "", nil},
+		{"punctuation splits", "Fetch a URL, then parse_it!", []string{"fetch", "a", "url", "then", "parse", "it"}},
+		{"digits kept", "OAuth2 v1.5", []string{"oauth2", "v1", "5"}},
+		{"unicode letters", "Größe café", []string{"größe", "café"}},
+		{"cjk run is one word", "使用必应搜索 now", []string{"使用必应搜索", "now"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, wordsOf(nil, tt.in), "wordsOf(%q)", tt.in)
+		})
+	}
+}
+
+func bm25Registry(t *testing.T) *Registry {
+	t.Helper()
+	reg, err := NewRegistry(
+		Tool{Name: "short_doc", Description: "paint walls", ShouldDefer: true},
+		Tool{Name: "long_doc", Description: "paint walls and floors and ceilings and doors and windows and roofs", ShouldDefer: true},
+		Tool{Name: "other", Description: "mow the lawn", ShouldDefer: true},
+	)
+	require.NoError(t, err)
+	return reg
+}
+
+// The score is Okapi BM25, computed here from the formula.
+func TestBM25Score(t *testing.T) {
+	reg := bm25Registry(t)
+	res, err := NewSearcher(reg, &SearchOptions{Strategy: BM25Strategy(nil)}).Search("paint", 5)
+	require.NoError(t, err)
+	require.Equal(t, []string{"short_doc", "long_doc"}, matchNames(res), "the shorter document ranks first")
+	// Documents: short_doc = short, doc, paint, walls (4 words);
+	// long_doc = long, doc + 12 words (14); other = other, mow, the, lawn (4).
+	avg := (4.0 + 14 + 4) / 3
+	idf := math.Log(1 + (3-2+0.5)/(2+0.5))
+	want := func(dl float64) float64 {
+		return idf * 1 * (1.5 + 1) / (1 + 1.5*(1-0.75+0.75*dl/avg))
+	}
+	assert.Equal(t, int(math.Round(want(4)*ScoreScale)), res.Matches[0].Score)
+	assert.Equal(t, int(math.Round(want(14)*ScoreScale)), res.Matches[1].Score)
+	assert.Equal(t, RuleDescription, res.Matches[0].Rules)
+}
+
+// k1 and b are options: with a tiny b, length no longer matters.
+func TestBM25Options(t *testing.T) {
+	reg := bm25Registry(t)
+	res, err := NewSearcher(reg, &SearchOptions{Strategy: BM25Strategy(&BM25Options{B: 1e-12})}).Search("paint", 5)
+	require.NoError(t, err)
+	require.Len(t, res.Matches, 2)
+	assert.InDelta(t, res.Matches[0].Score, res.Matches[1].Score, 1)
+
+	// A larger k1 lets repeated words count more: "and" is 5 times in
+	// long_doc.
+	lo, err := NewSearcher(reg, &SearchOptions{Strategy: BM25Strategy(&BM25Options{K1: 0.1})}).Search("and", 5)
+	require.NoError(t, err)
+	hi, err := NewSearcher(reg, &SearchOptions{Strategy: BM25Strategy(&BM25Options{K1: 10})}).Search("and", 5)
+	require.NoError(t, err)
+	assert.Greater(t, hi.Matches[0].Score, lo.Matches[0].Score)
+
+	st := BM25Strategy(&BM25Options{K1: -1, B: 7}).(bm25Strategy)
+	assert.Equal(t, bm25Strategy{DefaultBM25K1, 1}, st, "K1 ≤ 0 means the default; B is capped at 1")
+}
+
+func TestBM25Fields(t *testing.T) {
+	reg, err := NewRegistry(
+		Tool{Name: "getWeather", ShouldDefer: true},
+		Tool{Name: "forecast", SearchHint: "weather", ShouldDefer: true},
+		Tool{Name: "sky", Description: "Weather!", ShouldDefer: true},
+		Tool{Name: "Weathers", ShouldDefer: true},
+	)
+	require.NoError(t, err)
+	res, err := NewSearcher(reg, &SearchOptions{Strategy: BM25Strategy(nil)}).Search("weather", 10)
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{"getWeather", "forecast", "sky"}, matchNames(res), "name parts, hint and description are searched; no stemming")
+	rules := map[string]Rule{}
+	for _, m := range res.Matches {
+		rules[m.Name] = m.Rules
+	}
+	assert.Equal(t, map[string]Rule{"getWeather": RulePartExact, "forecast": RuleHint, "sky": RuleDescription}, rules)
+}
+
+func TestBM25Required(t *testing.T) {
+	reg := strategyRegistry(t)
+	s := NewSearcher(reg, &SearchOptions{Strategy: BM25Strategy(nil)})
+	res, err := s.Search("+slack lists", 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"mcp__slack__list_channels", "mcp__slack__send_message"}, matchNames(res), "every match has slack; the one with lists ranks first")
+	res, err = s.Search("+nowhere lists", 10)
+	require.NoError(t, err)
+	assert.Empty(t, res.Matches)
+	res, err = s.Search("... !!", 10)
+	require.NoError(t, err)
+	assert.Empty(t, res.Matches, "a query without words matches nothing")
+}

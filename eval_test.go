@@ -1,0 +1,178 @@
+package toolsearch
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseDataset(t *testing.T) {
+	tests := []struct {
+		name, data, wantErr string
+		tools, queries      int
+	}{
+		{name: "tools and queries", data: `{"tools":[{"name":"A"}],"queries":[{"query":"a","relevant":["A"]}]}`, tools: 1, queries: 1},
+		{name: "queries only", data: `{"queries":[{"id":"x","query":"a","relevant":["A","B"]}]}`, queries: 1},
+		{name: "not JSON", data: `{`, wantErr: "invalid dataset"},
+		{name: "no queries", data: `{"tools":[]}`, wantErr: `no "queries" array`},
+		{name: "empty query", data: `{"queries":[{"query":"","relevant":["A"]}]}`, wantErr: "queries[0]: empty query"},
+		{name: "no relevant", data: `{"queries":[{"query":"a","relevant":[]}]}`, wantErr: `queries[0] ("a"): no relevant tools`},
+		{name: "bad tool", data: `{"tools":[{"name":3}],"queries":[{"query":"a","relevant":["A"]}]}`, wantErr: "tools[0]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ds, err := ParseDataset([]byte(tt.data))
+			if tt.wantErr != "" {
+				require.ErrorIs(t, err, ErrInvalidDataset, "ParseDataset(%s)", tt.data)
+				assert.Contains(t, err.Error(), tt.wantErr)
+				return
+			}
+			require.NoError(t, err, "ParseDataset(%s)", tt.data)
+			assert.Len(t, ds.Tools, tt.tools)
+			assert.Len(t, ds.Queries, tt.queries)
+		})
+	}
+}
+
+// evalRegistry registers tools whose names are the words the test queries
+// use, so that each query's ranking is known.
+func evalRegistry(t *testing.T) *Registry {
+	t.Helper()
+	reg, err := NewRegistry(
+		Tool{Name: "alpha_beta", ShouldDefer: true},
+		Tool{Name: "alpha", ShouldDefer: true},
+		Tool{Name: "gamma", ShouldDefer: true},
+		Tool{Name: "delta", Description: "alpha", ShouldDefer: true},
+	)
+	require.NoError(t, err)
+	return reg
+}
+
+func TestEvaluateMetrics(t *testing.T) {
+	s := NewSearcher(evalRegistry(t), nil)
+	// "alpha beta": alpha_beta 20 (+0), alpha 10, delta 2 → ranking
+	// alpha_beta, alpha, delta.
+	queries := []EvalQuery{
+		{Query: "alpha beta", Relevant: []string{"alpha_beta"}},        // rank 1
+		{Query: "alpha beta", Relevant: []string{"alpha", "delta"}},    // ranks 2 and 3
+		{Query: "gamma", Relevant: []string{"alpha"}},                  // not ranked
+		{Query: "select:delta,gamma", Relevant: []string{"gamma"}},     // rank 2
+		{Query: "alpha beta", Relevant: []string{"no_such_tool", "x"}}, // not ranked
+	}
+	rep := Evaluate(s, queries)
+	assert.Equal(t, "default", rep.Strategy)
+	assert.Equal(t, 5, rep.Queries)
+	assert.Equal(t, []int{1, 2, 0, 2, 0}, rep.PerQuery)
+	assert.InDelta(t, 1.0/5, rep.Recall1, 1e-12)
+	assert.InDelta(t, 3.0/5, rep.Recall5, 1e-12)
+	assert.InDelta(t, (1+0.5+0+0.5+0)/5, rep.MRR, 1e-12)
+	idcg2 := 1 + 1/math.Log2(3)
+	ndcg := 1 + (1/math.Log2(3)+1/math.Log2(4))/idcg2 + 0 + (1/math.Log2(3))/1 + 0
+	assert.InDelta(t, ndcg/5, rep.NDCG5, 1e-12)
+}
+
+func TestEvaluateEmpty(t *testing.T) {
+	rep := Evaluate(NewSearcher(evalRegistry(t), nil), nil)
+	assert.Equal(t, 0, rep.Queries)
+	assert.Zero(t, rep.Recall5)
+}
+
+func TestEvaluateInvalidPatternFindsNothing(t *testing.T) {
+	s := NewSearcher(evalRegistry(t), &SearchOptions{Strategy: RegexStrategy()})
+	rep := Evaluate(s, []EvalQuery{{Query: "alpha(", Relevant: []string{"alpha"}}, {Query: "^alpha$", Relevant: []string{"alpha"}}})
+	assert.Equal(t, []int{0, 1}, rep.PerQuery, "an invalid pattern counts as a miss; a valid one is ranked")
+}
+
+// loadDataset registers a dataset's tools (or the demo catalog's, for a
+// dataset without tools), all deferred.
+func loadDataset(t testing.TB, path string) (*Registry, *Dataset) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	ds, err := ParseDataset(data)
+	require.NoError(t, err, path)
+	tools := ds.Tools
+	if tools == nil {
+		cat, err := os.ReadFile(filepath.Join("internal", "demo", "catalog.json"))
+		require.NoError(t, err)
+		tools, err = ParseCatalog(cat)
+		require.NoError(t, err)
+	}
+	for i := range tools {
+		tools[i].ShouldDefer, tools[i].AlwaysLoad = true, false
+	}
+	reg, err := NewRegistry(tools...)
+	require.NoError(t, err, path)
+	return reg, ds
+}
+
+// TestQualityKeywordSet checks the short model-style keyword queries
+// against the demo catalog: every relevant name exists, and hybrid loses to
+// default on no metric.
+func TestQualityKeywordSet(t *testing.T) {
+	reg, ds := loadDataset(t, filepath.Join("testdata", "quality", "keywords.json"))
+	require.GreaterOrEqual(t, len(ds.Queries), 50)
+	for _, q := range ds.Queries {
+		words := len(splitSpace(q.Query))
+		assert.True(t, words >= 1 && words <= 4, "query %q has %d words, want 1-4", q.Query, words)
+		for _, n := range q.Relevant {
+			_, ok := reg.Lookup(n)
+			assert.True(t, ok, "query %q: relevant tool %q is not in the demo catalog", q.Query, n)
+		}
+	}
+	def := Evaluate(NewSearcher(reg, nil), ds.Queries)
+	hyb := Evaluate(NewSearcher(reg, &SearchOptions{Strategy: HybridStrategy()}), ds.Queries)
+	t.Logf("keywords: default R@1 %.4f R@5 %.4f MRR %.4f NDCG@5 %.4f; hybrid R@1 %.4f R@5 %.4f MRR %.4f NDCG@5 %.4f",
+		def.Recall1, def.Recall5, def.MRR, def.NDCG5, hyb.Recall1, hyb.Recall5, hyb.MRR, hyb.NDCG5)
+	assert.GreaterOrEqual(t, hyb.Recall1, def.Recall1, "Recall@1")
+	assert.GreaterOrEqual(t, hyb.Recall5, def.Recall5, "Recall@5")
+	assert.GreaterOrEqual(t, hyb.MRR, def.MRR, "MRR")
+	assert.GreaterOrEqual(t, hyb.NDCG5, def.NDCG5, "NDCG@5")
+}
+
+// qualityStride is the subset of each benchmark the quality test runs:
+// every qualityStride-th query (0, n, 2n, …), so that it stays fast.
+const qualityStride = 20
+
+// TestQualityTargets asserts the hybrid strategy's targets on the shipped
+// benchmark datasets (testdata/bench), on every 20th query of each
+// (qualityStride; every 100th under the race detector; livemcpbench's 95
+// queries whole): hybrid Recall@5 ≥
+// the better of default and bm25 on every dataset, and its mean Recall@5 ≥
+// bm25's + 0.05. `toolsearch eval` reports the full datasets.
+func TestQualityTargets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("quality targets: skipped with -short")
+	}
+	stride := qualityStride
+	if raceEnabled {
+		stride *= 5
+	}
+	var sumHybrid, sumBM25 float64
+	names := []string{"livemcpbench", "bfcl", "metatool", "seal_tools"}
+	for _, name := range names {
+		reg, ds := loadDataset(t, filepath.Join("testdata", "bench", name+".json"))
+		qs := ds.Queries
+		if len(qs) > 100 { // small datasets run whole
+			qs = nil
+			for i := 0; i < len(ds.Queries); i += stride {
+				qs = append(qs, ds.Queries[i])
+			}
+		}
+		r := map[string]float64{}
+		for _, st := range []Strategy{DefaultStrategy(), BM25Strategy(nil), HybridStrategy()} {
+			r[st.Name()] = Evaluate(NewSearcher(reg, &SearchOptions{Strategy: st}), qs).Recall5
+		}
+		t.Logf("%s (%d queries): Recall@5 default %.4f bm25 %.4f hybrid %.4f", name, len(qs), r["default"], r["bm25"], r["hybrid"])
+		assert.GreaterOrEqual(t, r["hybrid"], max(r["default"], r["bm25"]), "%s: hybrid Recall@5 below the better of default and bm25", name)
+		sumHybrid += r["hybrid"]
+		sumBM25 += r["bm25"]
+	}
+	n := float64(len(names))
+	t.Logf("mean Recall@5: hybrid %.4f bm25 %.4f", sumHybrid/n, sumBM25/n)
+	assert.GreaterOrEqual(t, sumHybrid/n, sumBM25/n+0.05, "hybrid mean Recall@5 must beat bm25's by 0.05")
+}

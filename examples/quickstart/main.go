@@ -1,0 +1,60 @@
+// Command quickstart shows the agent-loop side of toolsearch without a
+// model: it registers a few tools, prints what the model is told, and answers
+// the ToolSearch calls a model would make.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/toolsearch/toolsearch"
+)
+
+func main() {
+	if err := run(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func run(w io.Writer) error {
+	reg, err := toolsearch.NewRegistry(
+		toolsearch.Tool{Name: "Read", Description: "Read a file."},
+		toolsearch.Tool{Name: "WebFetch", Description: "Fetch a URL as markdown.", ShouldDefer: true,
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}`)},
+		toolsearch.NewMCPTool("github", "create_issue", "Create a new issue in a GitHub repository.",
+			json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}`), nil),
+		toolsearch.NewMCPTool("slack", "send_message", "Send a message to a Slack channel.", nil, nil),
+	)
+	if err != nil {
+		return err
+	}
+	s := toolsearch.NewSearcher(reg, nil)
+
+	// Request 1: the core tools and ToolSearch are sent; the deferred tools
+	// are only named.
+	fmt.Fprintf(w, "tools: Read, %s\n", s.ToolDefinition().Name)
+	fmt.Fprintf(w, "%s\n\n", s.DeferredToolsBlock())
+
+	// The model calls ToolSearch; each call is answered with a result.
+	for _, args := range []string{
+		`{"query":"github issue"}`,
+		`{"query":"select:WebFetch,web_fetch2"}`,
+		`{"query":"slack","max_results":0}`,
+	} {
+		fmt.Fprintf(w, "ToolSearch %s\n", args)
+		res, err := s.Call(json.RawMessage(args))
+		if err != nil {
+			fmt.Fprintf(w, "  error: %v\n", err)
+			continue
+		}
+		content, err := json.Marshal(res.ToolReferences())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "  %s\n", content)
+	}
+	return nil
+}

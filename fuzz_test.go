@@ -1,0 +1,462 @@
+package toolsearch
+
+// Fuzz tests. Each checks properties, not only the absence of panics. The
+// seed corpora are in testdata/fuzz/<FuzzName>; `go test` runs them as
+// ordinary tests, and .ci/fuzz-smoke.sh fuzzes each target for a few
+// seconds. SECURITY.md shows how to run them longer.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// FuzzParseQuery checks the query parser: select: detection, name splitting
+// and term parsing.
+func FuzzParseQuery(f *testing.F) {
+	for _, q := range []string{"select:Read,WebFetch", "SELECT: a , ,b", "+slack send", "+ + +x", "mcp__github", " select:x", "select:a\nb", "a\u3000b\u00a0c", "İΣ"} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		if arg, ok := selectArg(q); ok {
+			require.True(t, strings.EqualFold(q[:7], "select:"), "select: detected in %q", q)
+			require.Equal(t, q[7:], arg)
+			require.NotEmpty(t, arg)
+			require.False(t, strings.ContainsAny(arg, "\n\r\u2028\u2029"), "a select: argument is one line")
+			for _, n := range selectNames(arg) {
+				require.NotEmpty(t, n, "no empty name from %q", arg)
+				require.Equal(t, trimSpace(n), n, "names are trimmed")
+				require.NotContains(t, n, ",")
+			}
+		} else if len(q) > 7 && strings.EqualFold(q[:7], "select:") {
+			require.True(t, strings.ContainsAny(q[7:], "\n\r\u2028\u2029"), "%q starts with select: but was not taken as one", q)
+		}
+
+		kw := lower(trimSpace(q))
+		terms := parseTerms(kw)
+		fields := splitSpace(kw)
+		require.Len(t, terms.all, len(fields), "one term per whitespace-separated token of %q", kw)
+		require.Equal(t, len(fields), countFields(kw, len(kw)+1), "countFields agrees with the parser on %q", kw)
+		require.True(t, slices.Equal(terms.required, terms.all[:len(terms.required)]), "required terms come first: %q", terms.all)
+		var required, optional []string
+		for _, tok := range fields {
+			if len(tok) > 1 && tok[0] == '+' {
+				required = append(required, tok[1:])
+			} else {
+				optional = append(optional, tok)
+			}
+		}
+		require.True(t, slices.Equal(required, terms.required), "required terms of %q: want %q, got %q", kw, required, terms.required)
+		require.True(t, slices.Equal(optional, terms.all[len(terms.required):]), "optional terms of %q keep query order: want %q, got %q", kw, optional, terms.all)
+		for _, term := range terms.all {
+			require.NotEmpty(t, term)
+			require.Empty(t, splitSpace(term)[1:], "term %q holds no whitespace", term)
+		}
+	})
+}
+
+// fuzzPool returns the spec pool's tools plus a few more (aliases, a hint,
+// a tool not deferred), and registries holding them registered in three
+// different orders.
+func fuzzPool(t testing.TB) ([]Tool, []*Registry) {
+	var tools []Tool
+	for tl := range specPool(t).Tools() {
+		tools = append(tools, tl)
+	}
+	tools = append(tools,
+		Tool{Name: "Grep", Description: "Search file contents with a regular expression.", SearchHint: "find text ripgrep", ShouldDefer: true, Aliases: []string{"Search"}},
+		Tool{Name: "mcp__web_tools__fetch_page", Server: "web_tools", Description: "Fetch a web page.", SearchHint: "http get"},
+		Tool{Name: "Bash", Description: "Run a shell command."},
+	)
+	reversed := slices.Clone(tools)
+	slices.Reverse(reversed)
+	var regs []*Registry
+	for _, order := range [][]Tool{tools, reversed, interleave(tools)} {
+		var r Registry
+		for _, tl := range order {
+			require.NoError(t, r.Register(tl))
+		}
+		regs = append(regs, &r)
+	}
+	return tools, regs
+}
+
+// interleave returns tools with the odd positions first.
+func interleave(tools []Tool) []Tool {
+	var a, b []Tool
+	for i, tl := range tools {
+		if i%2 == 1 {
+			a = append(a, tl)
+		} else {
+			b = append(b, tl)
+		}
+	}
+	return append(a, b...)
+}
+
+// fuzzScope turns bits into a scope over tools: 0 is no scope; bit i < len
+// allows tools[i]; bit 20 adds "*", bit 21 IncludeDeferred.
+func fuzzScope(tools []Tool, bits int) *Scope {
+	if bits == 0 {
+		return nil
+	}
+	sc := &Scope{Allow: []string{}, IncludeDeferred: bits&(1<<21) != 0}
+	for i, tl := range tools {
+		if bits&(1<<i) != 0 {
+			sc.Allow = append(sc.Allow, tl.Name)
+		}
+	}
+	if bits&(1<<20) != 0 {
+		sc.Allow = append(sc.Allow, "*")
+	}
+	return sc
+}
+
+// FuzzSearch checks the search invariants: no panic; errors only for bad
+// input; results within the limit, sorted by rank with ties in pool order,
+// without duplicates, only deferred tools for keyword and prefix forms, only
+// tools in scope; the same bytes whatever the registration order and on a
+// second run.
+func FuzzSearch(f *testing.F) {
+	f.Add("web", 0, 0)
+	f.Add("+slack send", 3, 0)
+	f.Add("select:Read,Search,nope,WEBFETCH", 0, 1<<20)
+	f.Add("mcp__github", 2, 1<<21|1<<20)
+	f.Add("list", 25, 0b101010)
+	f.Add("create_issue github", 5, 0)
+	tools, regs := fuzzPool(f)
+	byName := map[string]Tool{}
+	for _, tl := range tools {
+		byName[tl.Name] = tl
+	}
+	pos := map[string]int{}
+	for tl := range regs[0].Tools() {
+		pos[tl.Name] = len(pos)
+	}
+	const limitTerms, limitSelect = 8, 6
+	opts := func(sc *Scope) *SearchOptions {
+		return &SearchOptions{Scope: sc, Limits: Limits{MaxQueryTerms: limitTerms, MaxSelectNames: limitSelect}}
+	}
+	f.Fuzz(func(t *testing.T, q string, k int, scopeBits int) {
+		sc := fuzzScope(tools, scopeBits)
+		s := NewSearcher(regs[0], opts(sc))
+		res, err := s.Search(q, k)
+		if err != nil {
+			require.ErrorIs(t, err, ErrInvalidQuery, "Search(%q, %d)", q, k)
+			require.True(t, k < 0 || errors.Is(err, ErrLimit), "Search(%q, %d): only a negative max_results or a limit is an error: %v", q, k, err)
+			for _, r := range regs[1:] {
+				_, err2 := NewSearcher(r, opts(sc)).Search(q, k)
+				require.EqualError(t, err2, err.Error(), "the same error whatever the registration order")
+			}
+			return
+		}
+		require.NotNil(t, res.Matches)
+		want := k
+		if k == 0 {
+			want = DefaultMaxResults
+		}
+		want = min(want, DefaultMaxResultsCap)
+		if res.Form == FormSelect {
+			want = limitSelect
+		}
+		require.LessOrEqual(t, len(res.Matches), want, "Search(%q, %d) returned too many matches", q, k)
+
+		seen := map[string]bool{}
+		for i, m := range res.Matches {
+			require.False(t, seen[m.Name], "Search(%q) returned %s twice", q, m.Name)
+			seen[m.Name] = true
+			tl, ok := byName[m.Name]
+			require.True(t, ok, "Search(%q) returned unknown tool %q", q, m.Name)
+			require.True(t, sc.Allows(&tl), "Search(%q) with scope %v returned %s, which is out of scope", q, sc, m.Name)
+			require.True(t, json.Valid(m.Schema))
+			if res.Form == FormKeywords || res.Form == FormPrefix {
+				require.True(t, tl.Deferred(), "the %s form returned %s, which is not deferred", res.Form, m.Name)
+			}
+			if i > 0 && res.Form == FormKeywords {
+				prev := res.Matches[i-1]
+				require.GreaterOrEqual(t, prev.Score, m.Score, "Search(%q): ranked by score", q)
+				if prev.Score == m.Score {
+					require.Less(t, pos[prev.Name], pos[m.Name], "Search(%q): ties keep pool order", q)
+				}
+			}
+			if i > 0 && res.Form == FormPrefix {
+				require.Less(t, pos[res.Matches[i-1].Name], pos[m.Name], "prefix matches are in pool order")
+			}
+		}
+		for _, n := range res.NotFound {
+			for _, sug := range res.Suggestions[n] {
+				tl := byName[sug]
+				require.True(t, sc.Allows(&tl), "suggestion %s for %q is out of scope", sug, n)
+			}
+		}
+
+		js := res.JSON()
+		require.True(t, json.Valid(js))
+		if fn := res.Functions(); len(res.Matches) > 0 {
+			end := strings.Index(fn, "\n</functions>")
+			require.True(t, strings.HasPrefix(fn, "<functions>\n") && end > 0, "Search(%q): a functions block", q)
+			require.Equal(t, len(res.Matches), strings.Count(fn[:end], "\n<function>{"), "one <function> line per match, none added by a description")
+		}
+		again, err := s.Search(q, k)
+		require.NoError(t, err)
+		require.Equal(t, string(js), string(again.JSON()), "Search(%q) twice gives the same bytes", q)
+		for i, r := range regs[1:] {
+			other, err := NewSearcher(r, opts(sc)).Search(q, k)
+			require.NoError(t, err)
+			require.Equal(t, string(js), string(other.JSON()), "Search(%q): registration order %d gives other bytes", q, i+1)
+		}
+	})
+}
+
+// FuzzCall feeds arbitrary bytes to the ToolSearch handler: it never
+// panics, rejects bad input with ErrInvalidQuery, and answers the query it
+// was given.
+func FuzzCall(f *testing.F) {
+	for _, a := range []string{`{"query":"web"}`, `{"query":"select:Read","max_results":2}`, `{"query":"x","max_results":1e999}`, `{"query":5}`, `[`, `{"query":"a"} 1`, `{"query":"\u0000\ud800"}`, `null`} {
+		f.Add([]byte(a))
+	}
+	_, regs := fuzzPool(f)
+	s := NewSearcher(regs[0], nil)
+	f.Fuzz(func(t *testing.T, args []byte) {
+		res, err := s.Call(args)
+		if err != nil {
+			require.ErrorIs(t, err, ErrInvalidQuery, "Call(%q)", args)
+			require.Nil(t, res)
+			return
+		}
+		var in struct {
+			Query string `json:"query"`
+		}
+		require.NoError(t, json.Unmarshal(args, &in), "Call accepted %q, which is not a JSON object with a query", args)
+		require.Equal(t, in.Query, res.Query, "Call(%q) answers the query it was given", args)
+		require.NotNil(t, res.Matches)
+		require.LessOrEqual(t, len(res.Matches), max(DefaultMaxResultsCap, DefaultMaxSelectNames))
+		require.True(t, json.Valid(res.JSON()))
+	})
+}
+
+// regModel is what a Registry should hold: the fuzz test's model.
+type regModel struct {
+	tools  map[string]Tool
+	status map[string]ServerStatus
+}
+
+func (m *regModel) available() []Tool {
+	var out []Tool
+	for _, tl := range m.tools {
+		if tl.Server == "" || m.status[tl.Server] == ServerConnected {
+			out = append(out, tl)
+		}
+	}
+	slices.SortFunc(out, func(a, b Tool) int {
+		if a.IsMCP() != b.IsMCP() {
+			if a.IsMCP() {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out
+}
+
+// Register, Replace, Remove, SetServerTools as the documentation says.
+func (m *regModel) register(batch []Tool, replace bool) bool {
+	seen := map[string]bool{}
+	for _, tl := range batch {
+		if checkName(tl.Name) != nil || seen[tl.Name] {
+			return false
+		}
+		if _, taken := m.tools[tl.Name]; taken && !replace {
+			return false
+		}
+		seen[tl.Name] = true
+	}
+	for _, tl := range batch {
+		m.tools[tl.Name] = tl
+	}
+	return true
+}
+
+func (m *regModel) remove(names []string) bool {
+	ok := true
+	for _, n := range names {
+		if _, there := m.tools[n]; !there {
+			ok = false
+		}
+	}
+	for _, n := range names {
+		delete(m.tools, n)
+	}
+	return ok
+}
+
+func (m *regModel) setServerTools(server string, batch []Tool) bool {
+	ok := true
+	next := map[string]Tool{}
+	for _, tl := range batch {
+		if tl.Server == "" {
+			tl.Server = server
+		}
+		_, inBatch := next[tl.Name]
+		old, taken := m.tools[tl.Name]
+		switch {
+		case tl.Server != server, checkName(tl.Name) != nil, inBatch, taken && old.Server != server:
+			ok = false
+		default:
+			next[tl.Name] = tl
+		}
+	}
+	maps.DeleteFunc(m.tools, func(_ string, tl Tool) bool { return tl.Server == server })
+	maps.Copy(m.tools, next)
+	return ok
+}
+
+// FuzzRegistryOps applies a sequence of registry operations decoded from
+// bytes to a Registry and to a model of it, and checks after each that the
+// Registry holds what the model says and reported an error exactly when the
+// model expects one.
+func FuzzRegistryOps(f *testing.F) {
+	f.Add([]byte{0, 1, 0, 3, 0, 2, 3, 1, 5, 0, 1})
+	f.Add([]byte{3, 0, 3, 2, 3, 4, 1, 5, 1, 1, 2, 0, 4, 0})
+	names := []string{"A", "B", "mcp__s1__x", "mcp__s2__x", "bad name"}
+	servers := []string{"s1", "s2"}
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		var r Registry
+		m := &regModel{tools: map[string]Tool{}, status: map[string]ServerStatus{}}
+		next := func() int {
+			if len(ops) == 0 {
+				return 0
+			}
+			b := ops[0]
+			ops = ops[1:]
+			return int(b)
+		}
+		gen := 0
+		batch := func() []Tool {
+			n := next() % 4
+			var out []Tool
+			for range n {
+				b := next()
+				gen++
+				tl := Tool{Name: names[b%len(names)], Description: fmt.Sprintf("g%d", gen), ShouldDefer: true}
+				if b&0x80 != 0 {
+					tl.Server = servers[(b>>5)&1]
+				}
+				out = append(out, tl)
+			}
+			return out
+		}
+		for step := 0; len(ops) > 0 && step < 64; step++ {
+			var err error
+			var ok bool
+			var what string
+			switch op := next() % 6; op {
+			case 0, 1:
+				b := batch()
+				what = fmt.Sprintf("Register(replace=%v, %v)", op == 1, b)
+				if op == 0 {
+					err = r.Register(b...)
+				} else {
+					err = r.Replace(b...)
+				}
+				ok = m.register(b, op == 1)
+			case 2:
+				var ns []string
+				for range 1 + next()%2 {
+					ns = append(ns, names[next()%len(names)])
+				}
+				what = fmt.Sprintf("Remove(%v)", ns)
+				err = r.Remove(ns...)
+				ok = m.remove(ns)
+			case 3:
+				srv, b := servers[next()%2], batch()
+				what = fmt.Sprintf("SetServerTools(%s, %v)", srv, b)
+				err = r.SetServerTools(srv, b)
+				ok = m.setServerTools(srv, b)
+			case 4:
+				srv := servers[next()%2]
+				what = "RemoveServer(" + srv + ")"
+				r.RemoveServer(srv)
+				maps.DeleteFunc(m.tools, func(_ string, tl Tool) bool { return tl.Server == srv })
+				delete(m.status, srv)
+				ok = true
+			case 5:
+				srv, st := servers[next()%2], ServerStatus(next()%3)
+				what = fmt.Sprintf("SetServerStatus(%s, %s)", srv, st)
+				r.SetServerStatus(srv, st)
+				m.status[srv] = st
+				ok = true
+			}
+			require.Equal(t, ok, err == nil, "step %d %s: error %v", step, what, err)
+
+			want := m.available()
+			var got []Tool
+			for tl := range r.Tools() {
+				got = append(got, tl)
+			}
+			require.Equal(t, toolKeys(want), toolKeys(got), "step %d %s: available tools", step, what)
+			require.Equal(t, len(want), r.Len())
+			for n, tl := range m.tools {
+				have, found := r.Lookup(n)
+				require.True(t, found, "step %d %s: Lookup(%s)", step, what, n)
+				require.Equal(t, tl.Description, have.Description, "step %d %s: %s is the latest definition", step, what, n)
+			}
+			for _, n := range names {
+				_, found := r.Lookup(n)
+				_, inModel := m.tools[n]
+				require.Equal(t, inModel, found, "step %d %s: Lookup(%s)", step, what, n)
+			}
+			deferred := NewSearcher(&r, nil).DeferredNames()
+			wantNames := modelToolNames(want)
+			slices.Sort(wantNames)
+			assert.Equal(t, wantNames, deferred, "step %d %s: the deferred names", step, what)
+		}
+	})
+}
+
+func toolKeys(ts []Tool) []string {
+	out := []string{}
+	for _, tl := range ts {
+		out = append(out, tl.Name+"|"+tl.Server+"|"+tl.Description)
+	}
+	return out
+}
+
+func modelToolNames(ts []Tool) []string {
+	out := []string{}
+	for _, tl := range ts {
+		out = append(out, tl.Name)
+	}
+	return out
+}
+
+// FuzzSchema registers arbitrary bytes as an input schema: registration
+// never panics and either accepts the schema or refuses it with
+// ErrInvalidSchema; an accepted schema validates arguments without panic.
+func FuzzSchema(f *testing.F) {
+	for _, s := range []string{schema, `{"$ref":"#"}`, `{"$ref":"file:///etc/passwd"}`, `{"$defs":{"a":{"anyOf":[{"$ref":"#/$defs/b"},{"$ref":"#/$defs/b"}]},"b":{"type":"string"}},"$ref":"#/$defs/a"}`, branchingRecursion, `{"type":"object","properties":{"n":{"type":"integer","minimum":0,"exclusiveMinimum":true}}}`, `{"pattern":"(a+)+$"}`, `[`, `{}`} {
+		f.Add([]byte(s), []byte(`{"n":1,"a":{"a":{}}}`))
+	}
+	f.Fuzz(func(t *testing.T, raw, args []byte) {
+		var r Registry
+		err := r.Register(Tool{Name: "T", ShouldDefer: true, InputSchema: json.RawMessage(raw)})
+		if len(raw) > 0 && err != nil {
+			require.ErrorIs(t, err, ErrInvalidSchema, "Register with schema %q", raw)
+			require.Contains(t, err.Error(), `register "T"`)
+			return
+		}
+		require.NoError(t, err)
+		_, err = NewSession(&r, nil).CheckCall("T", json.RawMessage(args))
+		if err != nil {
+			require.ErrorIs(t, err, ErrInvalidArguments, "CheckCall with schema %q and arguments %q", raw, args)
+		}
+	})
+}

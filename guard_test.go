@@ -1,0 +1,210 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Point 8: the call guard refuses unknown and out-of-scope tools, checks
+// arguments against the schema, and hints at select: for a deferred tool
+// that was never loaded.
+func TestCheckCall(t *testing.T) {
+	cases := []struct {
+		name     string
+		scope    *Scope
+		discover string // a select: query run first
+		status   ServerStatus
+		tool     string
+		args     string
+		wantErr  error
+		wantMsg  string
+		wantArgs string
+	}{
+		{name: "loaded tool, valid", tool: "Read", args: `{"file_path": "/a"}`, wantArgs: `{"file_path":"/a"}`},
+		{name: "loaded tool, missing property", tool: "Read", args: `{}`, wantErr: ErrInvalidArguments,
+			wantMsg: "The arguments for Read do not match its schema: missing properties: 'file_path'."},
+		{name: "discovered tool, wrong type", discover: "select:WebFetch", tool: "WebFetch", args: `{"url": 1, "prompt": "p"}`,
+			wantErr: ErrInvalidArguments, wantMsg: "The arguments for WebFetch do not match its schema: url: expected string, but got number."},
+		{name: "deferred tool never loaded, valid arguments", tool: "WebFetch", args: `{"url": "u", "prompt": "p"}`,
+			wantArgs: `{"url":"u","prompt":"p"}`},
+		{name: "deferred tool never loaded, arguments guessed wrong", tool: "mcp__slack__send_message", args: `{"channel": "x"}`,
+			wantErr: ErrSchemaNotLoaded,
+			wantMsg: "This tool's schema was not loaded: call ToolSearch with select:mcp__slack__send_message, then retry."},
+		{name: "no arguments mean {}", tool: "TaskList", args: ``, wantArgs: `{}`},
+		{name: "arguments not JSON", tool: "Read", args: `{"file_path":`, wantErr: ErrInvalidArguments,
+			wantMsg: "The arguments for Read are not valid JSON"},
+		{name: "trailing data", tool: "Read", args: `{"file_path":"a"} {}`, wantErr: ErrInvalidArguments},
+		{name: "unknown tool with a suggestion", tool: "webfetch2", args: `{}`, wantErr: ErrUnknownTool,
+			wantMsg: "No tool named webfetch2 is available. Did you mean WebFetch?"},
+		{name: "out of scope is unknown", scope: &Scope{Allow: []string{"Read"}}, tool: "WebFetch", args: `{"url":"u","prompt":"p"}`,
+			wantErr: ErrUnknownTool, wantMsg: "No tool named WebFetch is available."},
+		{name: "deferred tools are outside a plain * scope", scope: &Scope{Allow: []string{"*"}}, tool: "WebFetch", args: `{}`,
+			wantErr: ErrUnknownTool},
+		{name: "disconnected server", status: ServerDisconnected, tool: "mcp__slack__send_message", args: `{}`,
+			wantErr: ErrToolUnavailable, wantMsg: "Tool mcp__slack__send_message is not available: its MCP server slack is disconnected."},
+		{name: "pending server", status: ServerPending, tool: "mcp__slack__send_message", args: `{}`,
+			wantErr: ErrToolUnavailable, wantMsg: "its MCP server slack is still connecting; try again shortly."},
+		{name: "pending server out of scope is unknown", scope: &Scope{Allow: []string{"Read"}}, status: ServerPending,
+			tool: "mcp__slack__send_message", args: `{}`, wantErr: ErrUnknownTool, wantMsg: "No tool named mcp__slack__send_message is available."},
+		{name: "ToolSearch is not an application tool", tool: "ToolSearch", args: `{"query":"x"}`, wantErr: ErrUnknownTool},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := smallRegistry(t)
+			if tc.status != ServerConnected {
+				reg.SetServerStatus("slack", tc.status)
+			}
+			s := NewSession(reg, &SessionOptions{Scope: tc.scope})
+			if tc.discover != "" {
+				sessionSearch(t, s, tc.discover)
+			}
+			call, err := s.CheckCall(tc.tool, json.RawMessage(tc.args))
+			if tc.wantErr != nil {
+				require.ErrorIs(t, err, tc.wantErr, "CheckCall(%s, %s)", tc.tool, tc.args)
+				var ce *CallError
+				require.ErrorAs(t, err, &ce)
+				assert.Equal(t, tc.tool, ce.Tool)
+				assert.Contains(t, err.Error(), tc.wantMsg)
+				assert.Nil(t, call)
+				return
+			}
+			require.NoError(t, err, "CheckCall(%s, %s)", tc.tool, tc.args)
+			assert.Equal(t, tc.tool, call.Tool.Name)
+			assert.Equal(t, tc.wantArgs, string(call.Arguments))
+		})
+	}
+}
+
+func TestSchemaNotLoadedIsInvalidArguments(t *testing.T) {
+	assert.ErrorIs(t, ErrSchemaNotLoaded, ErrInvalidArguments)
+}
+
+// The hint goes away once the tool is discovered, and is not given when
+// nothing is deferred (ModeNever sends every schema).
+func TestCheckCallHintDependsOnDiscovery(t *testing.T) {
+	reg := smallRegistry(t)
+	s := NewSession(reg, nil)
+	_, err := s.CheckCall("WebFetch", json.RawMessage(`{}`))
+	require.ErrorIs(t, err, ErrSchemaNotLoaded)
+	sessionSearch(t, s, "select:WebFetch")
+	_, err = s.CheckCall("WebFetch", json.RawMessage(`{}`))
+	require.ErrorIs(t, err, ErrInvalidArguments)
+	assert.NotErrorIs(t, err, ErrSchemaNotLoaded, "after discovery")
+
+	never := NewSession(reg, &SessionOptions{Mode: ToolSearchMode{Kind: ModeNever}})
+	_, err = never.CheckCall("WebFetch", json.RawMessage(`{}`))
+	assert.NotErrorIs(t, err, ErrSchemaNotLoaded, "with ModeNever the schema was sent")
+}
+
+// Validators are compiled once per tool definition, shared by sessions,
+// and a lazy schema is loaded once.
+func TestValidatorCompiledOnce(t *testing.T) {
+	var loads atomic.Int32
+	reg, err := NewRegistry(Tool{Name: "Lazy", ShouldDefer: true, LoadSchema: func() (json.RawMessage, error) {
+		loads.Add(1)
+		return json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`), nil
+	}})
+	require.NoError(t, err)
+	a, b := NewSession(reg, nil), NewSession(reg, nil)
+	for range 3 {
+		_, err := a.CheckCall("Lazy", json.RawMessage(`{"n":1}`))
+		require.NoError(t, err)
+		_, err = b.CheckCall("Lazy", json.RawMessage(`{"n":"x"}`))
+		require.ErrorIs(t, err, ErrSchemaNotLoaded)
+	}
+	e := reg.load().named("Lazy")
+	v1, err := e.compiledSchema()
+	require.NoError(t, err)
+	v2, _ := e.compiledSchema()
+	assert.Same(t, v1, v2)
+	assert.Equal(t, int32(1), loads.Load(), "LoadSchema called once")
+}
+
+func TestCheckCallBrokenLazySchema(t *testing.T) {
+	reg, err := NewRegistry(Tool{Name: "Broken", ShouldDefer: true, LoadSchema: func() (json.RawMessage, error) {
+		return json.RawMessage(`[1]`), nil
+	}})
+	require.NoError(t, err)
+	_, err = NewSession(reg, nil).CheckCall("Broken", nil)
+	require.ErrorIs(t, err, ErrToolUnavailable)
+	assert.Contains(t, err.Error(), "Tool Broken cannot be called")
+}
+
+// Point 4: a scope never leaks a tool name through search, select,
+// suggestions, errors, announcements or the tool list. The only names an
+// output may hold outside the scope are those the model itself sent.
+func TestScopeNeverLeaks(t *testing.T) {
+	reg := smallRegistry(t)
+	scope := &Scope{Allow: []string{"Read", "mcp__github__list_issues", "WebFetch"}}
+	var outside []string
+	for tool := range reg.Tools() {
+		if !scope.Allows(&tool) {
+			outside = append(outside, tool.Name)
+		}
+	}
+	require.Len(t, outside, 9)
+	queries := []string{
+		"slack", "+slack send", "github issue", "create issue", "mcp__github", "mcp__slack__", "notebook jupyter",
+		"web search", "WebSearch", "select:WebSearch", "select:websearch", "select:WebSearc,mcp__github__create_issu",
+		"select:mcp__slack__send_message,Read", "select:NotebookEdit", "mcp__jira__create_ticket", "TodoWrite", "todo task list",
+		"select:mcp__github__list_issue", "github",
+	}
+	for _, format := range []Format{FormatInline, FormatToolReference, FormatFunctions} {
+		for _, bridge := range []bool{false, true} {
+			s := NewSession(reg, &SessionOptions{Scope: scope, Format: format, CallBridge: bridge})
+			check := func(what, out, sent string) {
+				for _, n := range outside {
+					if strings.Contains(out, n) {
+						assert.Contains(t, sent, n, "%s (format %d, bridge %v) reveals %s:\n%s", what, format, bridge, n, out)
+					}
+				}
+			}
+			for _, q := range queries {
+				args, _ := json.Marshal(map[string]string{"query": q})
+				content, _ := s.HandleToolSearch(args)
+				b, _ := json.Marshal(content)
+				check("ToolSearch "+q, string(b), q)
+			}
+			for _, n := range append(slices.Clone(outside), "mcp__slack__send_messag", "Websearch", "TodoWrit") {
+				_, err := s.CheckCall(n, json.RawMessage(`{}`))
+				require.ErrorIs(t, err, ErrUnknownTool, "CheckCall(%s) in scope %v", n, scope.Allow)
+				check("CheckCall "+n, err.Error(), n)
+				bridged := `{"name":"` + n + `","arguments":{}}`
+				_, err = s.ResolveBridgeCall(json.RawMessage(bridged))
+				require.ErrorIs(t, err, ErrUnknownTool)
+				check("CallTool "+n, err.Error(), n)
+			}
+			b, _ := json.Marshal(mustTools(t, s))
+			check("Tools()", string(b), "")
+			check("Announce()", s.Announce().Text, "")
+			check("SystemPromptSection()", s.SystemPromptSection(), "")
+			check("Discovered()", strings.Join(s.Discovered(), ","), "")
+		}
+	}
+}
+
+func TestScopedSession(t *testing.T) {
+	reg := smallRegistry(t)
+	s := NewSession(reg, &SessionOptions{Scope: &Scope{Allow: []string{"Read", "mcp__github__list_issues"}}})
+	assert.Equal(t, []string{"Read", "ToolSearch"}, toolNames(mustTools(t, s)))
+	res := sessionSearch(t, s, "github issues")
+	assert.Equal(t, 1, res.TotalDeferredTools, "the scope holds one deferred tool")
+	require.Len(t, res.Matches, 1)
+	assert.Equal(t, "mcp__github__list_issues", res.Matches[0].Name)
+	assert.Equal(t, []string{"Read", "ToolSearch", "mcp__github__list_issues"}, toolNames(mustTools(t, s)))
+
+	star := NewSession(reg, &SessionOptions{Scope: &Scope{Allow: []string{"*"}}})
+	assert.False(t, star.ToolSearchOffered(), "a * scope without IncludeDeferred has no deferred tools")
+	assert.Equal(t, []string{"Read", "mcp__jira__create_ticket"}, toolNames(mustTools(t, star)))
+	reg.SetServerStatus("linear", ServerPending)
+	assert.False(t, star.ToolSearchOffered(), "a pending server cannot bring tools into a * scope without IncludeDeferred")
+	all := NewSession(reg, &SessionOptions{Scope: &Scope{Allow: []string{"*"}, IncludeDeferred: true}})
+	assert.True(t, all.ToolSearchOffered())
+	assert.Len(t, all.Searcher().DeferredNames(), 10)
+}

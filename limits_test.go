@@ -1,0 +1,355 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// nested returns a schema whose objects nest depth deep: {} is 1.
+func nested(depth int) string {
+	return strings.Repeat(`{"items":`, depth-1) + `{}` + strings.Repeat(`}`, depth-1)
+}
+
+// sizedSchema returns a valid schema of exactly n bytes (n ≥ 40).
+func sizedSchema(n int) string {
+	const head, tail = `{"type":"object","description":"`, `"}`
+	return head + strings.Repeat("x", n-len(head)-len(tail)) + tail
+}
+
+func TestLimitsDefaults(t *testing.T) {
+	got := Limits{MaxQueryTerms: -3}.withDefaults()
+	assert.Equal(t, Limits{
+		MaxQueryBytes:        DefaultMaxQueryBytes,
+		MaxQueryTerms:        DefaultMaxQueryTerms,
+		MaxSelectNames:       DefaultMaxSelectNames,
+		MaxResultSchemaBytes: DefaultMaxResultSchemaBytes,
+		MaxSchemaBytes:       DefaultMaxSchemaBytes,
+		MaxSchemaDepth:       DefaultMaxSchemaDepth,
+		MaxDescriptionBytes:  DefaultMaxDescriptionBytes,
+		MaxSchemaWork:        DefaultMaxSchemaWork,
+	}, got, "zero and negative fields mean the defaults")
+	assert.Equal(t, 7, Limits{MaxQueryTerms: 7}.withDefaults().MaxQueryTerms, "a set field is kept")
+	assert.Less(t, DefaultMaxSchemaBytes, DefaultMaxResultSchemaBytes,
+		"with the defaults, the largest schema a tool may have always fits in a result on its own")
+}
+
+func TestQueryLimits(t *testing.T) {
+	r := specPool(t)
+	s := NewSearcher(r, &SearchOptions{Limits: Limits{MaxQueryBytes: 40, MaxQueryTerms: 3}})
+	for _, tc := range []struct {
+		name, query string
+		wantErr     string // "" = answered
+	}{
+		{"at the byte limit", strings.Repeat("a", 40), ""},
+		{"over the byte limit", strings.Repeat("a", 41), "the query is 41 bytes long, the limit is 40"},
+		{"select over the byte limit", "select:" + strings.Repeat("a", 34), "the query is 41 bytes long"},
+		{"at the term limit", "web search fetch", ""},
+		{"over the term limit", "web search fetch page", "the query has more than 3 terms"},
+		{"whitespace is not a term", "  web \u3000 search\t\nfetch  ", ""},
+		{"required terms count", "+web +search +fetch +page", "more than 3 terms"},
+		{"select names are not terms", "select:a, b, c, d, e", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, call := range []struct {
+				name string
+				do   func() (*Result, error)
+			}{
+				{"Search", func() (*Result, error) { return s.Search(tc.query, 0) }},
+				{"Call", func() (*Result, error) {
+					args, _ := json.Marshal(map[string]string{"query": tc.query})
+					return s.Call(args)
+				}},
+			} {
+				res, err := call.do()
+				if tc.wantErr == "" {
+					require.NoError(t, err, "%s(%q)", call.name, tc.query)
+					assert.NotNil(t, res)
+					continue
+				}
+				require.ErrorIs(t, err, ErrInvalidQuery, "%s(%q)", call.name, tc.query)
+				require.ErrorIs(t, err, ErrLimit, "%s(%q)", call.name, tc.query)
+				assert.Contains(t, err.Error(), tc.wantErr, "%s(%q)", call.name, tc.query)
+				assert.Nil(t, res)
+			}
+		})
+	}
+}
+
+func TestCountFields(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		upTo int
+		want int
+	}{
+		{"", 10, 0},
+		{"   ", 10, 0},
+		{"a", 10, 1},
+		{" a  b\u00a0c\u2028d ", 10, 4},
+		{"a b c d e f", 3, 3},
+	} {
+		assert.Equal(t, tc.want, countFields(tc.s, tc.upTo), "countFields(%q, %d)", tc.s, tc.upTo)
+		if tc.upTo > len(splitSpace(tc.s)) {
+			assert.Len(t, splitSpace(tc.s), tc.want, "countFields agrees with splitSpace on %q", tc.s)
+		}
+	}
+}
+
+func TestSelectNamesLimitCutsAndSaysSo(t *testing.T) {
+	r := specPool(t)
+	s := NewSearcher(r, &SearchOptions{Limits: Limits{MaxSelectNames: 2}})
+
+	res := search(t, s, "select:WebFetch,TaskList,NotebookEdit,Nope", 0)
+	assert.Equal(t, []string{"WebFetch", "TaskList"}, matchNames(res), "the first MaxSelectNames names are looked up")
+	assert.Empty(t, res.NotFound, "names cut by the limit are not reported as missing tools")
+	require.Len(t, res.Notes, 1)
+	assert.Equal(t, "select: named 4 tools; the limit is 2 a query, so these were not looked up: NotebookEdit, Nope. Ask for them in another query.", res.Notes[0])
+	assert.Contains(t, res.Functions(), res.Notes[0], "the note reaches the model in every rendering")
+
+	res = search(t, s, "select:WebFetch,TaskList", 0)
+	assert.Equal(t, []string{"WebFetch", "TaskList"}, matchNames(res))
+	assert.Empty(t, res.Notes, "no note when nothing was cut")
+}
+
+func TestResultSchemaBudget(t *testing.T) {
+	var r Registry
+	big, small := sizedSchema(600), sizedSchema(100)
+	require.NoError(t, r.Register(
+		Tool{Name: "AlphaBig", Description: "alpha", InputSchema: json.RawMessage(big), ShouldDefer: true},
+		Tool{Name: "BetaSmall", Description: "alpha", InputSchema: json.RawMessage(small), ShouldDefer: true},
+		Tool{Name: "GammaBig", Description: "alpha", InputSchema: json.RawMessage(big), ShouldDefer: true},
+	))
+	s := NewSearcher(&r, &SearchOptions{Limits: Limits{MaxResultSchemaBytes: 1000}})
+
+	res := search(t, s, "select:AlphaBig,GammaBig,BetaSmall", 0)
+	assert.Equal(t, []string{"AlphaBig", "BetaSmall"}, matchNames(res), "a match that does not fit is left out; later ones that fit are kept")
+	assert.Equal(t, []string{"GammaBig was left out: its schema is 600 bytes and this result has 400 of its 1000 schema bytes left. Select it in a query of its own."}, res.Notes)
+	total := 0
+	for _, m := range res.Matches {
+		total += len(m.Schema)
+	}
+	assert.LessOrEqual(t, total, 1000, "the schemas returned stay within the limit")
+
+	res = search(t, s, "alpha", 5)
+	assert.Equal(t, []string{"AlphaBig", "BetaSmall"}, matchNames(res), "the keyword form is cut the same way, best first")
+	require.Len(t, res.Notes, 1)
+	assert.Contains(t, res.Notes[0], "GammaBig was left out")
+
+	res = search(t, s, "select:GammaBig", 0)
+	assert.Equal(t, []string{"GammaBig"}, matchNames(res), "alone it fits")
+	assert.Empty(t, res.Notes)
+}
+
+func TestSchemaSizeAndDepthLimits(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		limits  Limits
+		schema  string
+		wantErr string // "" = accepted
+	}{
+		{"at the size limit", Limits{MaxSchemaBytes: 100}, sizedSchema(100), ""},
+		{"over the size limit", Limits{MaxSchemaBytes: 100}, sizedSchema(101), "the schema is 101 bytes, the limit is 100"},
+		{"default size limit", Limits{}, sizedSchema(DefaultMaxSchemaBytes + 1), fmt.Sprintf("the limit is %d", DefaultMaxSchemaBytes)},
+		{"at the depth limit", Limits{MaxSchemaDepth: 5}, nested(5), ""},
+		{"over the depth limit", Limits{MaxSchemaDepth: 5}, nested(6), "nests objects and arrays more than 5 deep"},
+		{"arrays count", Limits{MaxSchemaDepth: 3}, `{"enum":[[[1]]]}`, "more than 3 deep"},
+		{"brackets in strings do not count", Limits{MaxSchemaDepth: 2}, `{"description":"[[[{{{\"[[["}`, ""},
+		{"default depth limit", Limits{}, nested(DefaultMaxSchemaDepth + 1), fmt.Sprintf("more than %d deep", DefaultMaxSchemaDepth)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r Registry
+			r.SetLimits(tc.limits)
+			err := r.Register(Tool{Name: "T", InputSchema: json.RawMessage(tc.schema)})
+			if tc.wantErr == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorIs(t, err, ErrInvalidSchema)
+			require.ErrorIs(t, err, ErrLimit)
+			assert.Contains(t, err.Error(), tc.wantErr)
+			assert.Contains(t, err.Error(), `register "T"`, "the error names the tool")
+			assert.Equal(t, 0, r.Len())
+		})
+	}
+}
+
+func TestLazySchemaLimits(t *testing.T) {
+	var r Registry
+	r.SetLimits(Limits{MaxSchemaBytes: 100, MaxSchemaDepth: 4})
+	lazy := func(s string) func() (json.RawMessage, error) {
+		return func() (json.RawMessage, error) { return json.RawMessage(s), nil }
+	}
+	require.NoError(t, r.Register(
+		Tool{Name: "Big", Description: "lazy", ShouldDefer: true, LoadSchema: lazy(sizedSchema(101))},
+		Tool{Name: "Deep", Description: "lazy", ShouldDefer: true, LoadSchema: lazy(nested(5))},
+		Tool{Name: "Fine", Description: "lazy", ShouldDefer: true, LoadSchema: lazy(nested(4))},
+	))
+	res := search(t, NewSearcher(&r, nil), "lazy", 5)
+	assert.Equal(t, []string{"Fine"}, matchNames(res))
+	require.Len(t, res.Notes, 2)
+	assert.Contains(t, res.Notes[0], `Big was left out: load schema of "Big"`)
+	assert.Contains(t, res.Notes[0], "the schema is 101 bytes, the limit is 100")
+	assert.Contains(t, res.Notes[1], `Deep was left out: load schema of "Deep"`)
+	assert.Contains(t, res.Notes[1], "more than 4 deep")
+}
+
+func TestDescriptionLimit(t *testing.T) {
+	var r Registry
+	r.SetLimits(Limits{MaxDescriptionBytes: 10})
+	require.NoError(t, r.Register(Tool{Name: "Ok", Description: strings.Repeat("d", 10)}))
+	err := r.Register(Tool{Name: "Long", Description: strings.Repeat("d", 11)})
+	require.ErrorIs(t, err, ErrLimit)
+	assert.EqualError(t, err, `register "Long": toolsearch: limit exceeded: the description is 11 bytes, the limit is 10`)
+
+	var z Registry // the zero Registry applies the default
+	err = z.Register(Tool{Name: "Long", Description: strings.Repeat("d", DefaultMaxDescriptionBytes+1)})
+	require.ErrorIs(t, err, ErrLimit)
+	require.NoError(t, z.Register(Tool{Name: "Max", Description: strings.Repeat("d", DefaultMaxDescriptionBytes)}))
+}
+
+func TestSetLimitsAppliesToLaterRegistrations(t *testing.T) {
+	var r Registry
+	require.NoError(t, r.Register(Tool{Name: "Before", InputSchema: json.RawMessage(nested(6))}))
+	r.SetLimits(Limits{MaxSchemaDepth: 5})
+	require.ErrorIs(t, r.Register(Tool{Name: "After", InputSchema: json.RawMessage(nested(6))}), ErrLimit)
+	_, ok := r.Lookup("Before")
+	assert.True(t, ok, "tools registered before SetLimits are kept")
+	r.SetLimits(Limits{})
+	require.NoError(t, r.Register(Tool{Name: "After", InputSchema: json.RawMessage(nested(6))}), "Limits{} restores the defaults")
+}
+
+func TestJSONDepth(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{`1`, 0},
+		{`{}`, 1},
+		{`[{},[{}]]`, 3},
+		{`{"a":"}}}{{{"}`, 1},
+		{`{"a":"\\"}`, 1},
+		{`{"a":"\"{"}`, 1},
+	} {
+		assert.Equal(t, tc.want, jsonDepth([]byte(tc.in), 100), "jsonDepth(%s)", tc.in)
+	}
+	assert.Equal(t, 3, jsonDepth([]byte(nested(1000)), 3), "the scan stops at upTo")
+}
+
+// anyOfChain returns a schema of n definitions, each an anyOf of two
+// references to the next: validating a value that matches none applies
+// 2ⁿ subschemas.
+func anyOfChain(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"$defs":{`)
+	for i := range n {
+		fmt.Fprintf(&b, `"d%d":{"anyOf":[{"$ref":"#/$defs/d%d"},{"$ref":"#/$defs/d%d"}]},`, i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, `"d%d":{"type":"string"}},"$ref":"#/$defs/d0"}`, n)
+	return b.String()
+}
+
+// branchingRecursion returns a schema that applies itself twice to its
+// member "a": validating arguments nested d deep applies 2ᵈ subschemas.
+const branchingRecursion = `{"type":"object","anyOf":[{"properties":{"a":{"$ref":"#"}}},{"properties":{"a":{"$ref":"#"}}}]}`
+
+func TestSchemaWork(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		schema string
+		levels int
+		want   int
+	}{
+		{"flat object", schema, 64, 1},
+		{"one definition", `{"$defs":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/s"},"b":{"$ref":"#/$defs/s"}}}`, 64, 2},
+		// d_i applies itself and two references, each applying d_i+1:
+		// w(d_i) = 3 + 2·w(d_i+1), w(d_n) = 1, so w(d_0) = 2ⁿ⁺² − 3, and
+		// the root's $ref adds 1.
+		{"anyOf chain of 3", anyOfChain(3), 64, 1<<5 - 2},
+		{"anyOf chain of 10", anyOfChain(10), 64, 1<<12 - 2},
+		{"recursion as a tree", `{"properties":{"child":{"$ref":"#"},"kids":{"items":{"$ref":"#"}}}}`, 64, 2},
+		// w₀ = 3 (the root and its two branches); member "a" gets the
+		// reference and the root from both branches: w₁ = 2·(1+3) = 8, and
+		// each level doubles: w_d = 2ᵈ⁺².
+		{"branching recursion, 5 levels", branchingRecursion, 5, 1 << 7},
+		{"a JSON value: object or array of itself", `{"anyOf":[{"type":"object","additionalProperties":{"$ref":"#"}},{"type":"array","items":{"$ref":"#"}}]}`, 64, 4},
+		{"a tuple then items of itself", `{"prefixItems":[{"$ref":"#"}],"items":{"$ref":"#"},"properties":{"a":{"$ref":"#"}},"additionalProperties":{"$ref":"#"}}`, 64, 2},
+		// A key such as "ab" gets both references and the root through
+		// each: w₀ = 1, w₁ = 2·(1+1) = 4, w_d = 2ᵈ⁺¹.
+		{"two patterns matching one key apply both", `{"patternProperties":{"a":{"$ref":"#"},"b":{"$ref":"#"}}}`, 5, 1 << 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := compileSchema(json.RawMessage(tc.schema))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, schemaWork(s, tc.levels, 1<<30))
+		})
+	}
+}
+
+func TestSchemaWorkLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name, schema string
+	}{
+		{"anyOf chain of 25 (2²⁵ applications)", anyOfChain(25)},
+		{"branching recursion (2 to the arguments' depth)", branchingRecursion},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r Registry
+			err := r.Register(Tool{Name: "Fan", InputSchema: json.RawMessage(tc.schema)})
+			require.ErrorIs(t, err, ErrInvalidSchema)
+			require.ErrorIs(t, err, ErrLimit)
+			assert.EqualError(t, err, `register "Fan": toolsearch: invalid input schema: toolsearch: limit exceeded: validating one value may apply more than 10000 subschemas: its references fan out`)
+		})
+	}
+	var r Registry
+	r.SetLimits(Limits{MaxSchemaWork: 100})
+	require.NoError(t, r.Register(Tool{Name: "Small", InputSchema: json.RawMessage(anyOfChain(4))}), "2⁴ fits in 100")
+	require.ErrorIs(t, r.Register(Tool{Name: "Fan", InputSchema: json.RawMessage(anyOfChain(6))}), ErrLimit, "2⁶ does not")
+}
+
+func TestRealSchemasWithinLimits(t *testing.T) {
+	loadCatalog(t, "testdata/bench/livemcpbench.json") // 527 schemas of real MCP servers, all accepted
+}
+
+// hostileWideSchema returns a schema just under DefaultMaxSchemaBytes whose
+// definitions refer to each other through properties and items: the work
+// bound has to follow every reference at every level.
+func hostileWideSchema() string {
+	var b strings.Builder
+	b.WriteString(`{"$defs":{`)
+	n := 0
+	for i := 0; ; i++ {
+		def := fmt.Sprintf(`"d%d":{"properties":{"a":{"$ref":"#/$defs/d%d"},"b":{"$ref":"#/$defs/d%d"}},"allOf":[{"$ref":"#/$defs/e%d"}]},"e%d":{"items":{"$ref":"#/$defs/d%d"}},`, i, i+1, i/2, i, i, i/3)
+		if b.Len()+len(def)+200 > DefaultMaxSchemaBytes {
+			n = i
+			break
+		}
+		b.WriteString(def)
+	}
+	fmt.Fprintf(&b, `"d%d":{}},"$ref":"#/$defs/d0"}`, n)
+	return b.String()
+}
+
+// BenchmarkRegisterSchema measures what registering one tool costs: a
+// typical MCP schema, and the hostile schema above (the cost a hostile
+// server can impose per tool, within the default limits).
+func BenchmarkRegisterSchema(b *testing.B) {
+	typical := `{"type":"object","properties":{"owner":{"type":"string"},"repo":{"type":"string"},"title":{"type":"string"},"body":{"type":"string"},"labels":{"type":"array","items":{"type":"string"}}},"required":["owner","repo","title"]}`
+	for _, bc := range []struct{ name, schema string }{
+		{"typical", typical},
+		{"hostile_64KiB", hostileWideSchema()},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var r Registry
+				if err := r.Register(Tool{Name: "T", InputSchema: json.RawMessage(bc.schema)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,43 @@
+package mcpgo_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/mcpgo"
+)
+
+func ExampleAttach() {
+	ctx := context.Background()
+	srv := server.NewMCPServer("weather", "1", server.WithToolCapabilities(true))
+	for _, name := range []string{"get_forecast", "get_alerts"} {
+		srv.AddTool(mcp.NewTool(name, mcp.WithDescription("Weather: "+name)),
+			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText("ok"), nil
+			})
+	}
+	// In process here; over stdio use client.NewStdioMCPClient(command, env, args...).
+	c, err := client.NewInProcessClient(srv)
+	if err != nil {
+		panic(err)
+	}
+	reg := &toolsearch.Registry{}
+	s, err := mcpgo.Attach(ctx, reg, "weather", c, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer s.Close()
+
+	fmt.Println(reg.ServerStatus("weather"), reg.Len())
+	res, _ := toolsearch.NewSearcher(reg, nil).Search("forecast", 0)
+	for _, m := range res.Matches {
+		fmt.Println(m.Name)
+	}
+	// Output:
+	// connected 2
+	// mcp__weather__get_forecast
+}

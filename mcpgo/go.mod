@@ -1,0 +1,22 @@
+module github.com/toolsearch/toolsearch/mcpgo
+
+go 1.26
+
+replace github.com/toolsearch/toolsearch => ../
+
+require (
+	github.com/mark3labs/mcp-go v1.2.1
+	github.com/stretchr/testify v1.12.1
+	github.com/toolsearch/toolsearch v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/google/jsonschema-go v0.4.2 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
+	github.com/spf13/cast v1.7.1 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/text v0.14.0 // indirect
+)

@@ -1,0 +1,208 @@
+package mcpgo_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/mcpgo"
+)
+
+func TestConvertTool(t *testing.T) {
+	tests := []struct {
+		name string
+		in   mcp.Tool
+		want toolsearch.Tool
+	}{
+		{
+			name: "structured schema",
+			in: mcp.NewTool("get.weather", mcp.WithDescription("Get weather"),
+				mcp.WithString("city", mcp.Required())),
+			want: toolsearch.Tool{Name: "mcp__srv__get_weather", Description: "Get weather", Server: "srv", MCPName: "get.weather",
+				InputSchema: json.RawMessage(`{"properties":{"city":{"type":"string"}},"required":["city"],"type":"object"}`)},
+		},
+		{
+			name: "raw schema kept byte for byte",
+			in:   mcp.NewToolWithRawSchema("raw", "Raw", json.RawMessage(`{"type":"object","description":"x"}`)),
+			want: toolsearch.Tool{Name: "mcp__srv__raw", Description: "Raw", Server: "srv", MCPName: "raw",
+				InputSchema: json.RawMessage(`{"type":"object","description":"x"}`)},
+		},
+		{
+			name: "meta alwaysLoad and searchHint",
+			in: mcp.Tool{Name: "t", InputSchema: mcp.ToolInputSchema{Type: "object"},
+				Meta: &mcp.Meta{AdditionalFields: map[string]any{"anthropic/alwaysLoad": true, "anthropic/searchHint": " a\tb "}}},
+			want: toolsearch.Tool{Name: "mcp__srv__t", Server: "srv", MCPName: "t", AlwaysLoad: true, SearchHint: "a b",
+				InputSchema: json.RawMessage(`{"properties":{},"type":"object"}`)},
+		},
+		{
+			name: "description cut at 2048 characters",
+			in:   mcp.Tool{Name: "long", Description: strings.Repeat("x", 2049), InputSchema: mcp.ToolInputSchema{Type: "object"}},
+			want: toolsearch.Tool{Name: "mcp__srv__long", Server: "srv", MCPName: "long", Description: strings.Repeat("x", 2048) + "… [truncated]",
+				InputSchema: json.RawMessage(`{"properties":{},"type":"object"}`)},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := mcpgo.ConvertTool("srv", tt.in)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(tt.want.InputSchema), string(got.InputSchema))
+			got.InputSchema, tt.want.InputSchema = nil, nil
+			assert.Equal(t, tt.want, got)
+		})
+	}
+	_, err := mcpgo.ConvertTool("srv", mcp.Tool{Name: "bad", InputSchema: mcp.ToolInputSchema{Type: "object",
+		Properties: map[string]any{"f": func() {}}}})
+	require.ErrorContains(t, err, `tool "bad" of server "srv": encoding its input schema`)
+}
+
+type events struct {
+	mu     sync.Mutex
+	log    []string
+	errs   []string
+	signal chan struct{}
+}
+
+func newEvents() *events { return &events{signal: make(chan struct{}, 100)} }
+
+func (e *events) add(to *[]string, s string) {
+	e.mu.Lock()
+	*to = append(*to, s)
+	e.mu.Unlock()
+	select {
+	case e.signal <- struct{}{}:
+	default:
+	}
+}
+
+func (e *events) options() *mcpgo.Options {
+	return &mcpgo.Options{
+		OnStatus: func(s string, st toolsearch.ServerStatus) { e.add(&e.log, s+":"+st.String()) },
+		OnListed: func(s string, n int) { e.add(&e.log, fmt.Sprintf("%s:listed %d", s, n)) },
+		OnError:  func(s string, err error) { e.add(&e.errs, s+": "+err.Error()) },
+	}
+}
+
+func (e *events) waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for !cond() {
+		select {
+		case <-e.signal:
+		case <-timeout:
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+func (e *events) get(which *[]string) []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(*which)
+}
+
+func names(reg *toolsearch.Registry) []string {
+	var out []string
+	for t := range reg.Tools() {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+func echo(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	b, _ := json.Marshal(req.Params.Arguments)
+	return mcp.NewToolResultText(req.Params.Name + " " + string(b)), nil
+}
+
+func newServer(n int) *server.MCPServer {
+	s := server.NewMCPServer("mem", "0.0.1", server.WithToolCapabilities(true), server.WithPaginationLimit(2))
+	for i := range n {
+		s.AddTool(mcp.NewTool(fmt.Sprintf("tool%d", i), mcp.WithDescription(fmt.Sprintf("Tool number %d", i)),
+			mcp.WithString("text")), echo)
+	}
+	return s
+}
+
+func TestAttachInProcess(t *testing.T) {
+	for _, legacy := range []bool{false, true} {
+		t.Run(fmt.Sprintf("legacy=%v", legacy), func(t *testing.T) {
+			ctx := context.Background()
+			srv := newServer(5)
+			var copts []client.ClientOption
+			if legacy {
+				copts = append(copts, client.WithLegacyProtocolOnly())
+			}
+			c, err := client.NewInProcessClientWithOptions(srv, copts...)
+			require.NoError(t, err)
+			reg := &toolsearch.Registry{}
+			ev := newEvents()
+			s, err := mcpgo.Attach(ctx, reg, "mem", c, ev.options())
+			require.NoError(t, err)
+			assert.Equal(t, legacy, !mcp.IsModernProtocol(c.ProtocolVersion()), "protocol %s", c.ProtocolVersion())
+			assert.Equal(t, toolsearch.ServerConnected, reg.ServerStatus("mem"))
+			assert.Equal(t, []string{"mcp__mem__tool0", "mcp__mem__tool1", "mcp__mem__tool2", "mcp__mem__tool3", "mcp__mem__tool4"}, names(reg),
+				"every page (limit 2) should be listed")
+			assert.Equal(t, []string{"mem:pending", "mem:listed 5", "mem:connected"}, ev.get(&ev.log))
+
+			srv.AddTool(mcp.NewTool("late", mcp.WithDescription("Added after connect")), echo)
+			ev.waitFor(t, "the late tool", func() bool { return slices.Contains(names(reg), "mcp__mem__late") })
+			srv.DeleteTools("tool0")
+			ev.waitFor(t, "tool0 to go", func() bool { return !slices.Contains(names(reg), "mcp__mem__tool0") })
+
+			out, err := s.CallTool(ctx, "mcp__mem__late", json.RawMessage(`{"text":"hi"}`))
+			require.NoError(t, err)
+			assert.Equal(t, `late {"text":"hi"}`, out.Content[0].(mcp.TextContent).Text)
+			_, err = s.CallTool(ctx, "mcp__other__late", nil)
+			require.ErrorIs(t, err, mcpgo.ErrUnknownTool)
+
+			require.NoError(t, s.Close())
+			<-s.Done()
+			assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("mem"))
+			assert.Empty(t, names(reg), "a disconnected server's tools are not available")
+			_, kept := reg.Lookup("mcp__mem__late")
+			assert.True(t, kept)
+			assert.Empty(t, ev.get(&ev.errs))
+		})
+	}
+}
+
+func TestAttachBadToolIsSkipped(t *testing.T) {
+	srv := newServer(1)
+	srv.AddTool(mcp.NewToolWithRawSchema("broken", "", json.RawMessage(`{"type":"object","properties":{"x":{"type":"nope"}}}`)), echo)
+	c, err := client.NewInProcessClient(srv)
+	require.NoError(t, err)
+	reg := &toolsearch.Registry{}
+	ev := newEvents()
+	s, err := mcpgo.Attach(context.Background(), reg, "s", c, ev.options())
+	require.NoError(t, err)
+	defer s.Close()
+	assert.Equal(t, []string{"mcp__s__tool0"}, names(reg))
+	errs := ev.get(&ev.errs)
+	require.Len(t, errs, 1)
+	assert.Contains(t, errs[0], `register "mcp__s__broken"`)
+}
+
+func TestAttachFailureMarksDisconnected(t *testing.T) {
+	c, err := client.NewInProcessClient(newServer(1))
+	require.NoError(t, err)
+	require.NoError(t, c.Start(context.Background()))
+	require.NoError(t, c.Close())
+	reg := &toolsearch.Registry{}
+	_, err = mcpgo.Attach(context.Background(), reg, "gone", c, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"gone"`)
+	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("gone"))
+
+	_, err = mcpgo.Attach(context.Background(), reg, "", c, nil)
+	require.ErrorContains(t, err, "empty server name")
+}

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// fakeEnv makes the test binary act as an MCP server over stdio (see
+// TestMain): "bad" lists one good tool and one with an invalid schema.
+const fakeEnv = "TOOLSEARCH_MCP_FAKE_SERVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeEnv) == "bad" {
+		srv := mcp.NewServer(&mcp.Implementation{Name: "bad", Version: "0"}, nil)
+		noop := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		}
+		srv.AddTool(&mcp.Tool{Name: "ok", Description: "A fine tool", InputSchema: map[string]any{"type": "object"}}, noop)
+		srv.AddTool(&mcp.Tool{Name: "broken", Description: "Bad schema", InputSchema: map[string]any{"type": "object",
+			"properties": map[string]any{"x": map[string]any{"type": "no-such-type"}}}}, noop)
+		if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// fakeServer is the config entry that starts the test binary as the "bad"
+// server.
+func fakeServer(t *testing.T) map[string]any {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	return map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{fakeEnv: "bad"}}
+}
+
+func writeConfig(t *testing.T, servers map[string]any) string {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"mcpServers": servers})
+	require.NoError(t, err)
+	p := filepath.Join(t.TempDir(), "mcp.json")
+	require.NoError(t, os.WriteFile(p, b, 0o600))
+	return p
+}
+
+func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func count(t *testing.T, s string) int {
+	t.Helper()
+	c, err := tokenizer.Get(tokenizer.O200kBase)
+	require.NoError(t, err)
+	n, err := c.Count(s)
+	require.NoError(t, err)
+	return n
+}
+
+func TestBadSchemaServerJSON(t *testing.T) {
+	cfg := writeConfig(t, map[string]any{"bad": fakeServer(t)})
+	code, out, _ := runCmd(t, "--config", cfg, "--json", "--timeout", "20s")
+	require.Equal(t, 0, code, out)
+	var rep report
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+	require.Len(t, rep.Servers, 1)
+	s := rep.Servers[0]
+	assert.Equal(t, "ok", s.Status)
+	assert.Equal(t, 2, s.Tools, "tools/list returned two tools")
+	assert.Equal(t, 1, s.Skipped, "the broken schema is skipped")
+	assert.Contains(t, s.Problems, `register "mcp__bad__broken"`)
+	// The one registered tool, as the provider would receive it.
+	def := `{"name":"mcp__bad__ok","description":"A fine tool","input_schema":{"type":"object"}}`
+	assert.Equal(t, count(t, def), s.TokensAll)
+	assert.Equal(t, count(t, "mcp__bad__ok"), s.TokensDefr)
+	assert.Equal(t, "o200k_base (approximation)", rep.Tokenizer)
+}
+
+func TestBadSchemaServerTable(t *testing.T) {
+	cfg := writeConfig(t, map[string]any{"bad": fakeServer(t)})
+	code, out, stderr := runCmd(t, "--config", cfg, "--timeout", "20s")
+	require.Equal(t, 0, code, out)
+	lines := strings.Split(out, "\n")
+	assert.Regexp(t, `^\s*SERVER\s+STATUS\s+TOOLS\s+TOKENS ALL LOADED\s+TOKENS DEFERRED\s+SAVING\s*$`, lines[0])
+	assert.Regexp(t, `^\s*bad\s+ok\s+2\s+\d+\s+\d+\s+\d+\s*$`, lines[1])
+	assert.Regexp(t, `^\s*TOTAL\s+2\s+\d+\s+\d+\s+-?\d+ \(-?\d+\.\d%\)\s*$`, lines[2])
+	assert.Contains(t, out, "approximation of the provider's count")
+	assert.Contains(t, out, "bad: 1 of 2 tools skipped:")
+	assert.Contains(t, stderr, "[1/1] bad ✓", "progress goes to stderr")
+}
+
+func TestUsageAndConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
+		return p
+	}
+	tests := []struct {
+		name    string
+		args    []string
+		code    int
+		wantErr string
+	}{
+		{"no config flag", nil, 2, "usage: toolsearch-mcp --config FILE"},
+		{"missing file", []string{"--config", filepath.Join(dir, "nope.json")}, 2, "no such file"},
+		{"not JSON", []string{"--config", write("a.json", "{")}, 2, "config is not valid JSON"},
+		{"no mcpServers", []string{"--config", write("b.json", `{"servers":{}}`)}, 2, `config has no "mcpServers" object`},
+		{"bad timeout", []string{"--config", write("c.json", `{"mcpServers":{}}`), "--timeout", "0s"}, 2, "--timeout must be positive"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCmd(t, tt.args...)
+			assert.Equal(t, tt.code, code)
+			assert.Contains(t, stderr, tt.wantErr)
+		})
+	}
+}
+
+func TestUnusableEntriesAreReported(t *testing.T) {
+	cfg := writeConfig(t, map[string]any{
+		"remote":  map[string]any{"type": "http", "url": "http://127.0.0.1:1/mcp"},
+		"empty":   map[string]any{"args": []string{"x"}},
+		"garbled": map[string]any{"command": 3},
+	})
+	code, out, _ := runCmd(t, "--config", cfg, "--json")
+	assert.Equal(t, 1, code)
+	var rep report
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	got := map[string]string{}
+	for _, s := range rep.Servers {
+		assert.Equal(t, "error", s.Status)
+		got[s.Name] = s.Error
+	}
+	assert.Contains(t, got["remote"], "remote server")
+	assert.Contains(t, got["empty"], `no "command" given`)
+	assert.Contains(t, got["garbled"], "bad entry")
+}
+
+// npmServer returns the entry script of an npm MCP server installed by
+// `npm ci --prefix mcpsdk/testdata/npm` (or under $TOOLSEARCH_MCP_NPM); it
+// skips, saying why, when node or the package is missing, except under
+// CI=true, where it fails.
+func npmServer(t *testing.T, pkg string) string {
+	t.Helper()
+	skip := func(why string) {
+		t.Helper()
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but the real MCP server test cannot run: %s", why)
+		}
+		t.Skipf("skipping the real MCP server test: %s", why)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		skip("node is not on PATH (install Node.js 18+)")
+	}
+	dir := os.Getenv("TOOLSEARCH_MCP_NPM")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "testdata", "npm")
+	}
+	script := filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js")
+	if _, err := os.Stat(script); err != nil {
+		skip("@modelcontextprotocol/" + pkg + " is not installed at " + script + ": run `npm ci --prefix mcpsdk/testdata/npm`")
+	}
+	abs, err := filepath.Abs(script)
+	require.NoError(t, err)
+	return abs
+}
+
+// listDirectly counts the tools a server's tools/list returns, with a plain
+// go-sdk client and no toolsearch code.
+func listDirectly(t *testing.T, command string, args []string, env map[string]string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.Command(command, args...)
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "direct", Version: "0"}, nil).
+		Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 500 * time.Millisecond}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	n := 0
+	for _, err := range cs.Tools(ctx, nil) {
+		require.NoError(t, err)
+		n++
+	}
+	return n
+}
+
+func TestThreeNPMServersAndFailures(t *testing.T) {
+	everything := npmServer(t, "server-everything")
+	memory := npmServer(t, "server-memory")
+	filesystem := npmServer(t, "server-filesystem")
+	root := t.TempDir()
+	memEnv := map[string]string{"MEMORY_FILE_PATH": filepath.Join(root, "memory.jsonl")}
+	cfg := writeConfig(t, map[string]any{
+		"everything": map[string]any{"command": "node", "args": []string{everything, "stdio"}},
+		"memory":     map[string]any{"command": "node", "args": []string{memory}, "env": memEnv},
+		"filesystem": map[string]any{"command": "node", "args": []string{filesystem, root}},
+		"missing":    map[string]any{"command": "no-such-mcp-server-command-xyz"},
+		"hangs":      map[string]any{"command": "sleep", "args": []string{"60"}},
+		"bad":        fakeServer(t),
+	})
+	code, out, stderr := runCmd(t, "--config", cfg, "--json", "--timeout", "5s", "--query", "read file")
+	assert.Equal(t, 1, code, "some servers failed")
+	var rep report
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+	rows := map[string]serverReport{}
+	for _, s := range rep.Servers {
+		rows[s.Name] = s
+	}
+	require.Len(t, rows, 6)
+
+	// Tool counts equal what tools/list returns to a plain client.
+	// (server-everything may register a tool right after initialization;
+	// both clients advertise the same capabilities and list after it.)
+	for name, want := range map[string]int{
+		"everything": listDirectly(t, "node", []string{everything, "stdio"}, nil),
+		"memory":     listDirectly(t, "node", []string{memory}, memEnv),
+		"filesystem": listDirectly(t, "node", []string{filesystem, root}, nil),
+	} {
+		r := rows[name]
+		assert.Equal(t, "ok", r.Status, "%s: %s", name, r.Error)
+		assert.Equal(t, want, r.Tools, "%s tool count", name)
+		assert.Positive(t, want, name)
+		assert.Zero(t, r.Skipped, name)
+		assert.Greater(t, r.TokensAll, r.TokensDefr, "%s: deferring saves tokens", name)
+	}
+	assert.Equal(t, "error", rows["missing"].Status)
+	assert.Contains(t, rows["missing"].Error, "executable file not found")
+	assert.Equal(t, "timeout", rows["hangs"].Status)
+	assert.Equal(t, "ok", rows["bad"].Status)
+	assert.Equal(t, 1, rows["bad"].Skipped)
+
+	// The totals add up.
+	sumAll, sumDefr, sumTools := 0, 0, 0
+	for _, r := range rep.Servers {
+		sumAll += r.TokensAll
+		sumDefr += r.TokensDefr
+		sumTools += r.Tools
+	}
+	assert.Equal(t, sumTools, rep.Total.Tools)
+	assert.Equal(t, sumAll, rep.Total.TokensAll)
+	assert.Equal(t, sumDefr+rep.Total.Overhead, rep.Total.TokensDefr)
+	assert.Positive(t, rep.Total.Overhead, "the ToolSearch tool and prompt header cost something")
+	assert.Equal(t, rep.Total.TokensAll-rep.Total.TokensDefr, rep.Total.Saving)
+	assert.Greater(t, rep.Total.SavingPct, 50.0)
+
+	// The query ran over every connected server's tools.
+	require.NotNil(t, rep.Query)
+	require.NotEmpty(t, rep.Query.Matches)
+	assert.Equal(t, "mcp__filesystem__read_file", rep.Query.Matches[0].Name)
+	assert.Equal(t, sumTools-1, rep.Query.TotalDeferredTools, "every listed tool but the broken one is deferred")
+	assert.Contains(t, stderr, "[6/6]")
+}

@@ -1,0 +1,44 @@
+package mcpsdk_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/mcpsdk"
+)
+
+func ExampleServers_Connect() {
+	ctx := context.Background()
+	// An MCP server, in memory here; over stdio use &mcp.CommandTransport{...}.
+	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1"}, nil)
+	for _, name := range []string{"get_forecast", "get_alerts"} {
+		server.AddTool(&mcp.Tool{Name: name, Description: "Weather: " + name, InputSchema: map[string]any{"type": "object"}},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
+	}
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, serverSide, nil); err != nil {
+		panic(err)
+	}
+
+	reg := &toolsearch.Registry{}
+	servers := mcpsdk.New(reg, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, servers.ClientOptions(nil))
+	session, err := servers.Connect(ctx, "weather", client, clientSide, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer session.Close()
+
+	fmt.Println(reg.ServerStatus("weather"), reg.Len())
+	res, _ := toolsearch.NewSearcher(reg, nil).Search("forecast", 0)
+	for _, m := range res.Matches {
+		fmt.Println(m.Name)
+	}
+	// Output:
+	// connected 2
+	// mcp__weather__get_forecast
+}

@@ -1,0 +1,70 @@
+// Command inmemory attaches an in-memory MCP server (official Go SDK) to a
+// toolsearch Registry, searches its tools, adds a tool to show
+// tools/list_changed, and calls the found tool.
+//
+//	go run ./examples/inmemory
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/mcpsdk"
+)
+
+func main() {
+	if err := run(context.Background(), os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(ctx context.Context, w io.Writer) error {
+	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1"}, nil)
+	forecast := func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Sunny, 21°C for " + string(req.Params.Arguments)}}}, nil
+	}
+	server.AddTool(&mcp.Tool{Name: "get_forecast", Description: "Get the weather forecast for a city",
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}, "required": []string{"city"}}}, forecast)
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, serverSide, nil); err != nil {
+		return err
+	}
+
+	reg := &toolsearch.Registry{}
+	listed := make(chan int, 10)
+	servers := mcpsdk.New(reg, &mcpsdk.Options{
+		OnListed: func(server string, n int) { listed <- n },
+		OnError:  func(server string, err error) { fmt.Fprintln(os.Stderr, server+":", err) },
+	})
+	client := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "1"}, servers.ClientOptions(nil))
+	session, err := servers.Connect(ctx, "weather", client, clientSide, nil)
+	if err != nil {
+		return err
+	}
+	defer session.Close()
+	fmt.Fprintf(w, "connected: %d tool(s) listed\n", <-listed)
+
+	// The server adds a tool: tools/list_changed makes Servers list again.
+	server.AddTool(&mcp.Tool{Name: "get_alerts", Description: "Severe weather alerts for a region",
+		InputSchema: map[string]any{"type": "object"}}, forecast)
+	fmt.Fprintf(w, "tools/list_changed: %d tool(s) listed\n", <-listed)
+
+	searcher := toolsearch.NewSearcher(reg, nil)
+	fmt.Fprintln(w, searcher.SystemPromptSection())
+	res, err := searcher.Search("forecast city", 0)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "ToolSearch %q → %s\n", res.Query, res.JSON())
+	out, err := servers.CallTool(ctx, res.Matches[0].Name, []byte(`{"city":"Paris"}`))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "call:", out.Content[0].(*mcp.TextContent).Text)
+	return nil
+}

@@ -1,0 +1,102 @@
+package mcpsdk_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/mcpsdk"
+)
+
+// npmServer returns the path of the entry script of npm MCP server pkg (for
+// example "server-everything"), installed by `npm ci --prefix
+// mcpsdk/testdata/npm` (or in the directory named by $TOOLSEARCH_MCP_NPM). It
+// skips the test, saying why, when node or the package is missing, except
+// under CI=true, where that is a failure: CI must run these tests.
+func npmServer(t *testing.T, pkg string) string {
+	t.Helper()
+	skip := func(why string) {
+		t.Helper()
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but the real MCP server test cannot run: %s", why)
+		}
+		t.Skipf("skipping the real MCP server test: %s", why)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		skip("node is not on PATH (install Node.js 18+)")
+	}
+	dir := os.Getenv("TOOLSEARCH_MCP_NPM")
+	if dir == "" {
+		dir = filepath.Join("testdata", "npm")
+	}
+	script := filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js")
+	if _, err := os.Stat(script); err != nil {
+		skip("@modelcontextprotocol/" + pkg + " is not installed at " + script + ": run `npm ci --prefix mcpsdk/testdata/npm`")
+	}
+	abs, err := filepath.Abs(script)
+	require.NoError(t, err)
+	return abs
+}
+
+func TestServersStdioServerEverything(t *testing.T) {
+	script := npmServer(t, "server-everything")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	reg := &toolsearch.Registry{}
+	ev := newEvents()
+	servers := mcpsdk.New(reg, ev.options())
+	client := mcp.NewClient(&mcp.Implementation{Name: "toolsearch-test", Version: "0"}, servers.ClientOptions(nil))
+	cs, err := servers.Connect(ctx, "everything", client,
+		&mcp.CommandTransport{Command: exec.Command("node", script, "stdio"), TerminateDuration: time.Second}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, toolsearch.ServerConnected, reg.ServerStatus("everything"))
+
+	// server-everything registers get-roots-list only after initialize (the
+	// client advertises roots) and announces it with tools/list_changed, so
+	// its arrival shows that re-listing works over a real stdio server.
+	ev.waitFor(t, "get-roots-list after tools/list_changed", func() bool {
+		return slices.Contains(names(reg), "mcp__everything__get-roots-list")
+	})
+
+	// The registry holds exactly what tools/list returns now.
+	var want []string
+	for tool, err := range cs.Tools(ctx, nil) {
+		require.NoError(t, err)
+		want = append(want, toolsearch.MCPToolName("everything", tool.Name))
+	}
+	slices.Sort(want)
+	ev.waitFor(t, "the registry to match tools/list", func() bool { return slices.Equal(want, names(reg)) })
+	assert.Subset(t, want, []string{"mcp__everything__echo", "mcp__everything__get-sum"})
+	assert.Empty(t, ev.errors(), "server-everything's tools should all register")
+
+	// Keyword search over the real tools, and a routed call.
+	res, err := toolsearch.NewSearcher(reg, nil).Search("echo", 1)
+	require.NoError(t, err)
+	require.Len(t, res.Matches, 1)
+	assert.Equal(t, "mcp__everything__echo", res.Matches[0].Name)
+	out, err := servers.CallTool(ctx, "mcp__everything__echo", []byte(`{"message":"hello"}`))
+	require.NoError(t, err)
+	require.NotEmpty(t, out.Content)
+	assert.Contains(t, out.Content[0].(*mcp.TextContent).Text, "hello")
+
+	done := servers.Done("everything")
+	// server-everything does not exit when its stdin closes; the transport
+	// then stops it with SIGTERM and Close reports that.
+	_ = cs.Close()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		t.Fatal("the end of the stdio session was not noticed")
+	}
+	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("everything"))
+	assert.Equal(t, 0, reg.Len())
+}

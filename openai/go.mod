@@ -1,0 +1,21 @@
+module github.com/toolsearch/toolsearch/openai
+
+go 1.26.0
+
+replace github.com/toolsearch/toolsearch => ../
+
+require (
+	github.com/openai/openai-go/v3 v3.98.0
+	github.com/stretchr/testify v1.12.1
+	github.com/toolsearch/toolsearch v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/coder/websocket v1.8.15 // indirect
+	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
+	github.com/tidwall/gjson v1.20.0 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.1 // indirect
+	github.com/tidwall/sjson v1.2.5 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)

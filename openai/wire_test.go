@@ -1,0 +1,339 @@
+package tsopenai_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch"
+	tsopenai "github.com/toolsearch/toolsearch/openai"
+	"github.com/toolsearch/toolsearch/openai/internal/scripted"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden request bodies in testdata/")
+
+func testRegistry(t testing.TB) *toolsearch.Registry {
+	t.Helper()
+	city := json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}`)
+	reg, err := toolsearch.NewRegistry(
+		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", city, nil),
+		toolsearch.NewMCPTool("weather", "get_alerts", "Severe weather alerts for a region", json.RawMessage(`{"type":"object","properties":{"region":{"type":"string"}}}`), nil),
+		toolsearch.NewMCPTool("mail", "send_email", "Send an email", json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}},"required":["to","body"]}`), nil),
+	)
+	require.NoError(t, err)
+	return reg
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	require.NoError(t, json.Indent(&buf, got, "", "  "), "request body is not JSON: %s", got)
+	buf.WriteByte('\n')
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -update to create %s", path)
+	assert.Equal(t, string(want), buf.String(), "request body differs from %s (run go test -update if the change is intended)", path)
+}
+
+// toolNames returns the names of the tools in a request body ("name" or
+// "function.name"; "tool_search" for the tool search tool) and those with
+// defer_loading.
+func toolNames(t *testing.T, body []byte) (names, deferred []string) {
+	t.Helper()
+	var req struct {
+		Tools []struct {
+			Type         string `json:"type"`
+			Name         string `json:"name"`
+			DeferLoading bool   `json:"defer_loading"`
+			Function     struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(body, &req))
+	for _, tl := range req.Tools {
+		n := tl.Name + tl.Function.Name
+		if tl.Type == "tool_search" {
+			n = "tool_search"
+		}
+		names = append(names, n)
+		if tl.DeferLoading {
+			deferred = append(deferred, n)
+		}
+	}
+	return names, deferred
+}
+
+func chatCompletion(id, finish, message string) string {
+	return fmt.Sprintf(`{"id":%q,"object":"chat.completion","created":1,"model":"gpt-5.6-sol","choices":[{"index":0,"finish_reason":%q,"logprobs":null,"message":%s}],"usage":{"prompt_tokens":100,"completion_tokens":20,"total_tokens":120}}`, id, finish, message)
+}
+
+func toolCall(id, name, args string) string {
+	return fmt.Sprintf(`{"role":"assistant","content":null,"refusal":null,"tool_calls":[{"id":%q,"type":"function","function":{"name":%q,"arguments":%q}}]}`, id, name, args)
+}
+
+func TestWireChatCompletions(t *testing.T) {
+	model := scripted.New(
+		chatCompletion("c1", "tool_calls", toolCall("call_1", "ToolSearch", `{"query":"forecast"}`)),
+		chatCompletion("c2", "tool_calls", toolCall("call_2", "mcp__weather__get_forecast", `{"city":"Paris"}`)),
+		chatCompletion("c3", "tool_calls", toolCall("call_3", "ToolSearch", `{"query":3}`)),
+		chatCompletion("c4", "stop", `{"role":"assistant","content":"It is sunny in Paris, 21°C.","refusal":null}`),
+	)
+	defer model.Close()
+	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
+	reg := testRegistry(t)
+	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatInline})
+	system := conv.SystemPromptSection()
+
+	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage("What is the forecast for Paris?")}
+	for range 10 {
+		tools, err := tsopenai.ChatTools(conv)
+		require.NoError(t, err)
+		resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+			Model: openai.ChatModelGPT5_6Sol, Messages: msgs, Tools: tools,
+		})
+		require.NoError(t, err)
+		m := resp.Choices[0].Message
+		msgs = append(msgs, m.ToParam())
+		if len(m.ToolCalls) == 0 {
+			break
+		}
+		for _, call := range m.ToolCalls {
+			if out, ok := tsopenai.HandleChatToolCall(conv, call); ok {
+				msgs = append(msgs, out)
+				continue
+			}
+			msgs = append(msgs, openai.ToolMessage("Sunny, 21°C", call.ID))
+		}
+	}
+
+	reqs := model.Requests()
+	require.Len(t, reqs, 4)
+	for i, r := range reqs {
+		assert.Equal(t, "/chat/completions", r.Path)
+		golden(t, fmt.Sprintf("chat_turn%d.json", i+1), r.Body)
+	}
+	names, deferred := toolNames(t, reqs[0].Body)
+	assert.Equal(t, []string{"get_time", "ToolSearch"}, names, "turn 1: core tools and ToolSearch")
+	names, deferred2 := toolNames(t, reqs[1].Body)
+	assert.Equal(t, []string{"get_time", "ToolSearch", "mcp__weather__get_forecast"}, names, "turn 2: the discovered tool joins")
+	assert.Empty(t, append(deferred, deferred2...), "Chat Completions has no defer_loading")
+
+	// The ToolSearch result is the inline JSON, schema included.
+	var turn2 struct {
+		Messages []struct {
+			Role       string `json:"role"`
+			Content    string `json:"content"`
+			ToolCallID string `json:"tool_call_id"`
+		} `json:"messages"`
+	}
+	require.NoError(t, json.Unmarshal(reqs[1].Body, &turn2))
+	last := turn2.Messages[len(turn2.Messages)-1]
+	assert.Equal(t, "tool", last.Role)
+	assert.Equal(t, "call_1", last.ToolCallID)
+	assert.JSONEq(t, `{"matches":[{"name":"mcp__weather__get_forecast","description":"Get the weather forecast for a city",
+		"schema":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}],
+		"query":"forecast","total_deferred_tools":3}`, last.Content)
+	assert.Contains(t, string(reqs[3].Body), `Error: toolsearch: invalid ToolSearch input`, "a malformed call gets an error text")
+
+	// Resume from the history gives the same tools as the last turn.
+	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatInline})
+	require.NoError(t, tsopenai.ResumeChat(conv2, msgs))
+	got, err := tsopenai.ChatTools(conv2)
+	require.NoError(t, err)
+	b, err := json.Marshal(got)
+	require.NoError(t, err)
+	var lastReq struct {
+		Tools json.RawMessage `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(reqs[3].Body, &lastReq))
+	assert.JSONEq(t, string(lastReq.Tools), string(b))
+}
+
+func response(id string, output ...string) string {
+	return fmt.Sprintf(`{"id":%q,"object":"response","created_at":1,"status":"completed","model":"gpt-5.6-sol","output":[%s],"parallel_tool_calls":true,"tool_choice":"auto","tools":[],"usage":{"input_tokens":100,"output_tokens":20,"total_tokens":120,"input_tokens_details":{"cached_tokens":0},"output_tokens_details":{"reasoning_tokens":0}}}`,
+		id, strings.Join(output, ","))
+}
+
+func TestWireResponses(t *testing.T) {
+	model := scripted.New(
+		response("r1", `{"type":"tool_search_call","id":"ts_1","call_id":"call_1","arguments":{"query":"forecast"},"execution":"client","status":"completed"}`),
+		response("r2", `{"type":"function_call","id":"fc_1","call_id":"call_2","name":"mcp__weather__get_forecast","arguments":"{\"city\":\"Paris\"}","status":"completed"}`),
+		response("r3", `{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"It is sunny in Paris, 21°C.","annotations":[]}]}`),
+	)
+	defer model.Close()
+	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
+	reg := testRegistry(t)
+	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	system := conv.SystemPromptSection()
+
+	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage("What is the forecast for Paris?", responses.EasyInputMessageRoleUser)}
+	for range 10 {
+		tools, err := tsopenai.ResponsesTools(conv)
+		require.NoError(t, err)
+		resp, err := client.Responses.New(context.Background(), responses.ResponseNewParams{
+			Model:        openai.ChatModelGPT5_6Sol,
+			Instructions: openai.String(system),
+			Input:        responses.ResponseNewParamsInputUnion{OfInputItemList: input},
+			Tools:        tools,
+		})
+		require.NoError(t, err)
+		called := false
+		for _, item := range resp.Output {
+			if items, ok, err := tsopenai.HandleToolSearchCall(conv, item); ok {
+				require.NoError(t, err)
+				input = append(input, items...)
+				called = true
+				continue
+			}
+			if item.Type == "function_call" {
+				call := item.AsFunctionCall()
+				fc := call.ToParam()
+				out := responses.ResponseInputItemParamOfFunctionCallOutput("Sunny, 21°C")
+				out.OfFunctionCallOutput.CallID = openai.String(call.CallID)
+				input = append(input, responses.ResponseInputItemUnionParam{OfFunctionCall: &fc}, out)
+				called = true
+			}
+		}
+		if !called {
+			break
+		}
+	}
+
+	reqs := model.Requests()
+	require.Len(t, reqs, 3)
+	for i, r := range reqs {
+		assert.Equal(t, "/responses", r.Path)
+		golden(t, fmt.Sprintf("responses_turn%d.json", i+1), r.Body)
+	}
+	names, deferred := toolNames(t, reqs[0].Body)
+	assert.Equal(t, []string{"get_time", "tool_search"}, names, "turn 1: core tools and the client tool_search")
+	assert.Empty(t, deferred)
+	names, deferred = toolNames(t, reqs[1].Body)
+	assert.Equal(t, []string{"get_time", "tool_search", "mcp__weather__get_forecast"}, names)
+	assert.Equal(t, []string{"mcp__weather__get_forecast"}, deferred, "turn 2: the discovered tool has defer_loading")
+
+	var turn2 struct {
+		Input []json.RawMessage `json:"input"`
+	}
+	require.NoError(t, json.Unmarshal(reqs[1].Body, &turn2))
+	require.Len(t, turn2.Input, 3)
+	assert.JSONEq(t, `{"type":"tool_search_call","id":"ts_1","call_id":"call_1","arguments":{"query":"forecast"},"execution":"client","status":"completed"}`, string(turn2.Input[1]))
+	assert.JSONEq(t, `{"type":"tool_search_output","call_id":"call_1","execution":"client","status":"completed","tools":[
+		{"type":"function","name":"mcp__weather__get_forecast","description":"Get the weather forecast for a city","defer_loading":true,"strict":false,
+		 "parameters":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}]}`, string(turn2.Input[2]))
+
+	// Resume from the input items gives the same tools as the last turn.
+	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	require.NoError(t, tsopenai.ResumeResponses(conv2, input))
+	got, err := tsopenai.ResponsesTools(conv2)
+	require.NoError(t, err)
+	b, err := json.Marshal(got)
+	require.NoError(t, err)
+	var lastReq struct {
+		Tools json.RawMessage `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(reqs[2].Body, &lastReq))
+	assert.JSONEq(t, string(lastReq.Tools), string(b))
+}
+
+func TestHandleToolSearchCallBadArguments(t *testing.T) {
+	conv := toolsearch.NewSession(testRegistry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	var item responses.ResponseOutputItemUnion
+	require.NoError(t, json.Unmarshal([]byte(`{"type":"tool_search_call","id":"ts","call_id":"c","arguments":{"query":1},"execution":"client","status":"completed"}`), &item))
+	items, ok, err := tsopenai.HandleToolSearchCall(conv, item)
+	assert.True(t, ok)
+	require.ErrorIs(t, err, toolsearch.ErrInvalidQuery)
+	require.Len(t, items, 2)
+	b, err := json.Marshal(items[1])
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"type":"tool_search_output","call_id":"c","execution":"client","status":"completed","tools":[]}`, string(b))
+
+	require.NoError(t, json.Unmarshal([]byte(`{"type":"function_call","id":"f","call_id":"c","name":"x","arguments":"{}"}`), &item))
+	_, ok, err = tsopenai.HandleToolSearchCall(conv, item)
+	assert.False(t, ok)
+	assert.NoError(t, err)
+}
+
+func TestSchemaErrors(t *testing.T) {
+	_, err := tsopenai.ChatToolParam(toolsearch.ToolDefinition{Name: "x", InputSchema: json.RawMessage(`[1]`)})
+	require.ErrorIs(t, err, tsopenai.ErrSchema)
+	_, err = tsopenai.FunctionToolParam(toolsearch.ToolDefinition{Name: "x", InputSchema: json.RawMessage(`null`)})
+	require.ErrorIs(t, err, tsopenai.ErrSchema)
+	f, err := tsopenai.FunctionToolParam(toolsearch.ToolDefinition{Name: "x"})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"type": "object"}, f.Parameters)
+}
+
+// With the Session's call bridge the Chat Completions tool list is the same
+// on every turn: found tools are called through CallTool.
+func TestWireChatCompletionsCallBridge(t *testing.T) {
+	model := scripted.New(
+		chatCompletion("c1", "tool_calls", toolCall("call_1", "ToolSearch", `{"query":"forecast"}`)),
+		chatCompletion("c2", "tool_calls", toolCall("call_2", "CallTool", `{"name":"mcp__weather__get_forecast","arguments":{"city":"Paris"}}`)),
+		chatCompletion("c3", "stop", `{"role":"assistant","content":"Sunny.","refusal":null}`),
+	)
+	defer model.Close()
+	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
+	conv := toolsearch.NewSession(testRegistry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatInline, CallBridge: true})
+	msgs := []openai.ChatCompletionMessageParamUnion{openai.UserMessage("What is the forecast for Paris?")}
+	var ran []string
+	for range 10 {
+		tools, err := tsopenai.ChatTools(conv)
+		require.NoError(t, err)
+		resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+			Model: openai.ChatModelGPT5_6Sol, Messages: msgs, Tools: tools,
+		})
+		require.NoError(t, err)
+		m := resp.Choices[0].Message
+		msgs = append(msgs, m.ToParam())
+		if len(m.ToolCalls) == 0 {
+			break
+		}
+		for _, call := range m.ToolCalls {
+			if out, ok := tsopenai.HandleChatToolCall(conv, call); ok {
+				msgs = append(msgs, out)
+				continue
+			}
+			require.Equal(t, toolsearch.CallToolName, call.Function.Name)
+			tc, err := conv.ResolveBridgeCall(json.RawMessage(call.Function.Arguments))
+			require.NoError(t, err)
+			ran = append(ran, tc.Tool.Name+" "+string(tc.Arguments))
+			msgs = append(msgs, openai.ToolMessage("Sunny, 21°C", call.ID))
+		}
+	}
+	assert.Equal(t, []string{`mcp__weather__get_forecast {"city":"Paris"}`}, ran)
+	reqs := model.Requests()
+	require.Len(t, reqs, 3)
+	var first []byte
+	for i, r := range reqs {
+		var req struct {
+			Tools json.RawMessage `json:"tools"`
+		}
+		require.NoError(t, json.Unmarshal(r.Body, &req))
+		if i == 0 {
+			first = req.Tools
+			names, _ := toolNames(t, r.Body)
+			assert.Equal(t, []string{"get_time", "ToolSearch", "CallTool"}, names)
+			continue
+		}
+		assert.Equal(t, string(first), string(req.Tools), "turn %d: the tool list is byte-identical", i+1)
+	}
+}

@@ -1,0 +1,375 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxPatternLength is the longest pattern, in characters, the regex
+// strategy accepts.
+const MaxPatternLength = 200
+
+// Regex strategy weights: a tool scores, for each field, the field's weight
+// times the number of the pattern's top-level alternatives that match there
+// (a pattern without a top-level "|" is one alternative).
+const (
+	RegexWeightName        = 4 // the tool's name
+	RegexWeightDescription = 2 // its description or search hint
+	RegexWeightArgument    = 1 // any argument name or description
+)
+
+type regexStrategy struct{}
+
+// RegexStrategy returns the regex strategy: the model sends an RE2 pattern
+// (https://github.com/google/re2/wiki/Syntax) of at most MaxPatternLength
+// characters, matched case-insensitively against each deferred tool's name,
+// description, search hint, and argument names and descriptions (the
+// properties of its input schema, nested ones included, each matched on its
+// own so that ^ and $ anchor to it; a schema supplied lazily through
+// LoadSchema is not read for this). Tools are ranked by the
+// Regex weights, ties in pool order: with "slack|message|send", a tool that
+// has all three words ranks above one that has one. A tool the pattern does
+// not match is left out. "select:A,B" and a tool's exact name work as with every
+// strategy. A pattern that is too long or does not compile is an error
+// wrapping ErrInvalidQuery whose text tells the model what to fix.
+//
+// With this strategy the ToolSearch input is {"pattern": string,
+// "max_results"?: integer}.
+func RegexStrategy() Strategy { return regexStrategy{} }
+
+func (regexStrategy) Name() string { return "regex" }
+
+// regexDoc is the text of one tool the regex strategy matches, lowercased
+// (a case-insensitive match is the same on it, and a literal can then be
+// found with strings.Contains). Each argument name and description is a
+// text of its own, so that ^ and $ work on it.
+type regexDoc struct {
+	name, desc string
+	args       []string
+}
+
+type regexIndex struct {
+	docs []*entry
+	text []*regexDoc
+	data map[*entry]*regexDoc
+}
+
+func (regexStrategy) index(tools []*entry, prev strategyIndex) strategyIndex {
+	var old map[*entry]*regexDoc
+	if p, ok := prev.(*regexIndex); ok {
+		old = p.data
+	}
+	x := &regexIndex{docs: tools, text: make([]*regexDoc, len(tools)), data: make(map[*entry]*regexDoc, len(tools))}
+	for i, e := range tools {
+		d := old[e]
+		if d == nil {
+			desc := e.tool.Description
+			if e.tool.SearchHint != "" {
+				desc += "\n" + e.tool.SearchHint
+			}
+			names, descs := argumentTexts(e.tool.InputSchema)
+			d = &regexDoc{name: e.lowerName, desc: lower(desc)}
+			for _, a := range append(names, descs...) {
+				d.args = append(d.args, lower(a))
+			}
+		}
+		x.data[e], x.text[i] = d, d
+	}
+	return x
+}
+
+// alternative is one top-level alternative of a pattern: a plain ASCII
+// literal (matched with strings.Contains on the lowercased text) or a
+// regular expression with literals one of which every match contains.
+type alternative struct {
+	lit  string
+	re   *regexp.Regexp
+	need []string // nil: no prefilter
+}
+
+func (a *alternative) match(text string) bool {
+	if a.re == nil {
+		return strings.Contains(text, a.lit)
+	}
+	if a.need != nil && !containsAny(text, a.need) {
+		return false
+	}
+	return a.re.MatchString(text)
+}
+
+// compilePattern checks a pattern from the model and compiles its
+// top-level alternatives.
+func compilePattern(p string) ([]alternative, error) {
+	if n := utf8.RuneCountInString(p); n > MaxPatternLength {
+		return nil, fmt.Errorf("%w: the pattern is %d characters long; the limit is %d: use a shorter pattern, for example a few alternatives like \"slack|message\"", ErrInvalidQuery, n, MaxPatternLength)
+	}
+	if _, err := regexp.Compile(p); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+		return nil, fmt.Errorf("%w: the pattern is not a valid RE2 regular expression (%s): escape special characters such as ( ) [ ] . * + ? with a backslash", ErrInvalidQuery, msg)
+	}
+	if alts, ok := compileAlternatives(splitAlternatives(p)); ok {
+		return alts, nil
+	}
+	alts, _ := compileAlternatives([]string{p}) // compiles: checked above
+	return alts, nil
+}
+
+// compileAlternatives compiles each alternative, reporting false if one
+// does not compile on its own.
+func compileAlternatives(parts []string) ([]alternative, bool) {
+	alts := make([]alternative, 0, len(parts))
+	for _, part := range parts {
+		tree, err := syntax.Parse(part, syntax.Perl)
+		if err != nil {
+			return nil, false
+		}
+		tree = tree.Simplify()
+		if lit, ok := asciiLiteral(tree); ok {
+			alts = append(alts, alternative{lit: lit})
+			continue
+		}
+		re, err := regexp.Compile("(?i)" + part)
+		if err != nil {
+			return nil, false
+		}
+		need, ok := literalsOf(tree)
+		if !ok {
+			need = nil
+		}
+		alts = append(alts, alternative{re: re, need: need})
+	}
+	return alts, true
+}
+
+// splitAlternatives splits a valid pattern at its top-level "|" (outside
+// groups, character classes and escapes). A pattern that sets flags at the
+// top level, such as "(?s)", is not split: the flags reach across "|".
+func splitAlternatives(p string) []string {
+	var parts []string
+	depth, start := 0, 0
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			inClass = true
+			if strings.HasPrefix(p[i+1:], "]") || strings.HasPrefix(p[i+1:], "^]") {
+				i += strings.IndexByte(p[i+1:], ']') + 1 // a leading ] is literal
+			}
+		case c == '(':
+			if depth == 0 && strings.HasPrefix(p[i:], "(?") && !strings.HasPrefix(p[i:], "(?:") && !strings.HasPrefix(p[i:], "(?P<") && !strings.HasPrefix(p[i:], "(?<") {
+				if j := strings.IndexAny(p[i:], ":)"); j > 0 && p[i+j] == ')' {
+					return []string{p} // top-level flags
+				}
+			}
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			parts = append(parts, p[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, p[start:])
+}
+
+// asciiLiteral returns the lowercased text of a regular expression that is
+// one ASCII literal.
+func asciiLiteral(t *syntax.Regexp) (string, bool) {
+	if t.Op != syntax.OpLiteral || len(t.Rune) == 0 {
+		return "", false
+	}
+	s := string(t.Rune)
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return "", false
+		}
+	}
+	return strings.ToLower(s), true
+}
+
+func (x *regexIndex) rank(pattern string, k int) ([]scored, error) {
+	alts, err := compilePattern(pattern)
+	if err != nil {
+		return nil, err
+	}
+	var out []scored
+	for i, d := range x.text {
+		score, rules := 0, Rule(0)
+		for j := range alts {
+			a := &alts[j]
+			if a.match(d.name) {
+				score += RegexWeightName
+				rules |= RulePartSubstring
+			}
+			if a.match(d.desc) {
+				score += RegexWeightDescription
+				rules |= RuleDescription
+			}
+			for _, arg := range d.args {
+				if a.match(arg) {
+					score += RegexWeightArgument
+					rules |= RuleArgument
+					break
+				}
+			}
+		}
+		if score > 0 {
+			out = append(out, scored{x.docs[i], score, rules})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b scored) int { return b.score - a.score })
+	if k >= 0 && len(out) > k {
+		out = out[:k]
+	}
+	return out, nil
+}
+
+// argumentTexts returns the argument names and descriptions of an input
+// schema: the keys of every "properties" object and the "description" of
+// every property, nested ones included, keys sorted at each level. A schema that
+// does not decode gives none.
+func argumentTexts(schema json.RawMessage) (names, descs []string) {
+	if len(schema) == 0 {
+		return nil, nil
+	}
+	var root any
+	if json.Unmarshal(schema, &root) != nil {
+		return nil, nil
+	}
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		if depth > 32 {
+			return
+		}
+		switch v := v.(type) {
+		case map[string]any:
+			if props, ok := v["properties"].(map[string]any); ok {
+				keys := make([]string, 0, len(props))
+				for k := range props {
+					keys = append(keys, k)
+				}
+				slices.Sort(keys)
+				for _, k := range keys {
+					names = append(names, k)
+					if p, ok := props[k].(map[string]any); ok {
+						if d, ok := p["description"].(string); ok && d != "" {
+							descs = append(descs, d)
+						}
+					}
+				}
+			}
+			keys := make([]string, 0, len(v))
+			for k := range v {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				walk(v[k], depth+1)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x, depth+1)
+			}
+		}
+	}
+	walk(root, 0)
+	return names, descs
+}
+
+// literalsOf returns a set of lowercased literals one of which every match
+// of t contains, and whether there is such a set: checking them with
+// strings.Contains first skips most texts without running the regular
+// expression.
+func literalsOf(t *syntax.Regexp) ([]string, bool) {
+	switch t.Op {
+	case syntax.OpLiteral:
+		s := string(t.Rune)
+		for _, r := range s {
+			if r >= utf8.RuneSelf {
+				return nil, false // case folding beyond ASCII: do not guess
+			}
+		}
+		if s == "" {
+			return nil, false
+		}
+		return []string{strings.ToLower(s)}, true
+	case syntax.OpCapture, syntax.OpPlus:
+		return literalsOf(t.Sub[0])
+	case syntax.OpRepeat:
+		if t.Min >= 1 {
+			return literalsOf(t.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best []string
+		for _, sub := range t.Sub {
+			if lits, ok := literalsOf(sub); ok && (best == nil || shortest(lits) > shortest(best)) {
+				best = lits
+			}
+		}
+		return best, best != nil
+	case syntax.OpAlternate:
+		var all []string
+		for _, sub := range t.Sub {
+			lits, ok := literalsOf(sub)
+			if !ok {
+				return nil, false
+			}
+			all = append(all, lits...)
+		}
+		return all, true
+	}
+	return nil, false
+}
+
+func shortest(lits []string) int {
+	n := math.MaxInt
+	for _, l := range lits {
+		n = min(n, len(l))
+	}
+	return n
+}
+
+func containsAny(text string, lits []string) bool {
+	for _, l := range lits {
+		if strings.Contains(text, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// WordsPattern turns a request in words into a pattern for the regex
+// strategy, as a model might write one: the request's distinct words
+// (lowercased; the hybrid strategy's stop words left out unless nothing
+// else is left) joined with "|", as many as fit in MaxPatternLength
+// characters. Words are runs of letters and digits, so the pattern never
+// holds a special character. "" gives "".
+func WordsPattern(request string) string {
+	var b strings.Builder
+	n := 0
+	for _, t := range hybridTerms(request) {
+		w := utf8.RuneCountInString(t.word)
+		if n > 0 && n+1+w > MaxPatternLength || n == 0 && w > MaxPatternLength {
+			break
+		}
+		if n > 0 {
+			b.WriteByte('|')
+			n++
+		}
+		b.WriteString(t.word)
+		n += w
+	}
+	return b.String()
+}

@@ -1,0 +1,193 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func regexSearcher(t *testing.T) *Searcher {
+	t.Helper()
+	return NewSearcher(strategyRegistry(t), &SearchOptions{Strategy: RegexStrategy()})
+}
+
+func TestRegexPatternErrors(t *testing.T) {
+	s := regexSearcher(t)
+	tests := []struct {
+		name, pattern, want string
+	}{
+		{"unclosed group", "create(issue", "not a valid RE2 regular expression (missing closing ): `create(issue`)"},
+		{"bad repeat", "*issue", "not a valid RE2 regular expression (missing argument to repetition operator: `*`)"},
+		{"lookahead is not RE2", "(?=x)", "not a valid RE2 regular expression"},
+		{"too long", strings.Repeat("a", MaxPatternLength+1), "the pattern is 201 characters long; the limit is 200"},
+		{"too long in characters", strings.Repeat("é", MaxPatternLength+1), "201 characters long"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := s.Search(tt.pattern, 5)
+			require.ErrorIs(t, err, ErrInvalidQuery, "Search(%q)", tt.pattern)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+	t.Run("200 characters are accepted", func(t *testing.T) {
+		_, err := s.Search(strings.Repeat("é", MaxPatternLength), 5)
+		assert.NoError(t, err)
+	})
+}
+
+func TestRegexMatching(t *testing.T) {
+	s := regexSearcher(t)
+	tests := []struct {
+		name, pattern string
+		want          []string
+	}{
+		{"case-insensitive", "SLACK", []string{"mcp__slack__list_channels", "mcp__slack__send_message"}},
+		{"regex syntax", `creat(e|es)\s+a\s+new`, []string{"mcp__github__create_issue"}},
+		{"argument name", "^labels$", []string{"mcp__github__create_issue"}},
+		{"argument description", `channel id`, []string{"mcp__slack__send_message"}},
+		{"search hint", "download", []string{"WebFetch"}},
+		{"name ranks above description", "notebook|jupyter", []string{"NotebookEdit"}},
+		{"more alternatives rank higher", "issue|new|title", []string{"mcp__github__create_issue", "mcp__github__list_issues"}},
+		{"class with a bar is one alternative", "[|]x", nil},
+		{"flags reach across bars", "(?s)zzz|fetches", []string{"WebFetch"}},
+		{"non-deferred tools are not searched", "disk", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := s.Search(tt.pattern, 10)
+			require.NoError(t, err, "Search(%q)", tt.pattern)
+			if tt.want == nil {
+				assert.Empty(t, res.Matches)
+				return
+			}
+			assert.Equal(t, tt.want, matchNames(res), "Search(%q)", tt.pattern)
+		})
+	}
+}
+
+func TestRegexScoreAndRules(t *testing.T) {
+	res, err := regexSearcher(t).Search("issue|title", 10)
+	require.NoError(t, err)
+	require.Equal(t, "mcp__github__create_issue", res.Matches[0].Name)
+	// issue: name, description and argument ("Issue title"); title:
+	// argument.
+	assert.Equal(t, RegexWeightName+RegexWeightDescription+2*RegexWeightArgument, res.Matches[0].Score)
+	assert.Equal(t, RulePartSubstring|RuleDescription|RuleArgument, res.Matches[0].Rules)
+}
+
+func TestSplitAlternatives(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"a", []string{"a"}},
+		{"a|b", []string{"a", "b"}},
+		{"(a|b)|c", []string{"(a|b)", "c"}},
+		{`a\|b|c`, []string{`a\|b`, "c"}},
+		{"[|]|x", []string{"[|]", "x"}},
+		{"[]|]|x", []string{"[]|]", "x"}},
+		{"[^]|]|x", []string{"[^]|]", "x"}},
+		{"(?i)a|b", []string{"(?i)a|b"}},
+		{"(?i:a)|b", []string{"(?i:a)", "b"}},
+		{"(?P<n>a)|b", []string{"(?P<n>a)", "b"}},
+		{"a|", []string{"a", ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			assert.Equal(t, tt.want, splitAlternatives(tt.in))
+		})
+	}
+}
+
+// The literal fast path and the prefilter never change whether a pattern
+// matches: each alternative matches a text exactly when the regular
+// expression, case-insensitive, matches the original text.
+func TestRegexAlternativesAgreeWithRegexp(t *testing.T) {
+	patterns := []string{
+		"slack", "SLACK", "Send|message", "sen.*age", "(create|list)_issue", `\bissue\b`, "is+ue", "x{2,}",
+		"^mcp", "channel$", `\d+`, `[A-Z]\w+`, "(?:git)?hub", "a|", "é", "ÉTÉ", "(?s)a.b", `\D`, "(a|b)+c", "ue|x*",
+		"chan(nel)?", "k", "[[:upper:]]", "mcp__[a-z]+__send",
+	}
+	texts := []string{
+		"", "Slack", "mcp__slack__send_message", "Sends a message to a Slack channel.", "Creates a new issue",
+		"list_issue", "ISSUE 42", "xx", "Été chaud", "a\nb", "channels", "GitHub", "C0123", "KELVIN",
+	}
+	for _, p := range patterns {
+		alts, err := compilePattern(p)
+		require.NoError(t, err, p)
+		ref := regexp.MustCompile("(?i)" + p)
+		for _, text := range texts {
+			got := false
+			for i := range alts {
+				got = got || alts[i].match(lower(text))
+			}
+			assert.Equal(t, ref.MatchString(text), got, "pattern %q on %q", p, text)
+		}
+	}
+}
+
+func TestRegexCall(t *testing.T) {
+	s := regexSearcher(t)
+	res, err := s.Call(json.RawMessage(`{"pattern":"slack.*send|send.*slack","max_results":1}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"mcp__slack__send_message"}, matchNames(res))
+
+	res, err = s.Call(json.RawMessage(`{"pattern":"select:WebFetch"}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"WebFetch"}, matchNames(res))
+
+	for _, tt := range []struct{ name, args, want string }{
+		{"query instead of pattern", `{"query":"slack"}`, `expected {"pattern": string`},
+		{"invalid pattern", `{"pattern":"(slack"}`, "not a valid RE2 regular expression"},
+		{"pattern not a string", `{"pattern":3}`, "pattern"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := s.Call(json.RawMessage(tt.args))
+			require.ErrorIs(t, err, ErrInvalidQuery, "Call(%s)", tt.args)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+	t.Run("default strategy still takes query", func(t *testing.T) {
+		_, err := NewSearcher(strategyRegistry(t), nil).Call(json.RawMessage(`{"pattern":"slack"}`))
+		require.ErrorIs(t, err, ErrInvalidQuery)
+		assert.Contains(t, err.Error(), `expected {"query": string`)
+	})
+}
+
+func TestArgumentTexts(t *testing.T) {
+	names, descs := argumentTexts(json.RawMessage(`{"type":"object","properties":{"b":{"type":"string","description":"Bee"},"a":{"type":"object","properties":{"inner":{"description":"Deep"}}},"list":{"type":"array","items":{"type":"object","properties":{"item_id":{}}}}}}`))
+	assert.Equal(t, []string{"a", "b", "list", "inner", "item_id"}, names)
+	assert.Equal(t, []string{"Bee", "Deep"}, descs)
+	n, d := argumentTexts(json.RawMessage(`not json`))
+	assert.Empty(t, n)
+	assert.Empty(t, d)
+}
+
+func TestWordsPattern(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Send a message to the Slack channel, please", "send|message|slack|channel"},
+		{"the a", "the|a"},
+		{"", ""},
+		{"C++ (v2.0)?", "c|v2|0"},
+		{strings.Repeat("abcdefghi ", 30), "abcdefghi"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got := WordsPattern(tt.in)
+			assert.Equal(t, tt.want, got)
+			_, err := compilePattern(got)
+			assert.NoError(t, err)
+		})
+	}
+	long := WordsPattern(strings.Repeat("word", 1) + " " + strings.Repeat("x", 300))
+	assert.Equal(t, "word", long, "a word that does not fit is left out")
+	var many []string
+	for i := range 100 {
+		many = append(many, "w"+strings.Repeat("q", i%7)+string(rune('a'+i%26))+string(rune('a'+i/26)))
+	}
+	assert.LessOrEqual(t, len([]rune(WordsPattern(strings.Join(many, " ")))), MaxPatternLength)
+}

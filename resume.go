@@ -1,0 +1,262 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// ErrInvalidHistory is returned (wrapped) for a history that is not JSON
+// or not in a shape DiscoveredInHistory reads.
+var ErrInvalidHistory = errors.New("toolsearch: invalid history")
+
+// DiscoveredInHistory returns the names of the tools that a conversation
+// history shows as discovered, sorted, without duplicates. history is raw
+// JSON: an array of messages (or items), or a request body holding one
+// under "messages" or "input". Three shapes are read, and may be mixed:
+//
+//   - Anthropic Messages: every {"type":"tool_reference","tool_name":…}
+//     block inside a tool_result's content (or a tool_search_tool_result),
+//     and the inline rendering of a ToolSearch result in a tool_result
+//     answering a ToolSearch tool_use;
+//   - OpenAI Chat Completions: the inline rendering in a role "tool"
+//     message answering a ToolSearch tool call;
+//   - OpenAI Responses: the inline rendering in a function_call_output
+//     answering a ToolSearch function_call.
+//
+// A ToolSearch result is read in the inline (JSON) and the functions
+// rendering. A tool result whose call is not in the history (the history
+// was cut) still counts when its text is an inline ToolSearch result
+// (an object with "matches", "query" and "total_deferred_tools"). Error
+// results and every other message are ignored. A history that is not
+// JSON or not an array is an error wrapping ErrInvalidHistory; a name
+// that is not a valid tool name is reported (wrapping ErrInvalidName) and
+// left out, and the other names are returned all the same.
+func DiscoveredInHistory(history json.RawMessage) ([]string, error) {
+	var doc any
+	if err := json.Unmarshal(history, &doc); err != nil {
+		return nil, fmt.Errorf("%w: not valid JSON: %v", ErrInvalidHistory, err)
+	}
+	if m, ok := doc.(map[string]any); ok {
+		switch {
+		case m["messages"] != nil:
+			doc = m["messages"]
+		case m["input"] != nil:
+			doc = m["input"]
+			if _, ok := doc.(string); ok {
+				return []string{}, nil // a Responses input given as plain text
+			}
+		default:
+			return nil, fmt.Errorf(`%w: an object without "messages" or "input"`, ErrInvalidHistory)
+		}
+	}
+	items, ok := doc.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: want an array of messages, got %s", ErrInvalidHistory, jsonKind(doc))
+	}
+	h := historyScan{searchCalls: map[string]bool{}, names: map[string]bool{}}
+	for _, it := range items {
+		h.visit(it)
+	}
+	for _, r := range h.results {
+		if r.isError {
+			continue
+		}
+		search := r.id != "" && h.searchCalls[r.id]
+		for _, t := range contentTexts(r.content) {
+			h.readResultText(t, search)
+		}
+	}
+	var errs []error
+	out := make([]string, 0, len(h.names))
+	for _, n := range slices.Sorted(maps.Keys(h.names)) {
+		if err := checkName(n); err != nil {
+			errs = append(errs, fmt.Errorf("history names %q: %w", n, err))
+			continue
+		}
+		out = append(out, n)
+	}
+	return out, errors.Join(errs...)
+}
+
+// Resume adds the tools that history shows as discovered (see
+// DiscoveredInHistory) to the discovered set. On an error wrapping
+// ErrInvalidHistory nothing is added; bad names are reported and the
+// others added.
+func (s *Session) Resume(history json.RawMessage) error {
+	names, err := DiscoveredInHistory(history)
+	if errors.Is(err, ErrInvalidHistory) {
+		return err
+	}
+	return errors.Join(err, s.AddDiscovered(names...))
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return "an object"
+}
+
+// historyScan collects ToolSearch calls, tool results and tool references.
+type historyScan struct {
+	searchCalls map[string]bool // ids of ToolSearch calls
+	results     []toolResult
+	names       map[string]bool
+}
+
+type toolResult struct {
+	id      string
+	content any
+	isError bool
+}
+
+// visit reads one message, item or content block.
+func (h *historyScan) visit(v any) {
+	switch v := v.(type) {
+	case []any:
+		for _, x := range v {
+			h.visit(x)
+		}
+	case map[string]any:
+		h.visitObject(v)
+	}
+}
+
+func (h *historyScan) visitObject(m map[string]any) {
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	switch str("type") {
+	case "tool_use", "server_tool_use": // Anthropic call
+		if str("name") == ToolSearchName {
+			h.searchCalls[str("id")] = true
+		}
+		return
+	case "function_call": // Responses call
+		if str("name") == ToolSearchName {
+			h.searchCalls[str("call_id")] = true
+		}
+		return
+	case "tool_result": // Anthropic result
+		isErr, _ := m["is_error"].(bool)
+		h.results = append(h.results, toolResult{str("tool_use_id"), m["content"], isErr})
+		h.references(m["content"])
+		return
+	case "tool_search_tool_result": // Anthropic server-side tool search
+		h.references(m["content"])
+		return
+	case "function_call_output": // Responses result
+		h.results = append(h.results, toolResult{id: str("call_id"), content: m["output"]})
+		return
+	}
+	if f, ok := m["function"].(map[string]any); ok { // Chat tool call
+		if name, _ := f["name"].(string); name == ToolSearchName {
+			h.searchCalls[str("id")] = true
+		}
+		return
+	}
+	if str("role") == "tool" { // Chat result
+		h.results = append(h.results, toolResult{id: str("tool_call_id"), content: m["content"]})
+		return
+	}
+	h.visit(m["content"])
+	h.visit(m["tool_calls"])
+}
+
+// references records every tool_reference block inside v.
+func (h *historyScan) references(v any) {
+	switch v := v.(type) {
+	case []any:
+		for _, x := range v {
+			h.references(x)
+		}
+	case map[string]any:
+		if t, _ := v["type"].(string); t == "tool_reference" {
+			if n, ok := v["tool_name"].(string); ok {
+				h.names[n] = true
+			}
+			return
+		}
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			h.references(v[k])
+		}
+	}
+}
+
+// contentTexts returns the texts of a tool result's content: a string, or
+// the "text" of each block of an array.
+func contentTexts(c any) []string {
+	switch c := c.(type) {
+	case string:
+		return []string{c}
+	case []any:
+		var out []string
+		for _, b := range c {
+			if m, ok := b.(map[string]any); ok {
+				if t, ok := m["text"].(string); ok {
+					out = append(out, t)
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// inlineResult is the part of an inline ToolSearch result that names
+// tools.
+type inlineResult struct {
+	Matches *[]struct {
+		Name string `json:"name"`
+	} `json:"matches"`
+	Query *string `json:"query"`
+	Total *int    `json:"total_deferred_tools"`
+}
+
+// readResultText records the tools named in the text of a tool result.
+// search says the result answers a known ToolSearch call; otherwise only
+// a complete inline result counts.
+func (h *historyScan) readResultText(t string, search bool) {
+	t = strings.TrimSpace(t)
+	if strings.HasPrefix(t, "{") {
+		var r inlineResult
+		d := json.NewDecoder(strings.NewReader(t))
+		if d.Decode(&r) == nil && r.Matches != nil && (search || r.Query != nil && r.Total != nil) {
+			for _, m := range *r.Matches {
+				h.names[m.Name] = true
+			}
+		}
+		return
+	}
+	if !search {
+		return
+	}
+	const open, close = "<function>", "</function>"
+	for {
+		i := strings.Index(t, open)
+		if i < 0 {
+			return
+		}
+		t = t[i+len(open):]
+		j := strings.Index(t, close)
+		if j < 0 {
+			return
+		}
+		var f struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal([]byte(t[:j]), &f) == nil && f.Name != "" {
+			h.names[f.Name] = true
+		}
+		t = t[j+len(close):]
+	}
+}

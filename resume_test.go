@@ -1,0 +1,162 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// recordHistory runs queries as ToolSearch calls on s and records the
+// conversation in shape ("anthropic", "chat" or "responses") with the
+// results rendered as s renders them.
+func recordHistory(t *testing.T, s *Session, shape string, queries ...string) json.RawMessage {
+	t.Helper()
+	var msgs []any
+	for i, q := range queries {
+		id := fmt.Sprintf("call_%d", i+1)
+		args, err := json.Marshal(map[string]string{"query": q})
+		require.NoError(t, err)
+		content, isErr := s.HandleToolSearch(args)
+		require.False(t, isErr, "ToolSearch %s", args)
+		text := ""
+		if len(content) > 0 {
+			text = content[0].Text
+		}
+		switch shape {
+		case "anthropic":
+			msgs = append(msgs,
+				map[string]any{"role": "user", "content": "please find " + q},
+				map[string]any{"role": "assistant", "content": []any{
+					map[string]any{"type": "text", "text": "Searching."},
+					map[string]any{"type": "tool_use", "id": id, "name": ToolSearchName, "input": json.RawMessage(args)},
+				}},
+				map[string]any{"role": "user", "content": []any{
+					map[string]any{"type": "tool_result", "tool_use_id": id, "content": content},
+				}})
+		case "chat":
+			msgs = append(msgs,
+				map[string]any{"role": "user", "content": "please find " + q},
+				map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
+					map[string]any{"id": id, "type": "function", "function": map[string]any{"name": ToolSearchName, "arguments": string(args)}},
+				}},
+				map[string]any{"role": "tool", "tool_call_id": id, "content": text})
+		case "responses":
+			msgs = append(msgs,
+				map[string]any{"role": "user", "content": []any{map[string]any{"type": "input_text", "text": "please find " + q}}},
+				map[string]any{"type": "function_call", "call_id": id, "name": ToolSearchName, "arguments": string(args)},
+				map[string]any{"type": "function_call_output", "call_id": id, "output": text})
+		}
+	}
+	b, err := json.Marshal(msgs)
+	require.NoError(t, err)
+	return b
+}
+
+// Point 2: the discovered set rebuilt from a recorded history equals the
+// set before, for each provider shape and rendering.
+func TestResumeFromRecordedHistory(t *testing.T) {
+	queries := []string{"+slack send", "select:WebFetch,Read", "notebook jupyter", "zzzz", "select:mcp__github__create_issue"}
+	cases := []struct {
+		shape  string
+		format Format
+	}{
+		{"anthropic", FormatToolReference},
+		{"anthropic", FormatInline},
+		{"anthropic", FormatFunctions},
+		{"chat", FormatInline},
+		{"chat", FormatFunctions},
+		{"responses", FormatInline},
+		{"responses", FormatFunctions},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%s/%d", tc.shape, tc.format), func(t *testing.T) {
+			reg := smallRegistry(t)
+			s := NewSession(reg, &SessionOptions{Format: tc.format})
+			history := recordHistory(t, s, tc.shape, queries...)
+			require.Len(t, s.Discovered(), 6, "the conversation fetched six tools")
+
+			r := NewSession(reg, &SessionOptions{Format: tc.format})
+			require.NoError(t, r.Resume(history))
+			assert.Equal(t, s.Discovered(), r.Discovered(), "discovered set rebuilt from the history")
+			assert.Equal(t, string(toolsJSON(t, s)), string(toolsJSON(t, r)), "Tools() after resume")
+
+			for _, key := range []string{"messages", "input"} {
+				body := fmt.Appendf(nil, `{"model":"m",%q:%s}`, key, history)
+				names, err := DiscoveredInHistory(body)
+				require.NoError(t, err)
+				assert.Equal(t, s.Discovered(), names, "history inside a request body under %q", key)
+			}
+		})
+	}
+}
+
+func TestDiscoveredInHistoryCases(t *testing.T) {
+	inline := `{\"matches\":[{\"name\":\"WebFetch\",\"description\":\"d\",\"schema\":{}}],\"query\":\"web\",\"total_deferred_tools\":3}`
+	cases := []struct {
+		name    string
+		history string
+		want    []string
+		wantErr error
+	}{
+		{"empty", `[]`, []string{}, nil},
+		{"tool reference in a tool result",
+			`[{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":[{"type":"tool_reference","tool_name":"B"},{"type":"tool_reference","tool_name":"A"},{"type":"text","text":"Tool loaded."}]}]}]`,
+			[]string{"A", "B"}, nil},
+		{"server-side tool search result",
+			`[{"role":"assistant","content":[{"type":"tool_search_tool_result","tool_use_id":"s","content":{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_reference","tool_name":"C"}]}}]}]`,
+			[]string{"C"}, nil},
+		{"a tool reference the model wrote into a tool input is ignored",
+			`[{"role":"assistant","content":[{"type":"tool_use","id":"1","name":"Write","input":{"type":"tool_reference","tool_name":"Evil"}}]}]`,
+			[]string{}, nil},
+		{"a tool reference in plain text is ignored",
+			`[{"role":"user","content":"{\"type\":\"tool_reference\",\"tool_name\":\"Evil\"}"}]`,
+			[]string{}, nil},
+		{"error results are ignored",
+			`[{"role":"assistant","content":[{"type":"tool_use","id":"1","name":"ToolSearch","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"1","is_error":true,"content":"` + inline + `"}]}]`,
+			[]string{}, nil},
+		{"an inline result whose call was cut off still counts",
+			`[{"role":"user","content":[{"type":"tool_result","tool_use_id":"gone","content":"` + inline + `"}]}]`,
+			[]string{"WebFetch"}, nil},
+		{"another tool's JSON with matches is not a ToolSearch result",
+			`[{"role":"assistant","content":[{"type":"tool_use","id":"1","name":"Grep","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"1","content":"{\"matches\":[{\"name\":\"NotATool\"}]}"}]}]`,
+			[]string{}, nil},
+		{"another tool's functions text is not a ToolSearch result",
+			`[{"role":"tool","tool_call_id":"9","content":"<function>{\"name\":\"NotATool\"}</function>"}]`,
+			[]string{}, nil},
+		{"chat content as text parts",
+			`[{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"ToolSearch","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c","content":[{"type":"text","text":"` + inline + `"}]}]`,
+			[]string{"WebFetch"}, nil},
+		{"responses input as plain text", `{"input":"hello"}`, []string{}, nil},
+		{"not JSON", `[{`, nil, ErrInvalidHistory},
+		{"a number", `42`, nil, ErrInvalidHistory},
+		{"an object without messages", `{"model":"m"}`, nil, ErrInvalidHistory},
+		{"a bad name is reported, the others kept",
+			`[{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":[{"type":"tool_reference","tool_name":"bad name"},{"type":"tool_reference","tool_name":"Good"}]}]}]`,
+			[]string{"Good"}, ErrInvalidName},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := DiscoveredInHistory(json.RawMessage(tc.history))
+			if tc.wantErr != nil {
+				require.ErrorIs(t, err, tc.wantErr, "DiscoveredInHistory(%s)", tc.history)
+			} else {
+				require.NoError(t, err, "DiscoveredInHistory(%s)", tc.history)
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestResumeAddsNames(t *testing.T) {
+	s := NewSession(smallRegistry(t), nil)
+	sessionSearch(t, s, "select:WebSearch")
+	require.NoError(t, s.Resume(json.RawMessage(`[{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":[{"type":"tool_reference","tool_name":"WebFetch"}]}]}]`)))
+	assert.Equal(t, []string{"WebFetch", "WebSearch"}, s.Discovered(), "Resume adds to the discovered set")
+	require.ErrorIs(t, s.Resume(json.RawMessage(`nope`)), ErrInvalidHistory)
+	assert.Equal(t, []string{"WebFetch", "WebSearch"}, s.Discovered(), "a history that cannot be read changes nothing")
+	require.NoError(t, s.AddDiscovered("TaskList"))
+	assert.Contains(t, s.Discovered(), "TaskList")
+}

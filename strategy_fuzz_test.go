@@ -1,0 +1,49 @@
+package toolsearch
+
+import (
+	"errors"
+	"testing"
+)
+
+// FuzzStrategies checks, for any query and every strategy: no panic; an
+// error only from regex and wrapping ErrInvalidQuery; at most k matches,
+// sorted by score, without duplicates; the same answer twice.
+func FuzzStrategies(f *testing.F) {
+	for _, q := range []string{"github issue", "+slack send", "Could you send a message?", "select:WebFetch", "(a|b", "[[:upper:]]|x*", "mcp__slack", "", "é+ +", "\u00a0\u2028"} {
+		f.Add(q, 3)
+	}
+	reg := strategyRegistry(f)
+	searchers := map[string]*Searcher{}
+	for _, st := range allStrategies() {
+		searchers[st.Name()] = NewSearcher(reg, &SearchOptions{Strategy: st})
+	}
+	f.Fuzz(func(t *testing.T, q string, k int) {
+		k = 1 + (k&0xff)%DefaultMaxResultsCap
+		for name, s := range searchers {
+			res, err := s.Search(q, k)
+			if err != nil {
+				if name != "regex" || !errors.Is(err, ErrInvalidQuery) {
+					t.Fatalf("%s: Search(%q, %d): unexpected error %v", name, q, k, err)
+				}
+				continue
+			}
+			if res.Form == FormKeywords && len(res.Matches) > k {
+				t.Fatalf("%s: Search(%q, %d): %d matches", name, q, k, len(res.Matches))
+			}
+			seen := map[string]bool{}
+			for i, m := range res.Matches {
+				if seen[m.Name] {
+					t.Fatalf("%s: Search(%q): %s twice", name, q, m.Name)
+				}
+				seen[m.Name] = true
+				if i > 0 && res.Form == FormKeywords && m.Score > res.Matches[i-1].Score {
+					t.Fatalf("%s: Search(%q): not sorted by score: %v", name, q, res.Matches)
+				}
+			}
+			again, _ := s.Search(q, k)
+			if string(again.JSON()) != string(res.JSON()) {
+				t.Fatalf("%s: Search(%q) not deterministic", name, q)
+			}
+		}
+	})
+}
