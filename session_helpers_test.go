@@ -32,13 +32,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 // and mcp__jira__create_ticket are loaded, the ten others deferred.
 func smallRegistry(t testing.TB) *Registry {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "pool_small.json"))
-	require.NoError(t, err)
-	tools, err := ParseCatalog(data)
-	require.NoError(t, err)
-	reg, err := NewRegistry(tools...)
-	require.NoError(t, err)
-	return reg
+	return loadCatalog(t, filepath.Join("testdata", "pool_small.json"))
 }
 
 // toolNames returns the names of defs, in order.
