@@ -55,6 +55,16 @@
 // the optional CallTool bridge that keeps the tool list fixed. See
 // examples/agentloop for a complete loop.
 //
+// # Strategies and limits
+//
+// SearchOptions.Strategy swaps the keyword ranking: [DefaultStrategy] (the
+// scoring above, Claude Code parity), [BM25Strategy], [RegexStrategy] (the
+// model sends an RE2 pattern) and [HybridStrategy] (name-part precedence
+// plus term rarity, stop words and light stemming, for requests written as
+// sentences). [Evaluate] measures any of them on a dataset of queries with
+// known relevant tools. [Limits] bound queries, results and registered
+// schemas; every limit reached is an error or a cut named in Result.Notes.
+//
 // # Concurrency
 //
 // A Registry and a Searcher are safe for concurrent use. Searches read an
