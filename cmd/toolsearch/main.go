@@ -2,7 +2,7 @@
 //
 //	toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
 //	toolsearch prompt [--catalog FILE]
-//	toolsearch batch  --catalog FILE --queries FILE [--strategy NAME]
+//	toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
 //	toolsearch eval   --dataset FILE [--strategy NAME|all] [--json|--markdown]
 //
 // Without --catalog, search and prompt use an embedded demo catalog of a few
@@ -30,7 +30,7 @@ func main() {
 const usageText = `usage:
   toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
   toolsearch prompt [--catalog FILE]
-  toolsearch batch  --catalog FILE --queries FILE [--strategy NAME]
+  toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
   toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown]
 
 Without --catalog, search and prompt use the embedded demo catalog.
@@ -342,6 +342,7 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	catalog := fs.String("catalog", "", "catalog `file` (required)")
 	queries := fs.String("queries", "", "queries `file`: a JSON array of strings or {\"query\",\"max_results\"} (required)")
 	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex or hybrid")
+	maxCap := fs.Int("max-results-cap", toolsearch.DefaultMaxResultsCap, "largest max_results accepted; a query asking for more gets an error entry")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -364,17 +365,23 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	if err := json.Unmarshal(data, &items); err != nil {
 		return fmt.Errorf("%s: want a JSON array: %w", *queries, err)
 	}
-	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st})
+	if *maxCap < 1 {
+		return usageError{fmt.Errorf("--max-results-cap must be ≥ 1, got %d", *maxCap)}
+	}
+	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st, MaxResultsCap: *maxCap})
 	out := make([]batchResult, 0, len(items))
 	for i, raw := range items {
-		out = append(out, batchOne(s, i, raw))
+		out = append(out, batchOne(s, *maxCap, i, raw))
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
 }
 
-func batchOne(s *toolsearch.Searcher, i int, raw json.RawMessage) batchResult {
+// batchOne answers item i of a queries file. A max_results over maxCap is an
+// error entry rather than a silently shorter list, so that a batch compared
+// with another implementation never differs because of the cap.
+func batchOne(s *toolsearch.Searcher, maxCap, i int, raw json.RawMessage) batchResult {
 	var q batchQuery
 	if err := json.Unmarshal(raw, &q); err != nil {
 		return batchResult{Query: string(raw), Error: fmt.Sprintf("item %d: %v", i, err)}
@@ -387,7 +394,10 @@ func batchOne(s *toolsearch.Searcher, i int, raw json.RawMessage) batchResult {
 		if err != nil || n < 1 {
 			return batchResult{Query: q.Query, MaxResults: *q.MaxResults, Error: fmt.Sprintf("max_results must be an integer ≥ 1, got %s", q.MaxResults.String())}
 		}
-		k = int(min(n, 1<<30))
+		if n > int64(maxCap) {
+			return batchResult{Query: q.Query, MaxResults: *q.MaxResults, Error: fmt.Sprintf("max_results %d is over the limit %d (see --max-results-cap)", n, maxCap)}
+		}
+		k = int(n)
 	}
 	res, err := s.Search(q.Query, k)
 	if err != nil {

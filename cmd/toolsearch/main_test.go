@@ -125,7 +125,14 @@ func TestBatch(t *testing.T) {
 		assert.NotContains(t, got[i], "matches", "entry %d", i)
 	}
 	assert.Contains(t, got[3]["error"], "max_results must be an integer ≥ 1, got 0")
-	assert.Equal(t, []any{"max_results 50 was lowered to the limit 20"}, got[7]["notes"])
+	assert.Equal(t, "max_results 50 is over the limit 20 (see --max-results-cap)", got[7]["error"], "over the cap is an error entry, not a shorter list")
+
+	code, out, errs = runCmd(t, "batch", "--max-results-cap", "60", "--catalog", catalog, "--queries", queries)
+	require.Equal(t, 0, code, errs)
+	var raised []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &raised))
+	assert.Equal(t, []any{"WebSearch", "WebFetch"}, raised[7]["matches"], "a raised cap answers the query")
+	assert.NotContains(t, raised[7], "error")
 
 	code, _, errs = runCmd(t, "batch", "--catalog", catalog)
 	assert.Equal(t, 2, code)
