@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 
@@ -214,8 +215,8 @@ func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err err
 	if err := d.Decode(&v); err != nil {
 		return "", 0, fmt.Errorf("%w: arguments are not valid JSON (%v); %s", ErrInvalidQuery, err, usage)
 	}
-	if d.More() {
-		return "", 0, fmt.Errorf("%w: arguments hold more than one JSON value; %s", ErrInvalidQuery, usage)
+	if _, err := d.Token(); err != io.EOF { // d.More misses a stray '}' or ']'
+		return "", 0, fmt.Errorf("%w: arguments hold more than one JSON value, or text after it; %s", ErrInvalidQuery, usage)
 	}
 	s.inputOnce.Do(func() {
 		sch, err := compileSchema(json.RawMessage(schema))

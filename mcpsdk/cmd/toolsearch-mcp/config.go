@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 )
@@ -37,6 +38,9 @@ func parseConfig(data []byte) (cfg config, bad map[string]string, err error) {
 	d := json.NewDecoder(bytes.NewReader(data))
 	if err := d.Decode(&raw); err != nil {
 		return config{}, nil, fmt.Errorf("config is not valid JSON: %w", err)
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return config{}, nil, fmt.Errorf("config is not valid JSON: text after the top-level object")
 	}
 	if raw.MCPServers == nil {
 		return config{}, nil, fmt.Errorf(`config has no "mcpServers" object`)

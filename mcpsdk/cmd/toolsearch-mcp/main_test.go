@@ -119,6 +119,7 @@ func TestUsageAndConfigErrors(t *testing.T) {
 		{"no config flag", nil, 2, "usage: toolsearch-mcp --config FILE"},
 		{"missing file", []string{"--config", filepath.Join(dir, "nope.json")}, 2, "no such file"},
 		{"not JSON", []string{"--config", write("a.json", "{")}, 2, "config is not valid JSON"},
+		{"text after the object", []string{"--config", write("d.json", `{"mcpServers":{}}}`)}, 2, "text after the top-level object"},
 		{"no mcpServers", []string{"--config", write("b.json", `{"servers":{}}`)}, 2, `config has no "mcpServers" object`},
 		{"bad timeout", []string{"--config", write("c.json", `{"mcpServers":{}}`), "--timeout", "0s"}, 2, "--timeout must be positive"},
 	}
