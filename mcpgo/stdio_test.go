@@ -2,9 +2,6 @@ package mcpgo_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -14,40 +11,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/npmtest"
 	"github.com/toolsearch/toolsearch/mcpgo"
 )
 
-// npmServer returns the entry script of npm MCP server pkg installed by
-// `npm ci --prefix mcpsdk/testdata/npm` (or under $TOOLSEARCH_MCP_NPM). It
-// skips, saying why, when node or the package is missing, except under
-// CI=true, where that fails the test.
-func npmServer(t *testing.T, pkg string) string {
-	t.Helper()
-	skip := func(why string) {
-		t.Helper()
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but the real MCP server test cannot run: %s", why)
-		}
-		t.Skipf("skipping the real MCP server test: %s", why)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		skip("node is not on PATH (install Node.js 18+)")
-	}
-	dir := os.Getenv("TOOLSEARCH_MCP_NPM")
-	if dir == "" {
-		dir = filepath.Join("..", "mcpsdk", "testdata", "npm")
-	}
-	script := filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js")
-	if _, err := os.Stat(script); err != nil {
-		skip("@modelcontextprotocol/" + pkg + " is not installed at " + script + ": run `npm ci --prefix mcpsdk/testdata/npm`")
-	}
-	abs, err := filepath.Abs(script)
-	require.NoError(t, err)
-	return abs
-}
-
 func TestAttachStdioServerEverything(t *testing.T) {
-	script := npmServer(t, "server-everything")
+	script := npmtest.Server(t, "server-everything")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	c, err := client.NewStdioMCPClient("node", nil, script, "stdio")

@@ -2,9 +2,7 @@ package mcpsdk_test
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -13,41 +11,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/npmtest"
 	"github.com/toolsearch/toolsearch/mcpsdk"
 )
 
-// npmServer returns the path of the entry script of npm MCP server pkg (for
-// example "server-everything"), installed by `npm ci --prefix
-// mcpsdk/testdata/npm` (or in the directory named by $TOOLSEARCH_MCP_NPM). It
-// skips the test, saying why, when node or the package is missing, except
-// under CI=true, where that is a failure: CI must run these tests.
-func npmServer(t *testing.T, pkg string) string {
-	t.Helper()
-	skip := func(why string) {
-		t.Helper()
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but the real MCP server test cannot run: %s", why)
-		}
-		t.Skipf("skipping the real MCP server test: %s", why)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		skip("node is not on PATH (install Node.js 18+)")
-	}
-	dir := os.Getenv("TOOLSEARCH_MCP_NPM")
-	if dir == "" {
-		dir = filepath.Join("testdata", "npm")
-	}
-	script := filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js")
-	if _, err := os.Stat(script); err != nil {
-		skip("@modelcontextprotocol/" + pkg + " is not installed at " + script + ": run `npm ci --prefix mcpsdk/testdata/npm`")
-	}
-	abs, err := filepath.Abs(script)
-	require.NoError(t, err)
-	return abs
-}
-
 func TestServersStdioServerEverything(t *testing.T) {
-	script := npmServer(t, "server-everything")
+	script := npmtest.Server(t, "server-everything")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 

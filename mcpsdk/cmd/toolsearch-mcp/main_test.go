@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tiktoken-go/tokenizer"
+	"github.com/toolsearch/toolsearch/internal/npmtest"
 )
 
 // fakeEnv makes the test binary act as an MCP server over stdio (see
@@ -152,35 +153,6 @@ func TestUnusableEntriesAreReported(t *testing.T) {
 	assert.Contains(t, got["garbled"], "bad entry")
 }
 
-// npmServer returns the entry script of an npm MCP server installed by
-// `npm ci --prefix mcpsdk/testdata/npm` (or under $TOOLSEARCH_MCP_NPM); it
-// skips, saying why, when node or the package is missing, except under
-// CI=true, where it fails.
-func npmServer(t *testing.T, pkg string) string {
-	t.Helper()
-	skip := func(why string) {
-		t.Helper()
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but the real MCP server test cannot run: %s", why)
-		}
-		t.Skipf("skipping the real MCP server test: %s", why)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		skip("node is not on PATH (install Node.js 18+)")
-	}
-	dir := os.Getenv("TOOLSEARCH_MCP_NPM")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "testdata", "npm")
-	}
-	script := filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js")
-	if _, err := os.Stat(script); err != nil {
-		skip("@modelcontextprotocol/" + pkg + " is not installed at " + script + ": run `npm ci --prefix mcpsdk/testdata/npm`")
-	}
-	abs, err := filepath.Abs(script)
-	require.NoError(t, err)
-	return abs
-}
-
 // listDirectly counts the tools a server's tools/list returns, with a plain
 // go-sdk client and no toolsearch code.
 func listDirectly(t *testing.T, command string, args []string, env map[string]string) int {
@@ -205,9 +177,9 @@ func listDirectly(t *testing.T, command string, args []string, env map[string]st
 }
 
 func TestThreeNPMServersAndFailures(t *testing.T) {
-	everything := npmServer(t, "server-everything")
-	memory := npmServer(t, "server-memory")
-	filesystem := npmServer(t, "server-filesystem")
+	everything := npmtest.Server(t, "server-everything")
+	memory := npmtest.Server(t, "server-memory")
+	filesystem := npmtest.Server(t, "server-filesystem")
 	root := t.TempDir()
 	memEnv := map[string]string{"MEMORY_FILE_PATH": filepath.Join(root, "memory.jsonl")}
 	cfg := writeConfig(t, map[string]any{
