@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
-	"github.com/toolsearch/toolsearch/anthropic/internal/scripted"
+	"github.com/toolsearch/toolsearch/internal/scripted"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden request bodies in testdata/")

@@ -17,8 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/scripted"
 	tsopenai "github.com/toolsearch/toolsearch/openai"
-	"github.com/toolsearch/toolsearch/openai/internal/scripted"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden request bodies in testdata/")

@@ -24,7 +24,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/toolsearch/toolsearch"
 	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
-	"github.com/toolsearch/toolsearch/anthropic/internal/scripted"
+	"github.com/toolsearch/toolsearch/internal/scripted"
 )
 
 func main() {

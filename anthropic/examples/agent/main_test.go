@@ -9,7 +9,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/toolsearch/toolsearch/anthropic/internal/scripted"
+	"github.com/toolsearch/toolsearch/internal/scripted"
 )
 
 func TestRunScripted(t *testing.T) {

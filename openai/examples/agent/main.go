@@ -26,8 +26,8 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/scripted"
 	tsopenai "github.com/toolsearch/toolsearch/openai"
-	"github.com/toolsearch/toolsearch/openai/internal/scripted"
 )
 
 func main() {

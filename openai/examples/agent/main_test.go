@@ -9,7 +9,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/toolsearch/toolsearch/openai/internal/scripted"
+	"github.com/toolsearch/toolsearch/internal/scripted"
 )
 
 func TestRunScripted(t *testing.T) {
