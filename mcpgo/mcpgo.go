@@ -83,10 +83,12 @@ type Server struct {
 	opts Options
 
 	kick     chan struct{} // capacity 1: a re-list is wanted
+	ready    chan struct{} // closed once initialized: kicks wait for it
 	stop     chan struct{} // closed by close
 	done     chan struct{} // closed when the server has been marked disconnected
 	stopOnce sync.Once
-	unlisten func()
+	mu       sync.Mutex
+	unlisten func() // under mu; taken by stopListening
 }
 
 // Attach attaches client c to reg as MCP server name. It marks the server
@@ -102,7 +104,7 @@ func Attach(ctx context.Context, reg *toolsearch.Registry, name string, c *clien
 		return nil, errors.New("mcpgo: attach: empty server name")
 	}
 	s := &Server{name: name, c: c, reg: reg,
-		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+		kick: make(chan struct{}, 1), ready: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -110,6 +112,7 @@ func Attach(ctx context.Context, reg *toolsearch.Registry, name string, c *clien
 	fail := func(err error) (*Server, error) {
 		s.close()
 		<-s.done
+		s.stopListening()
 		return nil, err
 	}
 	go s.loop()
@@ -142,8 +145,15 @@ func Attach(ctx context.Context, reg *toolsearch.Registry, name string, c *clien
 		if err != nil {
 			return fail(fmt.Errorf("mcpgo: subscribing to tools/list_changed of %q: %w", name, err))
 		}
+		s.mu.Lock()
 		s.unlisten = stop
+		s.mu.Unlock()
 	}
+	// A server may announce tools/list_changed as soon as it sees
+	// notifications/initialized, before the client counts itself
+	// initialized (server-everything does). Kicks wait until now, so that
+	// re-list never runs on a client that would refuse it.
+	close(s.ready)
 	if err := s.list(ctx); err != nil {
 		return fail(err)
 	}
@@ -160,12 +170,16 @@ func Attach(ctx context.Context, reg *toolsearch.Registry, name string, c *clien
 // disconnected.
 func (s *Server) loop() {
 	defer close(s.done)
+	select {
+	case <-s.ready:
+	case <-s.stop:
+		s.setStatus(toolsearch.ServerDisconnected)
+		return
+	}
 	for {
 		select {
 		case <-s.stop:
-			if s.unlisten != nil {
-				s.unlisten()
-			}
+			s.stopListening()
 			s.setStatus(toolsearch.ServerDisconnected)
 			return
 		case <-s.kick:
@@ -204,6 +218,17 @@ func (s *Server) list(ctx context.Context) error {
 		s.opts.OnListed(s.name, len(res.Tools))
 	}
 	return nil
+}
+
+// stopListening ends the subscription stream, if any, once.
+func (s *Server) stopListening() {
+	s.mu.Lock()
+	stop := s.unlisten
+	s.unlisten = nil
+	s.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
 }
 
 func (s *Server) close() { s.stopOnce.Do(func() { close(s.stop) }) }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/stretchr/testify/assert"
@@ -205,4 +206,53 @@ func TestAttachFailureMarksDisconnected(t *testing.T) {
 
 	_, err = mcpgo.Attach(context.Background(), reg, "", c, nil)
 	require.ErrorContains(t, err, "empty server name")
+}
+
+// eagerTransport announces tools/list_changed while the client is still
+// sending notifications/initialized, before the client counts itself
+// initialized, as server-everything does on a loaded machine. It then waits
+// briefly for a reported error, so a re-list that runs too early is seen.
+type eagerTransport struct {
+	transport.Interface
+	handler func(mcp.JSONRPCNotification)
+	errs    chan struct{}
+}
+
+func (e *eagerTransport) SetNotificationHandler(h func(mcp.JSONRPCNotification)) {
+	e.handler = h
+	e.Interface.SetNotificationHandler(h)
+}
+
+func (e *eagerTransport) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
+	err := e.Interface.SendNotification(ctx, n)
+	if n.Method == string(mcp.MethodNotificationInitialized) {
+		e.handler(mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION,
+			Notification: mcp.Notification{Method: mcp.MethodNotificationToolsListChanged}})
+		select {
+		case <-e.errs:
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
+	return err
+}
+
+func TestAttachListChangedDuringInitialize(t *testing.T) {
+	tr := &eagerTransport{Interface: transport.NewInProcessTransport(newServer(2)), errs: make(chan struct{}, 10)}
+	c := client.NewClient(tr, client.WithLegacyProtocolOnly())
+	reg := &toolsearch.Registry{}
+	var mu sync.Mutex
+	var errs []string
+	s, err := mcpgo.Attach(context.Background(), reg, "eager", c, &mcpgo.Options{OnError: func(_ string, err error) {
+		mu.Lock()
+		errs = append(errs, err.Error())
+		mu.Unlock()
+		tr.errs <- struct{}{}
+	}})
+	require.NoError(t, err, "an early tools/list_changed must not cost the connection")
+	defer s.Close()
+	assert.Equal(t, toolsearch.ServerConnected, reg.ServerStatus("eager"))
+	assert.Equal(t, []string{"mcp__eager__tool0", "mcp__eager__tool1"}, names(reg))
+	mu.Lock()
+	assert.Empty(t, errs)
+	mu.Unlock()
 }
