@@ -280,7 +280,13 @@ func schemaWork(s *jsonschema.Schema, levels, limit int) int {
 	w := &workWalker{memo: map[workKey]int{}, limit: limit}
 	most := w.at(s, 0, leaf)
 	for d := 1; d <= levels && most <= limit; d++ {
-		most = max(most, w.below(s, d))
+		n := w.below(s, d)
+		if n == 0 {
+			// Values d levels down are reached only through subschemas
+			// applied d-1 levels down, so none applies deeper either.
+			break
+		}
+		most = max(most, n)
 	}
 	return most
 }

@@ -3,9 +3,11 @@ package toolsearch
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -286,6 +288,44 @@ func TestSchemaWork(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, schemaWork(s, tc.levels, 1<<30))
 		})
+	}
+}
+
+// TestSchemaWorkStopsEarly checks that schemaWork, which stops at the first
+// level no subschema reaches, agrees with a walk over every level, on the
+// table above, the hostile shapes and every distinct schema of the real MCP catalog.
+func TestSchemaWorkStopsEarly(t *testing.T) {
+	everyLevel := func(s *jsonschema.Schema, levels, limit int) int {
+		w := &workWalker{memo: map[workKey]int{}, limit: limit}
+		most := w.at(s, 0, leaf)
+		for d := 1; d <= levels && most <= limit; d++ {
+			most = max(most, w.below(s, d))
+		}
+		return most
+	}
+	schemas := []string{schema, anyOfChain(3), anyOfChain(12), branchingRecursion, hostileWideSchema(),
+		`{"properties":{"a":{"properties":{"b":{"items":{"properties":{"c":{"type":"string"}}}}}}}}`,
+		`{"properties":{"child":{"$ref":"#"},"kids":{"items":{"$ref":"#"}}}}`}
+	seen := map[string]bool{}
+	for _, path := range []string{"testdata/bench/livemcpbench.json", "testdata/bench/metatool.json"} {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		tools, err := ParseCatalog(data)
+		require.NoError(t, err)
+		for _, tool := range tools {
+			if raw := string(tool.InputSchema); raw != "" && !seen[raw] {
+				seen[raw] = true
+				schemas = append(schemas, raw)
+			}
+		}
+	}
+	require.Greater(t, len(schemas), 400)
+	for _, raw := range schemas {
+		s, err := compileSchema(json.RawMessage(raw))
+		require.NoError(t, err)
+		for _, limit := range []int{100, DefaultMaxSchemaWork, 1 << 30} {
+			require.Equal(t, everyLevel(s, schemaWorkLevels, limit), schemaWork(s, schemaWorkLevels, limit), "limit %d, schema %.200s", limit, raw)
+		}
 	}
 }
 
