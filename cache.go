@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -16,17 +17,26 @@ import (
 // is computed once per tool, not once per search or per snapshot.
 type entry struct {
 	tool      Tool
-	isMCP     bool // from an MCP server (deferral, pool order)
-	scoresMCP bool // name starts with mcp__ (scoring weights)
-	deferred  bool
 	lowerName string
-	parts     []string // name parts (scoring.go)
-	descLower string
-	hintLower string
-	slot      int32  // place in the newest snapshot's index (index.go); set by writers only
-	upper     bool   // the name has an uppercase letter (lowerName differs)
-	lim       Limits // registration-side limits in force when it was registered
+	parts     []string  // name parts (scoring.go)
+	desc      lowerText // the description, for the word rules
+	hint      lowerText // the search hint, likewise
+	lim       *Limits   // registration-side limits in force when it was registered; shared
 
+	lazyData atomic.Pointer[lazyData] // made on first use (lazy)
+
+	// Small fields last, packed into one word (the entry is 256 bytes).
+	slot      int32 // place in the newest snapshot's index (index.go); set by writers only
+	isMCP     bool  // from an MCP server (deferral, pool order)
+	scoresMCP bool  // name starts with mcp__ (scoring weights)
+	deferred  bool
+	upper     bool // the name has an uppercase letter (lowerName differs)
+}
+
+// lazyData is what an entry computes only when it is first asked for: most
+// tools of a large registry are never loaded or called, so the entry does
+// not carry room for it.
+type lazyData struct {
 	schemaOnce sync.Once
 	schema     json.RawMessage // compact JSON
 	schemaErr  error
@@ -35,6 +45,15 @@ type entry struct {
 	validatorOnce sync.Once
 	validator     *jsonschema.Schema
 	validatorErr  error
+}
+
+// lazy returns e's lazyData, made by the first caller.
+func (e *entry) lazy() *lazyData {
+	if l := e.lazyData.Load(); l != nil {
+		return l
+	}
+	e.lazyData.CompareAndSwap(nil, &lazyData{})
+	return e.lazyData.Load()
 }
 
 func newEntry(t *Tool) *entry { return newEntryShared(t, slices.Clone(t.InputSchema)) }
@@ -50,8 +69,8 @@ func newEntryShared(t *Tool, schema json.RawMessage) *entry {
 		isMCP:     c.IsMCP(),
 		deferred:  c.Deferred(),
 		lowerName: lower(c.Name),
-		descLower: lower(c.Description),
-		hintLower: lower(c.SearchHint),
+		desc:      newText(c.Description),
+		hint:      newText(c.SearchHint),
 	}
 	e.upper = e.lowerName != c.Name
 	e.parts, e.scoresMCP = nameParts(c.Name)
@@ -76,22 +95,32 @@ func (e *entry) copyTool() Tool {
 	return t
 }
 
+// limits returns the registration-side limits e was registered under (the
+// defaults for an entry built outside a registry).
+func (e *entry) limits() *Limits {
+	if e.lim == nil {
+		return &Limits{}
+	}
+	return e.lim
+}
+
 var defaultSchema = json.RawMessage(`{"type":"object"}`)
 
 // loadSchema returns the tool's input schema as compact JSON. A lazy
 // LoadSchema is called at most once; its result is validated like a schema
 // given at registration.
 func (e *entry) loadSchema() (json.RawMessage, error) {
-	e.schemaOnce.Do(func() {
+	l := e.lazy()
+	l.schemaOnce.Do(func() {
 		raw := e.tool.InputSchema
 		if len(raw) == 0 && e.tool.LoadSchema != nil {
 			var err error
 			if raw, err = e.tool.LoadSchema(); err != nil {
-				e.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
+				l.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
 				return
 			}
-			if err := checkSchema(raw, &e.lim); err != nil {
-				e.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
+			if err := checkSchema(raw, e.limits()); err != nil {
+				l.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
 				return
 			}
 		}
@@ -100,12 +129,12 @@ func (e *entry) loadSchema() (json.RawMessage, error) {
 		}
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, raw); err != nil { // validated already
-			e.schemaErr = fmt.Errorf("schema of %q: %w: %v", e.tool.Name, ErrInvalidSchema, err)
+			l.schemaErr = fmt.Errorf("schema of %q: %w: %v", e.tool.Name, ErrInvalidSchema, err)
 			return
 		}
-		e.schema = buf.Bytes()
+		l.schema = buf.Bytes()
 	})
-	return e.schema, e.schemaErr
+	return l.schema, l.schemaErr
 }
 
 // textCache holds the prompt texts rendered from one snapshot. Each is

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -116,4 +117,10 @@ func TestPromptTextsAreCachedPerSnapshot(t *testing.T) {
 	require.NoError(t, r.Remove("WebFetch"))
 	assert.NotEqual(t, a, s.SystemPromptSection())
 	assert.NotContains(t, s.SystemPromptSection(), "WebFetch")
+}
+
+// TestEntrySize keeps the per-tool entry in the 256-byte size class: it is
+// allocated once per registered tool (BenchmarkHeap measures the whole).
+func TestEntrySize(t *testing.T) {
+	assert.LessOrEqual(t, unsafe.Sizeof(entry{}), uintptr(256))
 }

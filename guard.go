@@ -132,15 +132,16 @@ func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error
 // compiled once per entry (so once per tool definition, for every
 // Session).
 func (e *entry) compiledSchema() (*jsonschema.Schema, error) {
-	e.validatorOnce.Do(func() {
+	l := e.lazy()
+	l.validatorOnce.Do(func() {
 		raw, err := e.loadSchema()
 		if err != nil {
-			e.validatorErr = err
+			l.validatorErr = err
 			return
 		}
-		e.validator, e.validatorErr = compileSchema(raw)
+		l.validator, l.validatorErr = compileSchema(raw)
 	})
-	return e.validator, e.validatorErr
+	return l.validator, l.validatorErr
 }
 
 // decodeArgs decodes one JSON value for validation (numbers kept exact)

@@ -140,8 +140,8 @@ func (e *entry) tokens(fn func(tok string, f field)) {
 	for _, p := range e.parts {
 		fn(p, fieldPart)
 	}
-	wordRuns(e.hintLower, func(w string) { fn(w, fieldHint) })
-	wordRuns(e.descLower, func(w string) { fn(w, fieldDesc) })
+	e.hint.words(func(w string) { fn(w, fieldHint) })
+	e.desc.words(func(w string) { fn(w, fieldDesc) })
 }
 
 // maxShards bounds the shard count (and its per-change copy).
@@ -177,7 +177,7 @@ func buildIndex(tools []*entry, pool *scratchPool) *index {
 			p := sh[tok]
 			if p == nil {
 				p = &postings{}
-				sh[tok] = p
+				sh[strings.Clone(tok)] = p // tok may be a run of a text
 				ix.words++
 			}
 			l := p.list(f)
@@ -301,7 +301,7 @@ func (ix *index) update(remove, add []*entry) *index {
 			d := deltas[tok]
 			if d == nil {
 				d = &delta{}
-				deltas[tok] = d
+				deltas[strings.Clone(tok)] = d // tok may be a run of a text
 			}
 			l := &d.join[f]
 			if leave {
@@ -646,11 +646,11 @@ func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, 
 	if f == fieldHint {
 		w, r = ScoreHint, RuleHint
 	}
-	text := func(e *entry) string {
+	text := func(e *entry) lowerText {
 		if f == fieldHint {
-			return e.hintLower
+			return e.hint
 		}
-		return e.descLower
+		return e.desc
 	}
 	var cands []int32
 	runs, none := 0, false
@@ -676,7 +676,7 @@ func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, 
 		if e == nil {
 			return
 		}
-		if t := text(e); t != "" && hasWord(t, term) {
+		if text(e).has(term) {
 			a.add(s, w, r)
 			a.sat(s, g, required)
 		}

@@ -187,7 +187,7 @@ func (r *Registry) write(tools []Tool, replace bool) error {
 // Invalid tools are left out of built and reported in errs, in input order.
 func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (built []*entry, errs []error) {
 	taken := map[string]string{} // name or alias → owner, within this batch
-	lim := r.registryLimits()
+	lim := r.registryLimits()    // one copy, shared by the entries built here
 	schemas, schemaErrs := r.checkSchemas(tools, &lim)
 	for i := range tools {
 		t := &tools[i]
@@ -213,7 +213,7 @@ func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (
 			taken[n] = t.Name
 		}
 		e := newEntryShared(t, schemas[i])
-		e.lim = lim
+		e.lim = &lim
 		if old := r.tools[t.Name]; old != nil && old.sameAs(e) {
 			e = old // unchanged: keep derived data and any loaded schema
 		}

@@ -193,6 +193,81 @@ func hasWord(text, term string) bool {
 	}
 }
 
+// lowerText is a description or hint as the word rules see it: lowercased. An
+// ASCII text is kept as it is and compared with ASCII case folding, which
+// is the same as comparing its lowercased form (lowering ASCII changes no
+// length and no word boundary), so that no lowercased copy of every
+// description is kept; any other text is kept lowercased.
+type lowerText struct {
+	s    string // the text itself when fold, else its lowercased form
+	fold bool
+}
+
+func newText(s string) lowerText {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return lowerText{s: lower(s)}
+		}
+	}
+	return lowerText{s: s, fold: true}
+}
+
+// has reports whether the lowercased text matches \bterm\b (see hasWord).
+func (t lowerText) has(term string) bool {
+	if t.fold {
+		return hasWordFold(t.s, term)
+	}
+	return hasWord(t.s, term)
+}
+
+// words calls fn with every maximal run of ASCII word characters of the
+// lowercased text. A run may be built for the call: keep a clone.
+func (t lowerText) words(fn func(string)) {
+	if !t.fold {
+		wordRuns(t.s, fn)
+		return
+	}
+	wordRuns(t.s, func(w string) { fn(strings.ToLower(w)) })
+}
+
+// lowerASCII maps each byte to its ASCII lowercase.
+var lowerASCII = func() (m [256]byte) {
+	for i := range m {
+		m[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			m[i] += 'a' - 'A'
+		}
+	}
+	return m
+}()
+
+// hasWordFold is hasWord(strings.ToLower(text), term) for an ASCII text,
+// without building the lowercased text.
+func hasWordFold(text, term string) bool {
+	if term == "" || len(term) > len(text) {
+		return false
+	}
+	for i := 0; i < len(term); i++ {
+		if term[i] >= utf8.RuneSelf || lowerASCII[term[i]] != term[i] {
+			return false // the lowercased ASCII text has no such byte
+		}
+	}
+	first := term[0]
+	for i := 0; i+len(term) <= len(text); i++ {
+		if lowerASCII[text[i]] != first {
+			continue
+		}
+		j := 1
+		for j < len(term) && lowerASCII[text[i+j]] == term[j] {
+			j++
+		}
+		if j == len(term) && boundary(text, i) && boundary(text, i+len(term)) {
+			return true
+		}
+	}
+	return false
+}
+
 // spansParts reports whether term, with '_', '-' and '.' removed, equals two
 // or more consecutive name parts joined together (the full-name fallback).
 func spansParts(term string, parts []string) bool {
@@ -245,11 +320,11 @@ func (e *entry) scoreTerm(term string) (score int, rules Rule) {
 	case spansParts(term, e.parts):
 		score, rules = ScoreFullName, RuleFullName
 	}
-	if e.hintLower != "" && hasWord(e.hintLower, term) {
+	if e.hint.has(term) {
 		score += ScoreHint
 		rules |= RuleHint
 	}
-	if hasWord(e.descLower, term) {
+	if e.desc.has(term) {
 		score += ScoreDescription
 		rules |= RuleDescription
 	}
@@ -259,7 +334,7 @@ func (e *entry) scoreTerm(term string) (score int, rules Rule) {
 // satisfies reports whether e meets the required term r: a name part
 // contains it, or the description or hint has it as a whole word.
 func (e *entry) satisfies(r string) bool {
-	return partContains(e.parts, r) || hasWord(e.descLower, r) || (e.hintLower != "" && hasWord(e.hintLower, r))
+	return partContains(e.parts, r) || e.desc.has(r) || e.hint.has(r)
 }
 
 // score returns e's keyword score for t, or 0 when a required term is

@@ -224,6 +224,43 @@ func TestHasWordEqualsRegexp(t *testing.T) {
 	}
 }
 
+// TestLowerTextEqualsLowered checks that a description kept as it is and
+// compared with ASCII case folding (an ASCII text) answers every word
+// question as its lowercased copy would, and yields the same words.
+func TestLowerTextEqualsLowered(t *testing.T) {
+	alphabet := []string{"a", "B", "b", "A", "_", "1", " ", "-", "+", ".", "é", "É", "(", "aB", "C++", "İ", "K", "Σ"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	gen := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	words := func(lt lowerText) []string {
+		var out []string
+		lt.words(func(w string) { out = append(out, w) })
+		return out
+	}
+	folded := 0
+	for range 50000 {
+		s, term := gen(rng.IntN(14)), lower(gen(1+rng.IntN(3)))
+		lt := newText(s)
+		if lt.fold {
+			folded++
+		}
+		low := lower(s)
+		require.Equal(t, hasWord(low, term), lt.has(term), "newText(%q).has(%q)", s, term)
+		var want []string
+		wordRuns(low, func(w string) { want = append(want, w) })
+		require.Equal(t, want, words(lt), "newText(%q).words", s)
+	}
+	assert.Greater(t, folded, 1000, "the ASCII (folded) case is exercised")
+	assert.Less(t, folded, 49000, "the non-ASCII (lowered) case is exercised")
+	assert.Equal(t, lowerText{s: "Create an Issue", fold: true}, newText("Create an Issue"), "an ASCII text is not copied")
+	assert.Equal(t, lowerText{s: "créer"}, newText("Créer"))
+}
+
 func TestSpansParts(t *testing.T) {
 	parts := []string{"github", "create", "issue"}
 	for term, want := range map[string]bool{
