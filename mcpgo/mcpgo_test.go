@@ -3,6 +3,7 @@ package mcpgo_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -255,4 +256,51 @@ func TestAttachListChangedDuringInitialize(t *testing.T) {
 	mu.Lock()
 	assert.Empty(t, errs)
 	mu.Unlock()
+}
+
+// hangingTransport never answers tools/list: a server that accepts the
+// connection and then stalls. It closes listing when the request arrives.
+type hangingTransport struct {
+	transport.Interface
+	listing chan struct{}
+	release chan struct{}
+}
+
+func (h *hangingTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	if req.Method == string(mcp.MethodToolsList) {
+		close(h.listing)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-h.release:
+			return nil, errors.New("released")
+		}
+	}
+	return h.Interface.SendRequest(ctx, req)
+}
+
+// TestAttachHangingServerIsAbandoned checks that a server that never
+// answers tools/list costs the caller no more than its context: Attach
+// returns the context's error and the server is marked disconnected.
+func TestAttachHangingServerIsAbandoned(t *testing.T) {
+	h := &hangingTransport{Interface: transport.NewInProcessTransport(newServer(2)),
+		listing: make(chan struct{}), release: make(chan struct{})}
+	defer close(h.release)
+	c := client.NewClient(h, client.WithLegacyProtocolOnly())
+	reg := &toolsearch.Registry{}
+	ev := newEvents()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-h.listing // the caller gives up once the listing hangs
+		cancel()
+	}()
+	s, err := mcpgo.Attach(ctx, reg, "stalls", c, ev.options())
+	require.Error(t, err)
+	assert.Nil(t, s)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Contains(t, err.Error(), `listing tools of "stalls"`)
+	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("stalls"))
+	assert.Equal(t, []string{"stalls:pending", "stalls:disconnected"}, ev.get(&ev.log))
+	assert.Empty(t, names(reg))
 }
