@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -17,41 +15,10 @@ import (
 	"github.com/toolsearch/toolsearch"
 	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
 	"github.com/toolsearch/toolsearch/internal/scripted"
+	"github.com/toolsearch/toolsearch/internal/wiretest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden request bodies in testdata/")
-
-// testRegistry holds one tool that is always loaded and three MCP tools,
-// which are deferred.
-func testRegistry(t testing.TB) *toolsearch.Registry {
-	t.Helper()
-	city := json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}`)
-	reg, err := toolsearch.NewRegistry(
-		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", city, nil),
-		toolsearch.NewMCPTool("weather", "get_alerts", "Severe weather alerts for a region", json.RawMessage(`{"type":"object","properties":{"region":{"type":"string"}}}`), nil),
-		toolsearch.NewMCPTool("mail", "send_email", "Send an email", json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}},"required":["to","body"]}`), nil),
-	)
-	require.NoError(t, err)
-	return reg
-}
-
-// golden compares got (JSON) with testdata/name, indented; -update rewrites
-// the file.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	var buf bytes.Buffer
-	require.NoError(t, json.Indent(&buf, got, "", "  "), "request body is not JSON: %s", got)
-	buf.WriteByte('\n')
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	assert.Equal(t, string(want), buf.String(), "request body differs from %s (run go test -update if the change is intended)", path)
-}
 
 func message(id, stop string, content ...string) string {
 	return fmt.Sprintf(`{"id":%q,"type":"message","role":"assistant","model":"claude-sonnet-5-5","content":[%s],"stop_reason":%q,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":20}}`,
@@ -117,7 +84,7 @@ func TestWireConversation(t *testing.T) {
 	)
 	defer model.Close()
 	client := anthropic.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-	reg := testRegistry(t)
+	reg := wiretest.Registry(t)
 	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	system := conv.SystemPromptSection()
 
@@ -131,7 +98,7 @@ func TestWireConversation(t *testing.T) {
 	for i, r := range reqs {
 		assert.Equal(t, "POST", r.Method)
 		assert.Equal(t, "/v1/messages", r.Path)
-		golden(t, fmt.Sprintf("turn%d.json", i+1), r.Body)
+		wiretest.Golden(t, *update, fmt.Sprintf("turn%d.json", i+1), r.Body)
 	}
 
 	// The points the golden files pin, spelled out.
@@ -207,7 +174,7 @@ func TestToolParam(t *testing.T) {
 }
 
 func TestHandleToolUseIgnoresOtherTools(t *testing.T) {
-	conv := toolsearch.NewSession(testRegistry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	_, ok := tsanthropic.HandleToolUse(conv, anthropic.ToolUseBlock{ID: "x", Name: "get_time", Input: json.RawMessage(`{}`)})
 	assert.False(t, ok)
 }

@@ -1,13 +1,10 @@
 package tsopenai_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,39 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/internal/scripted"
+	"github.com/toolsearch/toolsearch/internal/wiretest"
 	tsopenai "github.com/toolsearch/toolsearch/openai"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden request bodies in testdata/")
-
-func testRegistry(t testing.TB) *toolsearch.Registry {
-	t.Helper()
-	city := json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}`)
-	reg, err := toolsearch.NewRegistry(
-		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", city, nil),
-		toolsearch.NewMCPTool("weather", "get_alerts", "Severe weather alerts for a region", json.RawMessage(`{"type":"object","properties":{"region":{"type":"string"}}}`), nil),
-		toolsearch.NewMCPTool("mail", "send_email", "Send an email", json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}},"required":["to","body"]}`), nil),
-	)
-	require.NoError(t, err)
-	return reg
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	var buf bytes.Buffer
-	require.NoError(t, json.Indent(&buf, got, "", "  "), "request body is not JSON: %s", got)
-	buf.WriteByte('\n')
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	assert.Equal(t, string(want), buf.String(), "request body differs from %s (run go test -update if the change is intended)", path)
-}
 
 // toolNames returns the names of the tools in a request body ("name" or
 // "function.name"; "tool_search" for the tool search tool) and those with
@@ -98,7 +67,7 @@ func TestWireChatCompletions(t *testing.T) {
 	)
 	defer model.Close()
 	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-	reg := testRegistry(t)
+	reg := wiretest.Registry(t)
 	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatInline})
 	system := conv.SystemPromptSection()
 
@@ -128,7 +97,7 @@ func TestWireChatCompletions(t *testing.T) {
 	require.Len(t, reqs, 4)
 	for i, r := range reqs {
 		assert.Equal(t, "/chat/completions", r.Path)
-		golden(t, fmt.Sprintf("chat_turn%d.json", i+1), r.Body)
+		wiretest.Golden(t, *update, fmt.Sprintf("chat_turn%d.json", i+1), r.Body)
 	}
 	names, deferred := toolNames(t, reqs[0].Body)
 	assert.Equal(t, []string{"get_time", "ToolSearch"}, names, "turn 1: core tools and ToolSearch")
@@ -180,7 +149,7 @@ func TestWireResponses(t *testing.T) {
 	)
 	defer model.Close()
 	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-	reg := testRegistry(t)
+	reg := wiretest.Registry(t)
 	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	system := conv.SystemPromptSection()
 
@@ -221,7 +190,7 @@ func TestWireResponses(t *testing.T) {
 	require.Len(t, reqs, 3)
 	for i, r := range reqs {
 		assert.Equal(t, "/responses", r.Path)
-		golden(t, fmt.Sprintf("responses_turn%d.json", i+1), r.Body)
+		wiretest.Golden(t, *update, fmt.Sprintf("responses_turn%d.json", i+1), r.Body)
 	}
 	names, deferred := toolNames(t, reqs[0].Body)
 	assert.Equal(t, []string{"get_time", "tool_search"}, names, "turn 1: core tools and the client tool_search")
@@ -255,7 +224,7 @@ func TestWireResponses(t *testing.T) {
 }
 
 func TestHandleToolSearchCallBadArguments(t *testing.T) {
-	conv := toolsearch.NewSession(testRegistry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	var item responses.ResponseOutputItemUnion
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"tool_search_call","id":"ts","call_id":"c","arguments":{"query":1},"execution":"client","status":"completed"}`), &item))
 	items, ok, err := tsopenai.HandleToolSearchCall(conv, item)
@@ -292,7 +261,7 @@ func TestWireChatCompletionsCallBridge(t *testing.T) {
 	)
 	defer model.Close()
 	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-	conv := toolsearch.NewSession(testRegistry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatInline, CallBridge: true})
+	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatInline, CallBridge: true})
 	msgs := []openai.ChatCompletionMessageParamUnion{openai.UserMessage("What is the forecast for Paris?")}
 	var ran []string
 	for range 10 {
