@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/eventlog"
 	"github.com/toolsearch/toolsearch/mcpgo"
 )
 
@@ -68,49 +69,17 @@ func TestConvertTool(t *testing.T) {
 	require.ErrorContains(t, err, `tool "bad" of server "srv": encoding its input schema`)
 }
 
-type events struct {
-	mu     sync.Mutex
-	log    []string
-	errs   []string
-	signal chan struct{}
-}
+// events records what Attach reports through its Options.
+type events struct{ *eventlog.Log }
 
-func newEvents() *events { return &events{signal: make(chan struct{}, 100)} }
-
-func (e *events) add(to *[]string, s string) {
-	e.mu.Lock()
-	*to = append(*to, s)
-	e.mu.Unlock()
-	select {
-	case e.signal <- struct{}{}:
-	default:
-	}
-}
+func newEvents() *events { return &events{eventlog.New()} }
 
 func (e *events) options() *mcpgo.Options {
 	return &mcpgo.Options{
-		OnStatus: func(s string, st toolsearch.ServerStatus) { e.add(&e.log, s+":"+st.String()) },
-		OnListed: func(s string, n int) { e.add(&e.log, fmt.Sprintf("%s:listed %d", s, n)) },
-		OnError:  func(s string, err error) { e.add(&e.errs, s+": "+err.Error()) },
+		OnStatus: func(s string, st toolsearch.ServerStatus) { e.Event(s + ":" + st.String()) },
+		OnListed: func(s string, n int) { e.Event(fmt.Sprintf("%s:listed %d", s, n)) },
+		OnError:  func(s string, err error) { e.Error(s + ": " + err.Error()) },
 	}
-}
-
-func (e *events) waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	timeout := time.After(10 * time.Second)
-	for !cond() {
-		select {
-		case <-e.signal:
-		case <-timeout:
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
-}
-
-func (e *events) get(which *[]string) []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return slices.Clone(*which)
 }
 
 func names(reg *toolsearch.Registry) []string {
@@ -154,12 +123,12 @@ func TestAttachInProcess(t *testing.T) {
 			assert.Equal(t, toolsearch.ServerConnected, reg.ServerStatus("mem"))
 			assert.Equal(t, []string{"mcp__mem__tool0", "mcp__mem__tool1", "mcp__mem__tool2", "mcp__mem__tool3", "mcp__mem__tool4"}, names(reg),
 				"every page (limit 2) should be listed")
-			assert.Equal(t, []string{"mem:pending", "mem:listed 5", "mem:connected"}, ev.get(&ev.log))
+			assert.Equal(t, []string{"mem:pending", "mem:listed 5", "mem:connected"}, ev.Events())
 
 			srv.AddTool(mcp.NewTool("late", mcp.WithDescription("Added after connect")), echo)
-			ev.waitFor(t, "the late tool", func() bool { return slices.Contains(names(reg), "mcp__mem__late") })
+			ev.WaitFor(t, "the late tool", func() bool { return slices.Contains(names(reg), "mcp__mem__late") })
 			srv.DeleteTools("tool0")
-			ev.waitFor(t, "tool0 to go", func() bool { return !slices.Contains(names(reg), "mcp__mem__tool0") })
+			ev.WaitFor(t, "tool0 to go", func() bool { return !slices.Contains(names(reg), "mcp__mem__tool0") })
 
 			out, err := s.CallTool(ctx, "mcp__mem__late", json.RawMessage(`{"text":"hi"}`))
 			require.NoError(t, err)
@@ -173,7 +142,7 @@ func TestAttachInProcess(t *testing.T) {
 			assert.Empty(t, names(reg), "a disconnected server's tools are not available")
 			_, kept := reg.Lookup("mcp__mem__late")
 			assert.True(t, kept)
-			assert.Empty(t, ev.get(&ev.errs))
+			assert.Empty(t, ev.Errors())
 		})
 	}
 }
@@ -189,7 +158,7 @@ func TestAttachBadToolIsSkipped(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	assert.Equal(t, []string{"mcp__s__tool0"}, names(reg))
-	errs := ev.get(&ev.errs)
+	errs := ev.Errors()
 	require.Len(t, errs, 1)
 	assert.Contains(t, errs[0], `register "mcp__s__broken"`)
 }
@@ -301,6 +270,6 @@ func TestAttachHangingServerIsAbandoned(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Contains(t, err.Error(), `listing tools of "stalls"`)
 	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("stalls"))
-	assert.Equal(t, []string{"stalls:pending", "stalls:disconnected"}, ev.get(&ev.log))
+	assert.Equal(t, []string{"stalls:pending", "stalls:disconnected"}, ev.Events())
 	assert.Empty(t, names(reg))
 }

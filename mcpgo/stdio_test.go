@@ -34,9 +34,9 @@ func TestAttachStdioServerEverything(t *testing.T) {
 		want = append(want, toolsearch.MCPToolName("everything", tool.Name))
 	}
 	slices.Sort(want)
-	ev.waitFor(t, "the registry to match tools/list", func() bool { return slices.Equal(want, names(reg)) })
+	ev.WaitFor(t, "the registry to match tools/list", func() bool { return slices.Equal(want, names(reg)) })
 	assert.Subset(t, want, []string{"mcp__everything__echo", "mcp__everything__get-sum"})
-	assert.Empty(t, ev.get(&ev.errs))
+	assert.Empty(t, ev.Errors())
 
 	out, err := s.CallTool(ctx, "mcp__everything__echo", []byte(`{"message":"hello"}`))
 	require.NoError(t, err)

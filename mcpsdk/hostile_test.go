@@ -143,7 +143,7 @@ func TestHostileServerListsBadTools(t *testing.T) {
 	fine, _ := reg.Lookup("mcp__evil__fine")
 	assert.Equal(t, "A fine tool.", fine.Description, "the first of two tools of one name is kept")
 
-	errs := ev.errors()
+	errs := ev.Errors()
 	require.Len(t, errs, 1, "one report for the listing")
 	for _, bad := range []string{
 		`register "mcp__evil__fine": toolsearch: duplicate tool name`,
@@ -234,7 +234,7 @@ func TestHostileServerDisconnectsMidConversation(t *testing.T) {
 	out, err := servers.CallTool(context.Background(), call.Tool.Name, call.Arguments)
 	require.NoError(t, err)
 	assert.Equal(t, `tool0 {"text":"2"}`, out.Content[0].(*mcp.TextContent).Text)
-	assert.Empty(t, ev.errors())
+	assert.Empty(t, ev.Errors())
 }
 
 func matchNames(res *toolsearch.Result) []string {

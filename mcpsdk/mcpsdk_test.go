@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/eventlog"
 	"github.com/toolsearch/toolsearch/mcpsdk"
 )
 
@@ -76,61 +76,17 @@ func TestConvertToolErrors(t *testing.T) {
 }
 
 // events records OnChange and OnError calls and lets a test wait for one.
-type events struct {
-	mu      sync.Mutex
-	changes []string
-	errs    []string
-	signal  chan struct{}
-}
+// events records what Servers reports through its Options.
+type events struct{ *eventlog.Log }
 
-func newEvents() *events { return &events{signal: make(chan struct{}, 100)} }
+func newEvents() *events { return &events{eventlog.New()} }
 
 func (e *events) options() *mcpsdk.Options {
 	return &mcpsdk.Options{
-		OnListed: func(server string, n int) {
-			e.mu.Lock()
-			e.changes = append(e.changes, fmt.Sprintf("%s:listed %d", server, n))
-			e.mu.Unlock()
-			e.signal <- struct{}{}
-		},
-		OnStatus: func(server string, st toolsearch.ServerStatus) {
-			e.mu.Lock()
-			e.changes = append(e.changes, server+":"+st.String())
-			e.mu.Unlock()
-			e.signal <- struct{}{}
-		},
-		OnError: func(server string, err error) {
-			e.mu.Lock()
-			e.errs = append(e.errs, server+": "+err.Error())
-			e.mu.Unlock()
-			e.signal <- struct{}{}
-		},
+		OnListed: func(server string, n int) { e.Event(fmt.Sprintf("%s:listed %d", server, n)) },
+		OnStatus: func(server string, st toolsearch.ServerStatus) { e.Event(server + ":" + st.String()) },
+		OnError:  func(server string, err error) { e.Error(server + ": " + err.Error()) },
 	}
-}
-
-// waitFor waits until cond holds, checking after every event.
-func (e *events) waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	timeout := time.After(10 * time.Second)
-	for !cond() {
-		select {
-		case <-e.signal:
-		case <-timeout:
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
-}
-
-func (e *events) errors() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return slices.Clone(e.errs)
-}
-
-func (e *events) history() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return slices.Clone(e.changes)
 }
 
 func names(reg *toolsearch.Registry) []string {
@@ -182,7 +138,7 @@ func TestServersInMemory(t *testing.T) {
 			assert.Equal(t, toolsearch.ServerConnected, reg.ServerStatus("mem"))
 			assert.Equal(t, []string{"mcp__mem__tool0", "mcp__mem__tool1", "mcp__mem__tool2", "mcp__mem__tool3", "mcp__mem__tool4"}, names(reg),
 				"all pages (page size 2) should be listed")
-			assert.Equal(t, []string{"mem:pending", "mem:listed 5", "mem:connected"}, ev.history(),
+			assert.Equal(t, []string{"mem:pending", "mem:listed 5", "mem:connected"}, ev.Events(),
 				"pending while connecting, listed, then connected")
 
 			// A search finds the listed tools.
@@ -193,9 +149,9 @@ func TestServersInMemory(t *testing.T) {
 
 			// tools/list_changed: a tool added and one removed after connect.
 			srv.AddTool(objectTool("late", "Added after connect"), echo)
-			ev.waitFor(t, "the late tool", func() bool { return slices.Contains(names(reg), "mcp__mem__late") })
+			ev.WaitFor(t, "the late tool", func() bool { return slices.Contains(names(reg), "mcp__mem__late") })
 			srv.RemoveTools("tool0")
-			ev.waitFor(t, "tool0 to go", func() bool { return !slices.Contains(names(reg), "mcp__mem__tool0") })
+			ev.WaitFor(t, "tool0 to go", func() bool { return !slices.Contains(names(reg), "mcp__mem__tool0") })
 			assert.Equal(t, []string{"mcp__mem__late", "mcp__mem__tool1", "mcp__mem__tool2", "mcp__mem__tool3", "mcp__mem__tool4"}, names(reg))
 
 			// Calls are routed to the right session under the raw MCP name.
@@ -219,7 +175,7 @@ func TestServersInMemory(t *testing.T) {
 			_, kept := reg.Lookup("mcp__mem__late")
 			assert.True(t, kept, "a disconnected server's tools are kept")
 			assert.Nil(t, servers.Session("mem"))
-			assert.Empty(t, ev.errors())
+			assert.Empty(t, ev.Errors())
 		})
 	}
 }
@@ -271,8 +227,8 @@ func TestServersBadToolsDoNotStopTheServer(t *testing.T) {
 	_, err = servers.Connect(ctx, "s", client, ct, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"mcp__s__tool0"}, names(reg))
-	assert.Contains(t, ev.history(), "s:listed 2", "OnListed counts what tools/list returned, bad tools included")
-	errs := ev.errors()
+	assert.Contains(t, ev.Events(), "s:listed 2", "OnListed counts what tools/list returned, bad tools included")
+	errs := ev.Errors()
 	require.Len(t, errs, 1)
 	assert.Contains(t, errs[0], `s: register "mcp__s__broken"`)
 	assert.Contains(t, errs[0], toolsearch.ErrInvalidSchema.Error())
@@ -331,5 +287,5 @@ func TestClientOptionsChainsTheCallersHandler(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the caller's ToolListChangedHandler was not called")
 	}
-	ev.waitFor(t, "the new tool", func() bool { return slices.Contains(names(reg), "mcp__c__more") })
+	ev.WaitFor(t, "the new tool", func() bool { return slices.Contains(names(reg), "mcp__c__more") })
 }

@@ -32,7 +32,7 @@ func TestServersStdioServerEverything(t *testing.T) {
 	// server-everything registers get-roots-list only after initialize (the
 	// client advertises roots) and announces it with tools/list_changed, so
 	// its arrival shows that re-listing works over a real stdio server.
-	ev.waitFor(t, "get-roots-list after tools/list_changed", func() bool {
+	ev.WaitFor(t, "get-roots-list after tools/list_changed", func() bool {
 		return slices.Contains(names(reg), "mcp__everything__get-roots-list")
 	})
 
@@ -43,9 +43,9 @@ func TestServersStdioServerEverything(t *testing.T) {
 		want = append(want, toolsearch.MCPToolName("everything", tool.Name))
 	}
 	slices.Sort(want)
-	ev.waitFor(t, "the registry to match tools/list", func() bool { return slices.Equal(want, names(reg)) })
+	ev.WaitFor(t, "the registry to match tools/list", func() bool { return slices.Equal(want, names(reg)) })
 	assert.Subset(t, want, []string{"mcp__everything__echo", "mcp__everything__get-sum"})
-	assert.Empty(t, ev.errors(), "server-everything's tools should all register")
+	assert.Empty(t, ev.Errors(), "server-everything's tools should all register")
 
 	// Keyword search over the real tools, and a routed call.
 	res, err := toolsearch.NewSearcher(reg, nil).Search("echo", 1)
