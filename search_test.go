@@ -205,18 +205,22 @@ func TestLowerMatchesJavaScript(t *testing.T) {
 	}
 }
 
-// TestHasWordEqualsRegexp checks hasWord against Go's regexp \b (ASCII word
-// characters, as in JavaScript) on random texts and terms.
-func TestHasWordEqualsRegexp(t *testing.T) {
-	alphabet := []string{"a", "b", "_", "1", " ", "-", "+", ".", "é", "(", "ab", "c++"}
-	rng := rand.New(rand.NewPCG(1, 2))
-	gen := func(n int) string {
+// randomText returns a generator of texts of n pieces drawn from alphabet.
+func randomText(rng *rand.Rand, alphabet ...string) func(n int) string {
+	return func(n int) string {
 		var b strings.Builder
 		for range n {
 			b.WriteString(alphabet[rng.IntN(len(alphabet))])
 		}
 		return b.String()
 	}
+}
+
+// TestHasWordEqualsRegexp checks hasWord against Go's regexp \b (ASCII word
+// characters, as in JavaScript) on random texts and terms.
+func TestHasWordEqualsRegexp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gen := randomText(rng, "a", "b", "_", "1", " ", "-", "+", ".", "é", "(", "ab", "c++")
 	for range 20000 {
 		text, term := gen(rng.IntN(12)), gen(1+rng.IntN(3))
 		want := regexp.MustCompile(`\b` + regexp.QuoteMeta(term) + `\b`).MatchString(text)
@@ -228,15 +232,8 @@ func TestHasWordEqualsRegexp(t *testing.T) {
 // compared with ASCII case folding (an ASCII text) answers every word
 // question as its lowercased copy would, and yields the same words.
 func TestLowerTextEqualsLowered(t *testing.T) {
-	alphabet := []string{"a", "B", "b", "A", "_", "1", " ", "-", "+", ".", "é", "É", "(", "aB", "C++", "İ", "K", "Σ"}
 	rng := rand.New(rand.NewPCG(3, 4))
-	gen := func(n int) string {
-		var b strings.Builder
-		for range n {
-			b.WriteString(alphabet[rng.IntN(len(alphabet))])
-		}
-		return b.String()
-	}
+	gen := randomText(rng, "a", "B", "b", "A", "_", "1", " ", "-", "+", ".", "é", "É", "(", "aB", "C++", "İ", "K", "Σ")
 	words := func(lt lowerText) []string {
 		var out []string
 		lt.words(func(w string) { out = append(out, w) })
