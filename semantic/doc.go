@@ -30,6 +30,16 @@
 // data); storing only float32 would save a fifth of the memory. Each
 // vector takes dims×5 bytes plus 8.
 //
+// # Stored vectors
+//
+// A [Store] keeps vectors across restarts under [KeyOf] (a hash of the
+// embedded text and the Embedder's Model), so a text is embedded again only
+// when it or the model changes. [FileStore] keeps them in one file per
+// model and dimension: read whole at open, rewritten atomically by
+// [FileStore.Flush], bounded by [FileStoreOptions.MaxVectors] (least
+// recently used dropped first). A file of another model or dimension is
+// refused ([ErrStoreMismatch]); a damaged one too ([ErrCorruptStore]).
+//
 // # Concurrency
 //
 // Every exported type is safe for concurrent use; searches never wait
