@@ -100,6 +100,9 @@ func recall(t testing.TB, v *Vectors, k, nq int, query func() []float32) float64
 // the package doc). The bounds hold for these seeds.
 func TestInt8Recall(t *testing.T) {
 	n := *recallN
+	if raceEnabled {
+		n = min(n, 2000) // ten times slower under the race detector
+	}
 	for _, dims := range []int{256, 768} {
 		rng := rand.New(rand.NewPCG(uint64(dims), 1))
 		random := fill(dims, randomVectors(rng, n, dims))

@@ -214,8 +214,8 @@ func TestSearchDuringAppend(t *testing.T) {
 }
 
 func TestSearchAllocations(t *testing.T) {
-	if testing.Short() {
-		t.Skip("large sets")
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items at random")
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	q := randomVectors(rng, 1, 256)[0]
