@@ -28,7 +28,8 @@
 // 55 ms. Ranking by the int8 code alone would be no faster and would miss
 // 1 to 3 of every 100 true top-10 neighbours (on random and on clustered
 // data); storing only float32 would save a fifth of the memory. Each
-// vector takes dims×5 bytes plus 8.
+// vector takes 4×dims bytes, plus dims rounded up to a multiple of 32, plus
+// 8.
 //
 // # Stored vectors
 //
@@ -42,6 +43,6 @@
 //
 // # Concurrency
 //
-// Every exported type is safe for concurrent use; searches never wait
-// for writers.
+// [Vectors] and [FileStore] are safe for concurrent use; searches never
+// wait for writers. An [Embedder] must be safe for concurrent use too.
 package semantic

@@ -100,7 +100,8 @@ type stored struct {
 
 // OpenFileStore opens the vector file at path for vectors of model and
 // dimension dims (an [Embedder]'s Model and Dimensions) and reads it into
-// memory. A missing file is an empty store; the first Flush creates it.
+// memory. A missing file is an empty store; the first Flush creates it
+// (its directory must exist).
 // A file written for another model or dimension is refused with an error
 // wrapping [ErrStoreMismatch] (remove it, or use another path); a file
 // that cannot be read, with an error wrapping [ErrCorruptStore]. opts may
@@ -116,8 +117,11 @@ func OpenFileStore(path, model string, dims int, opts *FileStoreOptions) (*FileS
 	if opts != nil {
 		o = *opts
 	}
+	if o.MaxVectors < 0 {
+		return nil, fmt.Errorf("semantic: open %s: MaxVectors %d is negative", path, o.MaxVectors)
+	}
 	s := &FileStore{
-		path: path, model: model, dims: dims, max: cmp.Or(max(o.MaxVectors, 0), defaultMaxVectors),
+		path: path, model: model, dims: dims, max: cmp.Or(o.MaxVectors, defaultMaxVectors),
 		lru: list.New(), byKey: map[Key]*list.Element{},
 	}
 	f, err := os.Open(path)
@@ -131,6 +135,9 @@ func OpenFileStore(path, model string, dims int, opts *FileStoreOptions) (*FileS
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("semantic: open vector file: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("semantic: open vector file: %s is not a regular file", path)
 	}
 	entries, err := readStore(f, fi.Size(), model, dims)
 	if err != nil {

@@ -164,8 +164,10 @@ func TestOpenFileStoreArguments(t *testing.T) {
 	assert.ErrorContains(t, err, "dimension 0 is not between 1 and 65536")
 	_, err = OpenFileStore(filepath.Join(dir, "v"), string(make([]byte, 5000)), 3, nil)
 	assert.ErrorContains(t, err, "model identity of 5000 bytes is over 4096")
+	_, err = OpenFileStore(filepath.Join(dir, "v"), "m", 3, &FileStoreOptions{MaxVectors: -1})
+	assert.ErrorContains(t, err, "MaxVectors -1 is negative")
 	_, err = OpenFileStore(dir, "m", 3, nil)
-	assert.ErrorContains(t, err, "semantic: ", "a directory is not a vector file")
+	assert.EqualError(t, err, "semantic: open vector file: "+dir+" is not a regular file")
 }
 
 func TestFileStoreMismatch(t *testing.T) {

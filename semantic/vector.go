@@ -7,7 +7,8 @@ import (
 )
 
 // ErrInvalidVector is returned (wrapped, with what was wrong) for a vector
-// of the wrong length, with a NaN or infinite element, or of length zero.
+// of the wrong length, with a NaN or infinite element, or with every
+// element zero.
 var ErrInvalidVector = errors.New("semantic: invalid vector")
 
 // Normalize returns a copy of v scaled to unit length, the form every

@@ -27,7 +27,7 @@ type Neighbor struct {
 // Each vector takes about 5 bytes per dimension (1.9 KiB at 384
 // dimensions, 7.5 KiB at 1536): its normalised float32 form and an int8
 // code of it, which a search scans first, scoring exactly only the vectors
-// the code cannot rule out.
+// the code cannot rule out (see the package doc).
 //
 // A Vectors is safe for concurrent use: searches never wait for
 // [Vectors.Append] and see the vectors appended before they started. Create
