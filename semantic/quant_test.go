@@ -95,9 +95,12 @@ func recall(t testing.TB, v *Vectors, k, nq int, query func() []float32) float64
 }
 
 // TestInt8Recall measures what ranking by the int8 code alone would lose:
-// the share of the exact top 10 it finds, on random and on clustered data
-// (go test -run Int8Recall -v -recall.n 100000 for the figures quoted in
-// the package doc). The bounds hold for these seeds.
+// the share of the exact top 10 it finds, on random and on clustered data.
+// The figures quoted in the package doc come from
+//
+//	go test -run Int8Recall -v ./semantic -args -recall.n=100000
+//
+// The bounds hold for these seeds.
 func TestInt8Recall(t *testing.T) {
 	n := *recallN
 	if raceEnabled {
