@@ -147,7 +147,10 @@ func (v *Vectors) Search(query []float32, k int, dst []Neighbor) ([]Neighbor, er
 	if s == nil {
 		s = &scan{q: make([]float32, v.dims), q8: make([]int8, v.stride), dims: v.dims, stride: v.stride, margin: margin(v.dims)}
 	}
-	defer v.scratch.Put(s)
+	defer func() {
+		s.m = nil // the pool must not keep an old matrix alive
+		v.scratch.Put(s)
+	}()
 	s.m = m
 	scale(s.q, query, norm)
 	s.qs, _ = encode(s.q, s.q8)
