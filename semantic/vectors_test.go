@@ -1,6 +1,8 @@
 package semantic
 
 import (
+	"encoding/binary"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -243,4 +245,37 @@ func TestSearchAllocations(t *testing.T) {
 	assert.Equal(t, perN[5000], perN[20000], "allocations do not grow with the number of vectors")
 	assert.LessOrEqual(t, perN[20000], 8.0)
 	t.Logf("allocations per split search: %v", perN)
+}
+
+// FuzzSearch builds a set from arbitrary float32 bits (invalid vectors
+// are skipped) and checks Search against the full sort for every k: the
+// code bound must hold for any values, not only for random ones.
+func FuzzSearch(f *testing.F) {
+	f.Add(uint8(3), uint8(2), []byte("\x00\x00\x80\x3f\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x80\x3f\x00\x00\x00\x00"))
+	f.Add(uint8(1), uint8(1), []byte("\x01\x00\x00\x00\x00\x00\x80\xbf\x01\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, dims8, workers8 uint8, data []byte) {
+		dims := int(dims8%40) + 1
+		var vecs [][]float32
+		for len(data) >= 4*dims {
+			v := make([]float32, dims)
+			for j := range v {
+				v[j] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*j:]))
+			}
+			data = data[4*dims:]
+			if _, err := Normalize(v, dims); err == nil {
+				vecs = append(vecs, v)
+			}
+		}
+		if len(vecs) < 2 {
+			return
+		}
+		v := fill(dims, vecs[1:])
+		v.workers, v.minWork = int(workers8%4)+1, 32
+		all := fullSort(v, vecs[0], v.Len())
+		for k := 1; k <= v.Len(); k++ {
+			got, err := v.Search(vecs[0], k, nil)
+			require.NoError(t, err)
+			require.Equal(t, all[:k], got, "k=%d", k)
+		}
+	})
 }
