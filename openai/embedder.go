@@ -102,7 +102,8 @@ type EmbedderOptions struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// RequestOptions are applied to every request after the settings
 	// above: for example option.WithHTTPClient, option.WithHeader or
-	// option.WithRequestTimeout.
+	// option.WithRequestTimeout. Set the server with BaseURL, not here:
+	// it is part of the Embedder's Model.
 	RequestOptions []option.RequestOption
 }
 
