@@ -1,0 +1,5 @@
+package tsopenai
+
+// DefaultSleep is the wait between attempts when EmbedderOptions.Sleep is
+// nil.
+var DefaultSleep = sleep

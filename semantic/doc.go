@@ -1,0 +1,48 @@
+// Package semantic holds the parts of semantic tool search that do not
+// depend on a model: the [Embedder] interface an embedding model is used
+// through, an exact nearest-neighbour search over the tools' vectors
+// ([Vectors]), and a store that keeps the vectors across restarts so that
+// an unchanged tool is never embedded twice.
+//
+// # Vectors and similarity
+//
+// Every vector is normalised to unit length ([Normalize]) and compared by
+// dot product, which for unit vectors is the cosine similarity. Vectors of
+// the wrong length, with a NaN or infinite element, or all zero are
+// refused with an error wrapping [ErrInvalidVector].
+//
+// # Exact search
+//
+// [Vectors.Search] returns the same k vectors, in the same order, as
+// scoring every vector in float32 and sorting (score descending, then row
+// ascending), without scoring every vector in float32: it first scans an
+// int8 code of each vector, a quarter of the bytes, and scores exactly only
+// the vectors whose code score, plus a proven bound on the code's error,
+// could still beat the k-th best found so far. On amd64 the code scan uses
+// AVX2 when the CPU has it (build tag purego disables it); elsewhere it is
+// plain Go. Large scans are split across GOMAXPROCS goroutines.
+//
+// Measured on a 2-core x86-64 machine (top 10 of 100,000 random vectors,
+// both cores): 1.0 ms at 256 dimensions, 1.6 ms at 384, 2.8 ms at 768,
+// 10 ms at 1536, where scoring every vector in float32 takes 8, 12, 31 and
+// 55 ms. Ranking by the int8 code alone would be no faster and would miss
+// 1 to 3 of every 100 true top-10 neighbours (on random and on clustered
+// data); storing only float32 would save a fifth of the memory. Each
+// vector takes 4×dims bytes, plus dims rounded up to a multiple of 32, plus
+// 8.
+//
+// # Stored vectors
+//
+// A [Store] keeps vectors across restarts under [KeyOf] (a hash of the
+// embedded text and the Embedder's Model), so a text is embedded again only
+// when it or the model changes. [FileStore] keeps them in one file per
+// model and dimension: read whole at open, rewritten atomically by
+// [FileStore.Flush], bounded by [FileStoreOptions.MaxVectors] (least
+// recently used dropped first). A file of another model or dimension is
+// refused ([ErrStoreMismatch]); a damaged one too ([ErrCorruptStore]).
+//
+// # Concurrency
+//
+// [Vectors] and [FileStore] are safe for concurrent use; searches never
+// wait for writers. An [Embedder] must be safe for concurrent use too.
+package semantic

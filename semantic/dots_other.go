@@ -1,0 +1,8 @@
+//go:build !amd64 || purego
+
+package semantic
+
+// useAVX2 is false: this build has no SIMD kernel.
+const useAVX2 = false
+
+func dotsInt8Arch(q, codes []int8, out []int32) { dotsInt8Generic(q, codes, out) }
