@@ -2,7 +2,6 @@ package toolsearch
 
 import (
 	"math"
-	"unicode"
 )
 
 // BM25 defaults (Okapi BM25 as most search engines ship it).
@@ -45,27 +44,6 @@ func BM25Strategy(opts *BM25Options) Strategy {
 }
 
 func (bm25Strategy) Name() string { return "bm25" }
-
-// wordsOf appends the words of s (lowercased maximal runs of Unicode
-// letters and digits) to dst.
-func wordsOf(dst []string, s string) []string {
-	s = lower(s)
-	start := -1
-	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
-		switch {
-		case word && start < 0:
-			start = i
-		case !word && start >= 0:
-			dst = append(dst, s[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		dst = append(dst, s[start:])
-	}
-	return dst
-}
 
 // posting is one document's entry in a term's postings list.
 type posting struct {

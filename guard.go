@@ -1,53 +1,13 @@
 package toolsearch
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
-
-// Errors of the call guard (Session.CheckCall), carried by a *CallError;
-// test them with errors.Is.
-var (
-	// ErrUnknownTool: no tool of that name is in the conversation's scope.
-	// A tool outside the scope gets exactly this error, so a refusal never
-	// reveals that it exists.
-	ErrUnknownTool = errors.New("toolsearch: unknown tool")
-	// ErrToolUnavailable: the tool is in scope but cannot be called now:
-	// its MCP server is pending or disconnected, or its lazy schema could
-	// not be loaded.
-	ErrToolUnavailable = errors.New("toolsearch: tool unavailable")
-	// ErrInvalidArguments: the arguments are not JSON or do not validate
-	// against the tool's input schema.
-	ErrInvalidArguments = errors.New("toolsearch: invalid tool arguments")
-	// ErrSchemaNotLoaded: the tool is deferred and was never discovered in
-	// this conversation, and its arguments do not validate: the model
-	// guessed them. The message tells it to load the tool with ToolSearch
-	// select:<name> first. It wraps ErrInvalidArguments.
-	ErrSchemaNotLoaded = fmt.Errorf("%w: schema not loaded", ErrInvalidArguments)
-)
-
-// CallError is a refused tool call. Its Error text is written for the
-// model: send it back as an error tool_result.
-type CallError struct {
-	// Tool is the name the model called.
-	Tool string
-	// Err is one of ErrUnknownTool, ErrToolUnavailable, ErrInvalidArguments
-	// or ErrSchemaNotLoaded.
-	Err error
-	// Message is the text for the model.
-	Message string
-}
-
-// Error returns the message for the model.
-func (e *CallError) Error() string { return e.Message }
-
-// Unwrap returns the sentinel error.
-func (e *CallError) Unwrap() error { return e.Err }
 
 // ToolCall is a checked tool call, ready for the application to run.
 type ToolCall struct {
@@ -128,37 +88,63 @@ func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error
 	return &ToolCall{Tool: e.copyTool(), Arguments: compact}, nil
 }
 
-// compiledSchema returns the tool's input schema compiled for validation,
-// compiled once per entry (so once per tool definition, for every
-// Session).
-func (e *entry) compiledSchema() (*jsonschema.Schema, error) {
-	l := e.lazy()
-	l.validatorOnce.Do(func() {
-		raw, err := e.loadSchema()
-		if err != nil {
-			l.validatorErr = err
-			return
-		}
-		l.validator, l.validatorErr = compileSchema(raw)
-	})
-	return l.validator, l.validatorErr
+// callToolDescription is the bridge's description. It never changes, so
+// that a tool list holding it stays byte-identical.
+const callToolDescription = `Calls a tool that ToolSearch returned. Tools found with ToolSearch are not added to your tool list: call them through this tool, with "name" set to the tool's exact name and "arguments" to an object that follows the schema ToolSearch returned for it.`
+
+// callToolSchema is the bridge's input schema.
+const callToolSchema = `{"type":"object","properties":{"name":{"type":"string","description":"The exact name of a tool returned by ToolSearch"},"arguments":{"type":"object","description":"The tool's arguments, following its schema"}},"required":["name","arguments"],"additionalProperties":false}`
+
+const bridgeUsage = `expected {"name": string, "arguments": object}`
+
+// CallToolDefinition returns the definition of the call bridge tool,
+// CallTool {name, arguments}. It is the same on every call.
+func CallToolDefinition() ToolDefinition {
+	return ToolDefinition{
+		Name:        CallToolName,
+		Description: callToolDescription,
+		InputSchema: json.RawMessage(callToolSchema),
+	}
 }
 
-// decodeArgs decodes one JSON value for validation (numbers kept exact)
-// and returns it with its compact form. Empty input means {}.
-func decodeArgs(args json.RawMessage) (any, json.RawMessage, error) {
-	if len(bytes.TrimSpace(args)) == 0 {
-		return map[string]any{}, json.RawMessage(`{}`), nil
+var bridgeSchema = sync.OnceValue(func() *jsonschema.Schema {
+	s, err := compileSchema(json.RawMessage(callToolSchema))
+	if err != nil {
+		panic("toolsearch: the CallTool schema does not compile: " + err.Error())
 	}
-	d := json.NewDecoder(bytes.NewReader(args))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, nil, err
+	return s
+})
+
+// ResolveBridgeCall resolves a call to the CallTool bridge (args are its
+// raw arguments, {"name": …, "arguments": {…}}) to the tool it names and
+// that tool's validated arguments, for the application to run. Arguments
+// that do not fit the bridge's schema give a *CallError wrapping
+// ErrInvalidArguments; the named tool is then checked as by CheckCall
+// (a bridge call naming CallTool or ToolSearch is refused). It works
+// whether or not CallBridge is set.
+func (s *Session) ResolveBridgeCall(args json.RawMessage) (*ToolCall, error) {
+	inst, _, err := decodeArgs(args)
+	if err != nil {
+		return nil, &CallError{Tool: CallToolName, Err: ErrInvalidArguments,
+			Message: fmt.Sprintf("The arguments for %s are not valid JSON: %v; %s.", CallToolName, err, bridgeUsage)}
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, args); err != nil { // also refuses trailing data
-		return nil, nil, err
+	if err := bridgeSchema().Validate(inst); err != nil {
+		return nil, &CallError{Tool: CallToolName, Err: ErrInvalidArguments,
+			Message: fmt.Sprintf("The arguments for %s do not match its schema: %s; %s.", CallToolName, validationMessage(err), bridgeUsage)}
 	}
-	return v, buf.Bytes(), nil
+	var call struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(args, &call); err != nil { // validated above
+		return nil, &CallError{Tool: CallToolName, Err: ErrInvalidArguments, Message: err.Error()}
+	}
+	switch call.Name {
+	case CallToolName:
+		return nil, &CallError{Tool: call.Name, Err: ErrUnknownTool, Message: CallToolName + " cannot call itself."}
+	case ToolSearchName:
+		return nil, &CallError{Tool: call.Name, Err: ErrUnknownTool,
+			Message: ToolSearchName + " is in your tool list: call it directly, not through " + CallToolName + "."}
+	}
+	return s.checkCall(call.Name, call.Arguments)
 }

@@ -1,7 +1,6 @@
 package toolsearch
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -234,58 +233,6 @@ func (x *regexIndex) rank(pattern string, k int) ([]scored, error) {
 		out = out[:k]
 	}
 	return out, nil
-}
-
-// argumentTexts returns the argument names and descriptions of an input
-// schema: the keys of every "properties" object and the "description" of
-// every property, nested ones included, keys sorted at each level. A schema that
-// does not decode gives none.
-func argumentTexts(schema json.RawMessage) (names, descs []string) {
-	if len(schema) == 0 {
-		return nil, nil
-	}
-	var root any
-	if json.Unmarshal(schema, &root) != nil {
-		return nil, nil
-	}
-	var walk func(v any, depth int)
-	walk = func(v any, depth int) {
-		if depth > 32 {
-			return
-		}
-		switch v := v.(type) {
-		case map[string]any:
-			if props, ok := v["properties"].(map[string]any); ok {
-				keys := make([]string, 0, len(props))
-				for k := range props {
-					keys = append(keys, k)
-				}
-				slices.Sort(keys)
-				for _, k := range keys {
-					names = append(names, k)
-					if p, ok := props[k].(map[string]any); ok {
-						if d, ok := p["description"].(string); ok && d != "" {
-							descs = append(descs, d)
-						}
-					}
-				}
-			}
-			keys := make([]string, 0, len(v))
-			for k := range v {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
-				walk(v[k], depth+1)
-			}
-		case []any:
-			for _, x := range v {
-				walk(x, depth+1)
-			}
-		}
-	}
-	walk(root, 0)
-	return names, descs
 }
 
 // literalsOf returns a set of lowercased literals one of which every match

@@ -3,13 +3,10 @@ package toolsearch
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // Format is a rendering of a Result for the model.
@@ -240,28 +237,4 @@ func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err err
 		}
 	}
 	return query, k, nil
-}
-
-// validationMessage turns a jsonschema error into one line for the model.
-func validationMessage(err error) string {
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return err.Error()
-	}
-	var msgs []string
-	for _, e := range ve.BasicOutput().Errors {
-		if e.Error == "" || strings.HasPrefix(e.Error, "doesn't validate with") {
-			continue
-		}
-		loc := strings.TrimPrefix(e.InstanceLocation, "/")
-		if loc == "" {
-			msgs = append(msgs, e.Error)
-		} else {
-			msgs = append(msgs, loc+": "+e.Error)
-		}
-	}
-	if len(msgs) == 0 {
-		return ve.Error()
-	}
-	return strings.Join(msgs, "; ")
 }

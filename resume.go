@@ -9,10 +9,6 @@ import (
 	"strings"
 )
 
-// ErrInvalidHistory is returned (wrapped) for a history that is not JSON
-// or not in a shape DiscoveredInHistory reads.
-var ErrInvalidHistory = errors.New("toolsearch: invalid history")
-
 // DiscoveredInHistory returns the names of the tools that a conversation
 // history shows as discovered, sorted, without duplicates. history is raw
 // JSON: an array of messages (or items), or a request body holding one

@@ -2,8 +2,6 @@ package toolsearch
 
 import (
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Keyword scoring weights, added per query term (spec §4).
@@ -16,92 +14,6 @@ const (
 	ScoreHint             = 4  // the search hint has the term as a whole word
 	ScoreDescription      = 2  // the description has the term as a whole word
 )
-
-// isSpace reports whether r is JavaScript whitespace (String.prototype.trim
-// and \s): Unicode space separators, line terminators and U+FEFF.
-func isSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
-}
-
-func trimSpace(s string) string { return strings.TrimFunc(s, isSpace) }
-
-func splitSpace(s string) []string { return strings.FieldsFunc(s, isSpace) }
-
-// lower lowercases s as JavaScript's toLowerCase does: Unicode lowercase,
-// with U+0130 becoming "i̇" and a final capital sigma becoming ς.
-func lower(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return strings.ToLower(s)
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i, r := range s {
-		switch r {
-		case 0x130:
-			b.WriteString("i\u0307")
-		case 'Σ':
-			if finalSigma(s, i) {
-				b.WriteRune('ς')
-			} else {
-				b.WriteRune('σ')
-			}
-		default:
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
-}
-
-// finalSigma applies Unicode's Final_Sigma condition to the Σ at byte i of
-// s: a cased letter before it and none after it (case-ignorable characters
-// skipped).
-func finalSigma(s string, i int) bool {
-	before := false
-	for j := i; j > 0; {
-		r, n := utf8.DecodeLastRuneInString(s[:j])
-		j -= n
-		if caseIgnorable(r) {
-			continue
-		}
-		before = cased(r)
-		break
-	}
-	if !before {
-		return false
-	}
-	for j := i + len("Σ"); j < len(s); {
-		r, n := utf8.DecodeRuneInString(s[j:])
-		j += n
-		if caseIgnorable(r) {
-			continue
-		}
-		return !cased(r)
-	}
-	return true
-}
-
-func cased(r rune) bool {
-	return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r)
-}
-
-func caseIgnorable(r rune) bool {
-	switch r {
-	case '\'', '.', ':', '^', '`', 0xb7, 0x2018, 0x2019, 0x2024, 0x2027:
-		return true
-	}
-	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
-}
 
 // nameParts splits a tool name into the parts that keyword terms are
 // matched against. An MCP name (mcp__server__tool) loses its prefix, is
@@ -157,115 +69,6 @@ func parseTerms(q string) terms {
 	}
 	t.all = append(append(make([]string, 0, len(toks)), t.required...), optional...)
 	return t
-}
-
-// isWordByte reports whether c is an ASCII word character [A-Za-z0-9_].
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
-}
-
-// boundary reports whether the regular-expression \b (ASCII word
-// characters) holds at byte i of s.
-func boundary(s string, i int) bool {
-	before := i > 0 && isWordByte(s[i-1])
-	after := i < len(s) && isWordByte(s[i])
-	return before != after
-}
-
-// hasWord reports whether text matches the regular expression \bterm\b with
-// term taken literally and ASCII word characters: some occurrence of term in
-// text has a word boundary at both ends.
-func hasWord(text, term string) bool {
-	if term == "" {
-		return false
-	}
-	for off := 0; ; {
-		i := strings.Index(text[off:], term)
-		if i < 0 {
-			return false
-		}
-		i += off
-		if boundary(text, i) && boundary(text, i+len(term)) {
-			return true
-		}
-		_, n := utf8.DecodeRuneInString(text[i:])
-		off = i + n
-	}
-}
-
-// lowerText is a description or hint as the word rules see it: lowercased. An
-// ASCII text is kept as it is and compared with ASCII case folding, which
-// is the same as comparing its lowercased form (lowering ASCII changes no
-// length and no word boundary), so that no lowercased copy of every
-// description is kept; any other text is kept lowercased.
-type lowerText struct {
-	s    string // the text itself when fold, else its lowercased form
-	fold bool
-}
-
-func newText(s string) lowerText {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return lowerText{s: lower(s)}
-		}
-	}
-	return lowerText{s: s, fold: true}
-}
-
-// has reports whether the lowercased text matches \bterm\b (see hasWord).
-func (t lowerText) has(term string) bool {
-	if t.fold {
-		return hasWordFold(t.s, term)
-	}
-	return hasWord(t.s, term)
-}
-
-// words calls fn with every maximal run of ASCII word characters of the
-// lowercased text. A run may be built for the call: keep a clone.
-func (t lowerText) words(fn func(string)) {
-	if !t.fold {
-		wordRuns(t.s, fn)
-		return
-	}
-	wordRuns(t.s, func(w string) { fn(strings.ToLower(w)) })
-}
-
-// lowerASCII maps each byte to its ASCII lowercase.
-var lowerASCII = func() (m [256]byte) {
-	for i := range m {
-		m[i] = byte(i)
-		if 'A' <= i && i <= 'Z' {
-			m[i] += 'a' - 'A'
-		}
-	}
-	return m
-}()
-
-// hasWordFold is hasWord(strings.ToLower(text), term) for an ASCII text,
-// without building the lowercased text.
-func hasWordFold(text, term string) bool {
-	if term == "" || len(term) > len(text) {
-		return false
-	}
-	for i := 0; i < len(term); i++ {
-		if term[i] >= utf8.RuneSelf || lowerASCII[term[i]] != term[i] {
-			return false // the lowercased ASCII text has no such byte
-		}
-	}
-	first := term[0]
-	for i := 0; i+len(term) <= len(text); i++ {
-		if lowerASCII[text[i]] != first {
-			continue
-		}
-		j := 1
-		for j < len(term) && lowerASCII[text[i+j]] == term[j] {
-			j++
-		}
-		if j == len(term) && boundary(text, i) && boundary(text, i+len(term)) {
-			return true
-		}
-	}
-	return false
 }
 
 // spansParts reports whether term, with '_', '-' and '.' removed, equals two
@@ -377,3 +180,19 @@ func partContains(parts []string, term string) bool {
 	}
 	return false
 }
+
+// partChars reports whether s could be contained in a name part: parts are
+// made of [a-z0-9.-].
+func partChars(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// RuleArgument: an argument name or description of the tool matched (bm25
+// does not use it; hybrid and regex do).
+const RuleArgument Rule = 1 << 5

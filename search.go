@@ -2,9 +2,7 @@ package toolsearch
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,10 +17,6 @@ const (
 	DefaultMaxResults    = 5  // keyword and MCP-prefix results when max_results is not given
 	DefaultMaxResultsCap = 20 // the largest max_results honoured
 )
-
-// ErrInvalidQuery is returned (wrapped) for ToolSearch input that cannot be
-// answered: malformed arguments or a bad max_results.
-var ErrInvalidQuery = errors.New("toolsearch: invalid ToolSearch input")
 
 // SearchOptions configure a Searcher. A nil *SearchOptions means the
 // defaults; a zero field means that field's default. Options are copied.
@@ -349,63 +343,6 @@ func (s *snapshot) keywordSearch(query string, k int, in func(*entry) bool) (Que
 	return FormKeywords, nil, s.ix.search(&t, k, in)
 }
 
-// exact returns the tool whose lowercased name is q: a deferred one first,
-// then any, in pool order.
-func (s *snapshot) exact(q string, in func(*entry) bool) *entry {
-	if l := s.exactOf(s.lowered(q), in); l != nil {
-		return l[0]
-	}
-	return nil
-}
-
-// exactOf picks the exact-name match among l, the tools of one lowercased
-// name in pool order: a deferred one first, then any. It returns a
-// one-element slice of l, or nil.
-func (s *snapshot) exactOf(l []*entry, in func(*entry) bool) []*entry {
-	pick := -1
-	for i, e := range l {
-		if !in(e) {
-			continue
-		}
-		if e.deferred {
-			return l[i : i+1 : i+1]
-		}
-		if pick < 0 {
-			pick = i
-		}
-	}
-	if pick < 0 {
-		return nil
-	}
-	return l[pick : pick+1 : pick+1]
-}
-
-// exactASCII is the exact-name form for a short ASCII query, lowercased in
-// a stack buffer so that a query that names no tool costs no allocation.
-// ok is false when the query is not short ASCII.
-func (s *snapshot) exactASCII(q string, in func(*entry) bool) (found []*entry, ok bool) {
-	var buf [MaxNameLength]byte
-	if len(q) > len(buf) {
-		return nil, false
-	}
-	for i := 0; i < len(q); i++ {
-		c := q[i]
-		if c >= 0x80 {
-			return nil, false
-		}
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		buf[i] = c
-	}
-	b := buf[:len(q)]
-	sh := s.names.shards[maphash.Bytes(hashSeed, b)&(nameShards-1)]
-	if sh == nil {
-		return nil, true
-	}
-	return s.exactOf(sh.byLower[string(b)], in), true
-}
-
 // insertTop inserts c into top, kept sorted by score descending with ties in
 // arrival (pool) order, and holding at most k candidates.
 func insertTop(top []scored, c scored, k int) []scored {
@@ -422,21 +359,4 @@ func insertTop(top []scored, c scored, k int) []scored {
 	copy(top[i+1:], top[i:len(top)-1])
 	top[i] = c
 	return top
-}
-
-// hasLineTerminator reports whether s has a JavaScript line terminator:
-// \n, \r, U+2028 or U+2029 (strings.ContainsAny with them is several times
-// slower, and select: queries test it on every call).
-func hasLineTerminator(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\n', '\r':
-			return true
-		case 0xe2: // U+2028 and U+2029 are e2 80 a8 and e2 80 a9
-			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9) {
-				return true
-			}
-		}
-	}
-	return false
 }

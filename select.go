@@ -129,16 +129,6 @@ func (s *snapshot) suggest(name string, in func(*entry) bool) []string {
 	return out
 }
 
-// foldName lowercases n and drops '_', '-' and '.'.
-func foldName(n string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || r == '.' {
-			return -1
-		}
-		return r
-	}, lower(n))
-}
-
 func abs(x int) int {
 	if x < 0 {
 		return -x

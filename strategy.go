@@ -1,7 +1,6 @@
 package toolsearch
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -48,10 +47,6 @@ type strategyIndex interface {
 	rank(query string, k int) ([]scored, error)
 }
 
-// ErrUnknownStrategy is returned (wrapped) by ParseStrategy for a name it
-// does not know.
-var ErrUnknownStrategy = errors.New("toolsearch: unknown strategy")
-
 // StrategyNames are the names ParseStrategy accepts, in the order they are
 // documented.
 var StrategyNames = []string{"default", "bm25", "regex", "hybrid"}
@@ -71,10 +66,6 @@ func ParseStrategy(name string) (Strategy, error) {
 	}
 	return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknownStrategy, name, strings.Join(StrategyNames, ", "))
 }
-
-// RuleArgument: an argument name or description of the tool matched (bm25
-// does not use it; hybrid and regex do).
-const RuleArgument Rule = 1 << 5
 
 // defaultStrategy is the spec's keyword scoring.
 type defaultStrategy struct{}
