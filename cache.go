@@ -1,80 +1,59 @@
 package toolsearch
 
 import (
-	"slices"
 	"sync"
+	"sync/atomic"
 )
 
-// textCache holds the prompt texts rendered from one snapshot. Each is
-// built on first use and then returned as is, so rendering the prompt for an
-// unchanged registry does no work and allocates nothing.
-type textCache struct {
-	once    sync.Once
-	section string // system-prompt section
-	block   string // <available-deferred-tools> block
-	names   []string
+// memo is a value derived from one registry snapshot, made on first use
+// and then shared: every memo of the package (prompt texts, strategy
+// indexes, the auto-mode decision) is one. A memo held by a snapshot
+// belongs to it; a memo held elsewhere (by a Registry, a Searcher or a
+// Session) keeps the value of the last snapshot asked for and makes a new
+// one when asked for a newer snapshot, handing the old value to build as
+// prev. Only the newest state is kept, so a memo never pins a chain of old
+// snapshots.
+//
+// The first caller for a snapshot makes the value, without any lock held;
+// concurrent callers for the same snapshot wait for it. Callers that race
+// on different snapshots may each make theirs.
+type memo[T any] struct {
+	cur atomic.Pointer[memoState[T]]
 }
 
-// fill renders the texts for the deferred tools of s that in accepts.
-func (c *textCache) fill(s *snapshot, in func(*entry) bool) {
-	c.once.Do(func() {
-		c.names = make([]string, 0, len(s.deferred))
-		for _, e := range s.deferred {
-			if in(e) {
-				c.names = append(c.names, e.tool.Name)
+type memoState[T any] struct {
+	snap *snapshot
+	once sync.Once
+	val  T
+}
+
+// get returns the value for snap, made by build on first use. prev is the
+// value made for the snapshot the memo held before (the zero T if none, or
+// if it was never made).
+func (m *memo[T]) get(snap *snapshot, build func(prev T) T) T {
+	old := m.cur.Load()
+	st := old
+	if st == nil || st.snap != snap {
+		st = &memoState[T]{snap: snap}
+		if !m.cur.CompareAndSwap(old, st) {
+			if now := m.cur.Load(); now != nil && now.snap == snap {
+				st = now
 			}
 		}
-		c.names = sortNames(c.names)
-		c.section = renderSection(c.names)
-		c.block = renderBlock(c.names)
-	})
-}
-
-// scopedTexts are the prompt texts of a scoped Searcher for one snapshot.
-type scopedTexts struct {
-	snap  *snapshot
-	texts textCache
-}
-
-// texts returns the prompt texts of the Searcher's view of snap: the
-// snapshot's own for an unscoped Searcher, else rendered once per snapshot
-// and kept by the Searcher.
-func (s *Searcher) texts(snap *snapshot) *textCache {
-	if s.opts.Scope == nil {
-		snap.texts.fill(snap, everything)
-		return &snap.texts
 	}
-	st := s.scoped.Load()
-	if st == nil || st.snap != snap {
-		st = &scopedTexts{snap: snap}
-		s.scoped.Store(st)
-	}
-	st.texts.fill(snap, s.in)
-	return &st.texts
-}
-
-// sortNames sorts names taken in pool order: two sorted runs (tools not
-// from MCP servers, then MCP tools), merged in one pass.
-func sortNames(names []string) []string {
-	split := 1
-	for split < len(names) && names[split-1] <= names[split] {
-		split++
-	}
-	if split >= len(names) {
-		return names
-	}
-	a, b := names[:split], names[split:]
-	if !slices.IsSorted(b) {
-		slices.Sort(names)
-		return names
-	}
-	out := make([]string, 0, len(names))
-	for len(a) > 0 && len(b) > 0 {
-		if b[0] < a[0] {
-			out, b = append(out, b[0]), b[1:]
-		} else {
-			out, a = append(out, a[0]), a[1:]
+	st.once.Do(func() {
+		var prev T
+		if old != nil && old != st {
+			prev = old.made()
 		}
-	}
-	return append(append(out, a...), b...)
+		st.val = build(prev)
+	})
+	return st.val
+}
+
+// made returns the state's value, waiting for a build in progress; a state
+// that was never built stays at the zero T.
+func (s *memoState[T]) made() T {
+	s.once.Do(func() {})
+	return s.val
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // entry is a registered tool with everything derived from it. It is built
@@ -17,10 +18,10 @@ import (
 type entry struct {
 	tool      Tool
 	lowerName string
-	parts     []string  // name parts (scoring.go)
-	desc      lowerText // the description, for the word rules
-	hint      lowerText // the search hint, likewise
-	lim       *Limits   // registration-side limits in force when it was registered; shared
+	parts     []string         // name parts (scoring.go)
+	desc      lowerText        // the description, for the word rules
+	hint      lowerText        // the search hint, likewise
+	lim       *RegistryOptions // the registry's limits when it was registered; shared
 
 	lazyData atomic.Pointer[lazyData] // made on first use (lazy)
 
@@ -65,9 +66,9 @@ func newEntryShared(t *Tool, schema json.RawMessage) *entry {
 	c.InputSchema = schema
 	e := &entry{
 		tool:      c,
-		isMCP:     c.IsMCP(),
+		isMCP:     c.isMCP(),
 		deferred:  c.Deferred(),
-		lowerName: lower(c.Name),
+		lowerName: words.Lower(c.Name),
 		desc:      newText(c.Description),
 		hint:      newText(c.SearchHint),
 	}
@@ -94,11 +95,12 @@ func (e *entry) copyTool() Tool {
 	return t
 }
 
-// limits returns the registration-side limits e was registered under (the
-// defaults for an entry built outside a registry).
-func (e *entry) limits() *Limits {
+// limits returns the registry limits e was registered under (the defaults
+// for an entry built outside a registry).
+func (e *entry) limits() *RegistryOptions {
 	if e.lim == nil {
-		return &Limits{}
+		lim := (*RegistryOptions)(nil).withDefaults()
+		return &lim
 	}
 	return e.lim
 }

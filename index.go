@@ -1,9 +1,12 @@
 package toolsearch
 
 import (
+	"context"
 	"hash/maphash"
 	"slices"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // The keyword index. A snapshot holds an index over its available deferred
@@ -381,11 +384,33 @@ func clonePostingsMap(m map[string]*postings) map[string]*postings {
 	return c
 }
 
-// search returns the best k deferred tools for t that in accepts, by score
-// descending then pool order.
-func (ix *index) search(t *terms, k int, in func(*entry) bool) []scored {
-	if ix.live == 0 || k <= 0 {
-		return nil
+// keywordIndex is the default strategy's Index: a keyword index read with
+// the scoring rules (scoring.go).
+type keywordIndex struct {
+	ix  *index
+	pos []int32 // slot → position in the Corpus; -1 for a free slot
+}
+
+// newKeywordIndex returns the Index of ix, whose tools at Corpus position i
+// has slot slots[i].
+func newKeywordIndex(ix *index, slots []int32) *keywordIndex {
+	pos := make([]int32, len(ix.slots))
+	for i := range pos {
+		pos[i] = -1
+	}
+	for i, s := range slots {
+		pos[s] = int32(i)
+	}
+	return &keywordIndex{ix, pos}
+}
+
+// Rank appends every tool whose score for the query is above 0 and that
+// has every required term.
+func (k *keywordIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+	ix := k.ix
+	t := parseTerms(words.Lower(words.TrimSpace(query)))
+	if ix.live == 0 || len(t.all) == 0 {
+		return hits, nil, nil
 	}
 	a := ix.pool.get()
 	if len(a.acc) < len(ix.slots) {
@@ -396,19 +421,16 @@ func (ix *index) search(t *terms, k int, in func(*entry) bool) []scored {
 	for j, term := range t.all {
 		ix.scoreTerm(a, term, j < nreq, a.next())
 	}
-	top := make([]scored, 0, min(k, len(a.touched)))
 	for _, s := range a.touched {
 		c := &a.acc[s]
 		if int(c.req) == nreq {
-			if e := ix.slots[s]; in(e) {
-				top = insertTopPool(top, scored{e, int(c.score), c.rules}, k)
-			}
+			hits = append(hits, Hit{Tool: int(k.pos[s]), Score: float64(c.score), Rules: c.rules})
 		}
 		c.score, c.req, c.rules = 0, 0, 0
 	}
 	a.touched = a.touched[:0]
 	ix.pool.put(a)
-	return top
+	return hits, nil, nil
 }
 
 func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32) {
@@ -416,9 +438,9 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32)
 	// A name part equals the term.
 	if p != nil {
 		for _, s := range p.part {
-			w := int32(ScorePartExact)
+			w := int32(weightPartExact)
 			if ix.slots[s].scoresMCP {
-				w = ScoreMCPPartExact
+				w = weightMCPPartExact
 			}
 			a.acc[s].nameGen = g
 			a.add(s, w, RulePartExact)
@@ -440,9 +462,9 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32)
 				if a.acc[s].nameGen == g {
 					continue
 				}
-				w := int32(ScorePartSubstring)
+				w := int32(weightPartSubstring)
 				if ix.slots[s].scoresMCP {
-					w = ScoreMCPPartSubstring
+					w = weightMCPPartSubstring
 				}
 				a.acc[s].nameGen = g
 				a.add(s, w, RulePartSubstring)
@@ -455,11 +477,11 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32)
 	if wordOnly(term) {
 		if p != nil {
 			for _, s := range p.hint {
-				a.add(s, ScoreHint, RuleHint)
+				a.add(s, weightHint, RuleHint)
 				a.sat(s, g, required)
 			}
 			for _, s := range p.desc {
-				a.add(s, ScoreDescription, RuleDescription)
+				a.add(s, weightDescription, RuleDescription)
 				a.sat(s, g, required)
 			}
 		}
@@ -474,15 +496,7 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32)
 // is a prefix of the flattened term and one that is a suffix of it; those
 // tools are checked with spansParts.
 func (ix *index) spans(a *accumulator, term string, g uint32) {
-	flat := term
-	if strings.ContainsAny(term, "_-.") {
-		flat = strings.Map(func(r rune) rune {
-			if r == '_' || r == '-' || r == '.' {
-				return -1
-			}
-			return r
-		}, term)
-	}
+	flat := unseparated(term)
 	if len(flat) < 2 || !partChars(flat) {
 		return
 	}
@@ -512,7 +526,7 @@ func (ix *index) spans(a *accumulator, term string, g uint32) {
 			c := &a.acc[s]
 			if c.spanGen == g && c.nameGen != g && spansParts(term, ix.slots[s].parts) {
 				c.nameGen = g
-				a.add(s, ScoreFullName, RuleFullName)
+				a.add(s, weightFullName, RuleFullName)
 			}
 		}
 	}
@@ -523,9 +537,9 @@ func (ix *index) spans(a *accumulator, term string, g uint32) {
 // tools whose text has each of the term's word runs as a word (all tools
 // when it has none), checked with hasWord.
 func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, f field) {
-	w, r := int32(ScoreDescription), RuleDescription
+	w, r := int32(weightDescription), RuleDescription
 	if f == fieldHint {
-		w, r = ScoreHint, RuleHint
+		w, r = weightHint, RuleHint
 	}
 	text := func(e *entry) lowerText {
 		if f == fieldHint {
@@ -572,35 +586,3 @@ func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, 
 		check(s)
 	}
 }
-
-// insertTopPool inserts c into top, kept sorted by score descending then
-// pool order, holding at most k candidates.
-func insertTopPool(top []scored, c scored, k int) []scored {
-	better := func(x, y *scored) bool { // x ranks before y
-		if x.score != y.score {
-			return x.score > y.score
-		}
-		return poolCompare(x.e, y.e) < 0
-	}
-	if len(top) == k && !better(&c, &top[k-1]) {
-		return top
-	}
-	i := len(top)
-	if i == k {
-		i--
-	} else {
-		top = append(top, scored{})
-	}
-	for i > 0 && better(&c, &top[i-1]) {
-		top[i] = top[i-1]
-		i--
-	}
-	top[i] = c
-	return top
-}
-
-// Name lookups. The exact-name path and select: look tools up by name,
-// alias and lowercased name. These maps are split into shards by a hash of
-// the lowercased key, so that a change copies one small shard, not a map of
-// every tool. A tool's name, its lowercased name and (hashed the same way)
-// its aliases decide its shards.

@@ -66,15 +66,21 @@ func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 // compiles it and bounds the work of validating against it. The size and
 // depth are checked first, so that an enormous or deeply nested schema is
 // never handed to the compiler.
-func checkSchema(raw json.RawMessage, lim *Limits) error {
-	if err := lim.checkSchemaSize(raw); err != nil {
-		return err
+func checkSchema(raw json.RawMessage, lim *RegistryOptions) error {
+	if m := lim.MaxSchemaBytes; len(raw) > m {
+		return schemaOverLimit("the schema is %d bytes, the limit is %d", len(raw), m)
+	}
+	if m := lim.MaxSchemaDepth; jsonDepth(raw, m+1) > m {
+		return schemaOverLimit("the schema nests objects and arrays more than %d deep", m)
 	}
 	s, err := compileSchema(raw)
 	if err != nil {
 		return err
 	}
-	return lim.checkSchemaWork(s)
+	if m := lim.MaxSchemaWork; schemaWork(s, schemaWorkLevels, m) > m {
+		return schemaOverLimit("validating one value may apply more than %d subschemas: its references fan out", m)
+	}
+	return nil
 }
 
 // schemaCache remembers the input schemas that passed checkSchema, byte for
@@ -82,13 +88,12 @@ func checkSchema(raw json.RawMessage, lim *Limits) error {
 // server listing its tools again, a Replace) is not checked again, and the
 // tools that have it share one copy. Only valid schemas are kept: an invalid
 // one is checked every time, so its error is always complete. Validity is a
-// function of the bytes and the limits alone, so a hit is as good as a
-// check; the cache is dropped when the limits change.
+// function of the bytes and the registry's limits alone, which never
+// change, so a hit is as good as a check.
 type schemaCache struct {
 	seed  maphash.Seed
 	valid map[uint64][]json.RawMessage
 	n     int
-	lim   Limits // the limits the schemas were checked against
 }
 
 func (c *schemaCache) find(raw json.RawMessage) (json.RawMessage, uint64) {
@@ -120,13 +125,11 @@ const parallelSchemas = 32
 // schema bytes to keep (shared with other tools that have the same schema)
 // and the error for an invalid schema. Schemas not seen before are compiled,
 // on several goroutines when there are many. r.mu must be held.
-func (r *Registry) checkSchemas(tools []Tool, lim *Limits) ([]json.RawMessage, []error) {
+func (r *Registry) checkSchemas(tools []Tool, lim *RegistryOptions) ([]json.RawMessage, []error) {
 	keep := make([]json.RawMessage, len(tools))
 	errs := make([]error, len(tools))
-	if r.schemas.n > 4*len(r.tools)+4096 || r.schemas.lim != *lim {
-		// Forget schemas no tool may have any more, or checked under other
-		// limits.
-		r.schemas = schemaCache{lim: *lim}
+	if r.schemas.n > 4*len(r.tools)+4096 {
+		r.schemas = schemaCache{} // forget schemas no tool may have any more
 	}
 	var todo []int              // tools whose schema is compiled: the first of each new schema
 	same := map[int]int{}       // tool → the tool in todo with the same new schema
@@ -267,27 +270,6 @@ func validationMessage(err error) string {
 		return ve.Error()
 	}
 	return strings.Join(msgs, "; ")
-}
-
-// checkSchemaSize applies MaxSchemaBytes and MaxSchemaDepth (zero: the
-// defaults) to raw.
-func (l *Limits) checkSchemaSize(raw []byte) error {
-	if m := or(l.MaxSchemaBytes, DefaultMaxSchemaBytes); len(raw) > m {
-		return fmt.Errorf("%w: %w: the schema is %d bytes, the limit is %d", ErrInvalidSchema, ErrLimit, len(raw), m)
-	}
-	if m := or(l.MaxSchemaDepth, DefaultMaxSchemaDepth); jsonDepth(raw, m+1) > m {
-		return fmt.Errorf("%w: %w: the schema nests objects and arrays more than %d deep", ErrInvalidSchema, ErrLimit, m)
-	}
-	return nil
-}
-
-// checkSchemaWork applies MaxSchemaWork (zero: the default) to the
-// compiled schema s.
-func (l *Limits) checkSchemaWork(s *jsonschema.Schema) error {
-	if m := or(l.MaxSchemaWork, DefaultMaxSchemaWork); schemaWork(s, schemaWorkLevels, m) > m {
-		return fmt.Errorf("%w: %w: validating one value may apply more than %d subschemas: its references fan out", ErrInvalidSchema, ErrLimit, m)
-	}
-	return nil
 }
 
 // jsonDepth returns the deepest nesting of objects and arrays in the valid

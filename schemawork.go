@@ -39,6 +39,12 @@ func schemaWork(s *jsonschema.Schema, levels, limit int) int {
 // reaching the values below it goes.
 type valueKind uint8
 
+const (
+	leaf valueKind = iota // no value below it is counted
+	object
+	array
+)
+
 type workKey struct {
 	s    *jsonschema.Schema
 	d    int

@@ -1,18 +1,29 @@
 package toolsearch
 
 import (
+	"strconv"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
-// Keyword scoring weights, added per query term (spec §4).
+// The keyword scoring of the default strategy. Each query term adds, to each
+// deferred tool's score, the weight of the first name rule that fires for it
+// (an equal name part, else a name part containing it, else adjacent parts
+// joining into it) plus the weights of the hint and description rules that
+// fire. The package documentation has the table. The index (index.go)
+// applies these rules; differential_test.go checks it against a direct
+// scorer.
+
+// Keyword scoring weights, added per query term.
 const (
-	ScoreMCPPartExact     = 12 // a name part of an MCP tool equals the term
-	ScorePartExact        = 10 // a name part of another tool equals the term
-	ScoreMCPPartSubstring = 6  // else a name part of an MCP tool contains the term
-	ScorePartSubstring    = 5  // else a name part of another tool contains the term
-	ScoreFullName         = 3  // else the term joins two or more adjacent name parts
-	ScoreHint             = 4  // the search hint has the term as a whole word
-	ScoreDescription      = 2  // the description has the term as a whole word
+	weightMCPPartExact     = 12 // a name part of an MCP tool equals the term
+	weightPartExact        = 10 // a name part of another tool equals the term
+	weightMCPPartSubstring = 6  // else a name part of an MCP tool contains the term
+	weightPartSubstring    = 5  // else a name part of another tool contains the term
+	weightFullName         = 3  // else the term joins two or more adjacent name parts
+	weightHint             = 4  // the search hint has the term as a whole word
+	weightDescription      = 2  // the description has the term as a whole word
 )
 
 // nameParts splits a tool name into the parts that keyword terms are
@@ -23,7 +34,7 @@ const (
 // It also reports whether the name scores as MCP.
 func nameParts(name string) (parts []string, mcp bool) {
 	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
-		for seg := range strings.SplitSeq(lower(rest), "__") {
+		for seg := range strings.SplitSeq(words.Lower(rest), "__") {
 			for p := range strings.SplitSeq(seg, "_") {
 				if p != "" {
 					parts = append(parts, p)
@@ -44,7 +55,7 @@ func nameParts(name string) (parts []string, mcp bool) {
 		}
 		b.WriteByte(c)
 	}
-	return splitSpace(lower(b.String())), false
+	return words.Fields(words.Lower(b.String())), false
 }
 
 // terms is a parsed keyword query.
@@ -57,7 +68,7 @@ type terms struct {
 // "+x" with x non-empty makes x required; a lone "+" is an ordinary term.
 // Repeated terms are kept: each occurrence scores again.
 func parseTerms(q string) terms {
-	toks := splitSpace(q)
+	toks := words.Fields(q)
 	var t terms
 	var optional []string
 	for _, tok := range toks {
@@ -74,12 +85,7 @@ func parseTerms(q string) terms {
 // spansParts reports whether term, with '_', '-' and '.' removed, equals two
 // or more consecutive name parts joined together (the full-name fallback).
 func spansParts(term string, parts []string) bool {
-	flat := strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || r == '.' {
-			return -1
-		}
-		return r
-	}, term)
+	flat := unseparated(term)
 	if flat == "" {
 		return false
 	}
@@ -101,84 +107,45 @@ func spansParts(term string, parts []string) bool {
 	return false
 }
 
-// Rule names a scoring rule that fired for a term.
+// Rule names the scoring rules that fired for a match, as a set of bits.
+// Its String form lists them: "part_exact|hint".
 type Rule uint8
 
-// The rules of the keyword scoring, as bits of a RuleSet.
+// The rules. The first five are the default strategy's keyword rules; the
+// other strategies report the closest of them, and RuleArgument.
 const (
 	RulePartExact     Rule = 1 << iota // a name part equals the term
 	RulePartSubstring                  // a name part contains the term
 	RuleFullName                       // the term joins adjacent name parts
 	RuleHint                           // the search hint has the term as a word
 	RuleDescription                    // the description has the term as a word
+	RuleArgument                       // an argument name or description matched (hybrid, regex)
 )
 
-// scoreTerm returns what one term adds to e's score and which rules fired.
-func (e *entry) scoreTerm(term string) (score int, rules Rule) {
-	switch {
-	case containsPart(e.parts, term):
-		score, rules = pick(e.scoresMCP, ScoreMCPPartExact, ScorePartExact), RulePartExact
-	case partContains(e.parts, term):
-		score, rules = pick(e.scoresMCP, ScoreMCPPartSubstring, ScorePartSubstring), RulePartSubstring
-	case spansParts(term, e.parts):
-		score, rules = ScoreFullName, RuleFullName
-	}
-	if e.hint.has(term) {
-		score += ScoreHint
-		rules |= RuleHint
-	}
-	if e.desc.has(term) {
-		score += ScoreDescription
-		rules |= RuleDescription
-	}
-	return score, rules
-}
+var ruleNames = [...]string{"part_exact", "part_substring", "full_name", "hint", "description", "argument"}
 
-// satisfies reports whether e meets the required term r: a name part
-// contains it, or the description or hint has it as a whole word.
-func (e *entry) satisfies(r string) bool {
-	return partContains(e.parts, r) || e.desc.has(r) || e.hint.has(r)
-}
-
-// score returns e's keyword score for t, or 0 when a required term is
-// missing.
-func (e *entry) score(t *terms) (score int, rules Rule) {
-	for _, r := range t.required {
-		if !e.satisfies(r) {
-			return 0, 0
+// String returns the names of the rules in r joined with "|", in the order
+// of the constants; "none" for no rule.
+func (r Rule) String() string {
+	if r == 0 {
+		return "none"
+	}
+	var b strings.Builder
+	for i, name := range ruleNames {
+		if r&(1<<i) != 0 {
+			if b.Len() > 0 {
+				b.WriteByte('|')
+			}
+			b.WriteString(name)
 		}
 	}
-	for _, term := range t.all {
-		s, why := e.scoreTerm(term)
-		score += s
-		rules |= why
-	}
-	return score, rules
-}
-
-func pick(mcp bool, a, b int) int {
-	if mcp {
-		return a
-	}
-	return b
-}
-
-func containsPart(parts []string, term string) bool {
-	for _, p := range parts {
-		if p == term {
-			return true
+	if rest := r &^ (1<<len(ruleNames) - 1); rest != 0 {
+		if b.Len() > 0 {
+			b.WriteByte('|')
 		}
+		b.WriteString("Rule(" + strconv.Itoa(int(rest)) + ")")
 	}
-	return false
-}
-
-func partContains(parts []string, term string) bool {
-	for _, p := range parts {
-		if strings.Contains(p, term) {
-			return true
-		}
-	}
-	return false
+	return b.String()
 }
 
 // partChars reports whether s could be contained in a name part: parts are
@@ -192,7 +159,3 @@ func partChars(s string) bool {
 	}
 	return s != ""
 }
-
-// RuleArgument: an argument name or description of the tool matched (bm25
-// does not use it; hybrid and regex do).
-const RuleArgument Rule = 1 << 5

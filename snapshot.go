@@ -6,23 +6,25 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // snapshot is an immutable view of the registry. Everything derived from the
 // set of tools hangs off it and is built at most once. A change builds the
-// next snapshot from this one, sharing what the change does not touch
-// (index.go).
+// next snapshot from this one, sharing what the change does not touch.
 type snapshot struct {
 	version  uint64
 	pool     []*entry // available tools in pool order
 	deferred []*entry // available deferred tools in pool order
+	dslots   []int32  // the keyword-index slot of each of deferred
 	// names finds available tools by name, alias and lowercased name (see
 	// named, aliased, lowered).
 	names   *nameIndex
 	prefix  *prefixIndex // deferred tools by lowercased name, for mcp__ prefixes
 	ix      *index       // keyword index of the deferred tools
 	pending []string     // pending servers, sorted
-	texts   textCache
+	texts   memo[*promptTexts]
 }
 
 var emptySnapshot = buildSnapshot(0, nil, nil, nil)
@@ -49,7 +51,11 @@ func buildSnapshot(version uint64, tools map[string]*entry, servers map[string]S
 	}
 	s.names = buildNames(s.pool)
 	s.prefix = buildPrefix(s.deferred)
-	s.ix = buildIndex(s.deferred, scratch)
+	s.ix = buildIndex(s.deferred, scratch) // slot i is deferred[i]
+	s.dslots = make([]int32, len(s.deferred))
+	for i := range s.dslots {
+		s.dslots[i] = int32(i)
+	}
 	s.pending = pendingServers(servers)
 	return s
 }
@@ -64,12 +70,12 @@ func (s *snapshot) apply(version uint64, remove, add []*entry, servers map[strin
 	addD := slices.DeleteFunc(slices.Clone(add), isDeferred)
 	n.names = s.names.update(remove, add)
 	if len(rmD)+len(addD) == 0 {
-		n.deferred, n.prefix, n.ix = s.deferred, s.prefix, s.ix
+		n.deferred, n.dslots, n.prefix, n.ix = s.deferred, s.dslots, s.prefix, s.ix
 		return n
 	}
-	n.deferred = patchSorted(s.deferred, rmD, addD, poolCompare)
+	n.ix = s.ix.update(rmD, addD) // sets the slots of addD
+	n.deferred, n.dslots = patchSortedSlots(s.deferred, s.dslots, rmD, addD, poolCompare)
 	n.prefix = s.prefix.update(rmD, addD)
-	n.ix = s.ix.update(rmD, addD)
 	return n
 }
 
@@ -95,6 +101,12 @@ func poolCompare(a, b *entry) int {
 	}
 	return cmp.Compare(a.tool.Name, b.tool.Name)
 }
+
+// Name lookups. The exact-name path and select: look tools up by name,
+// alias and lowercased name. These maps are split into shards by a hash of
+// the lowercased key, so that a change copies one small shard, not a map of
+// every tool. A tool's name, its lowercased name and (hashed the same way)
+// its aliases decide its shards.
 
 const nameShards = 64
 
@@ -289,8 +301,8 @@ func (p *prefixIndex) update(remove, add []*entry) *prefixIndex {
 	return newPrefixIndex(patchSorted(p.tools, remove, add, lowerCompare))
 }
 
-// find returns up to k deferred tools whose lowercased names start with q
-// and that in accepts, in pool order.
+// find returns up to k (k < 0: all) deferred tools whose lowercased names
+// start with q and that in accepts, in pool order.
 func (p *prefixIndex) find(q string, k int, in func(*entry) bool) []*entry {
 	lo, _ := slices.BinarySearchFunc(p.tools, q, func(e *entry, q string) int { return strings.Compare(e.lowerName, q) })
 	hi := lo + sort.Search(len(p.tools)-lo, func(i int) bool { return !strings.HasPrefix(p.tools[lo+i].lowerName, q) })
@@ -310,7 +322,7 @@ func (p *prefixIndex) find(q string, k int, in func(*entry) bool) []*entry {
 		if !in(e) {
 			continue
 		}
-		if i, _ := slices.BinarySearchFunc(out, e, poolCompare); i < k {
+		if i, _ := slices.BinarySearchFunc(out, e, poolCompare); k < 0 || i < k {
 			if len(out) == k {
 				out = out[:k-1]
 			}
@@ -323,12 +335,25 @@ func (p *prefixIndex) find(q string, k int, in func(*entry) bool) []*entry {
 // patchSorted returns list, sorted by cmp, without the entries of remove and
 // with those of add. list is not changed.
 func patchSorted(list, remove, add []*entry, cmp func(a, b *entry) int) []*entry {
+	out, _ := patchSortedSlots(list, nil, remove, add, cmp)
+	return out
+}
+
+// patchSortedSlots is patchSorted that also patches slots, the keyword-index
+// slot of each entry of list (nil: none): an added entry's slot is read from
+// it, so the index must have been updated first. Writers only.
+func patchSortedSlots(list []*entry, slots []int32, remove, add []*entry, cmp func(a, b *entry) int) ([]*entry, []int32) {
+	withSlots := slots != nil
 	if len(remove) == 1 && len(add) == 1 && cmp(remove[0], add[0]) == 0 {
 		// One tool replaced: same place.
 		if i, ok := slices.BinarySearchFunc(list, remove[0], cmp); ok && list[i] == remove[0] {
 			out := slices.Clone(list)
 			out[i] = add[0]
-			return out
+			if withSlots {
+				slots = slices.Clone(slots)
+				slots[i] = add[0].slot
+			}
+			return out, slots
 		}
 	}
 	var pos []int
@@ -340,69 +365,61 @@ func patchSorted(list, remove, add []*entry, cmp func(a, b *entry) int) []*entry
 	slices.Sort(pos)
 	add = slices.SortedFunc(slices.Values(add), cmp)
 	out := make([]*entry, 0, len(list)-len(pos)+len(add))
+	var outSlots []int32
+	if withSlots {
+		outSlots = make([]int32, 0, cap(out))
+	}
 	from := 0
 	for _, i := range pos {
 		out = append(out, list[from:i]...)
+		if withSlots {
+			outSlots = append(outSlots, slots[from:i]...)
+		}
 		from = i + 1
 	}
 	out = append(out, list[from:]...)
+	if withSlots {
+		outSlots = append(outSlots, slots[from:]...)
+	}
 	if len(add) == 0 {
-		return out
+		return out, outSlots
 	}
 	merged := make([]*entry, 0, len(out)+len(add))
+	var mergedSlots []int32
+	if withSlots {
+		mergedSlots = make([]int32, 0, cap(merged))
+	}
 	from = 0
 	for _, e := range add {
 		i, _ := slices.BinarySearchFunc(out[from:], e, cmp)
 		merged = append(merged, out[from:from+i]...)
 		merged = append(merged, e)
+		if withSlots {
+			mergedSlots = append(mergedSlots, outSlots[from:from+i]...)
+			mergedSlots = append(mergedSlots, e.slot)
+		}
 		from += i
 	}
-	return append(merged, out[from:]...)
+	merged = append(merged, out[from:]...)
+	if withSlots {
+		mergedSlots = append(mergedSlots, outSlots[from:]...)
+	}
+	return merged, mergedSlots
 }
 
-// exact returns the tool whose lowercased name is q: a deferred one first,
-// then any, in pool order.
+// exact returns the tool the exact-name form finds for q, a trimmed query:
+// the tool whose lowercased name is q lowercased, a deferred one first, then
+// any, in pool order; nil if none in. A short ASCII query is lowercased in a
+// stack buffer, so that a query that names no tool costs no allocation.
 func (s *snapshot) exact(q string, in func(*entry) bool) *entry {
-	if l := s.exactOf(s.lowered(q), in); l != nil {
-		return l[0]
-	}
-	return nil
-}
-
-// exactOf picks the exact-name match among l, the tools of one lowercased
-// name in pool order: a deferred one first, then any. It returns a
-// one-element slice of l, or nil.
-func (s *snapshot) exactOf(l []*entry, in func(*entry) bool) []*entry {
-	pick := -1
-	for i, e := range l {
-		if !in(e) {
-			continue
-		}
-		if e.deferred {
-			return l[i : i+1 : i+1]
-		}
-		if pick < 0 {
-			pick = i
-		}
-	}
-	if pick < 0 {
-		return nil
-	}
-	return l[pick : pick+1 : pick+1]
-}
-
-// exactASCII is the exact-name form for a short ASCII query, lowercased in
-// a stack buffer so that a query that names no tool costs no allocation.
-// ok is false when the query is not short ASCII.
-func (s *snapshot) exactASCII(q string, in func(*entry) bool) (found []*entry, ok bool) {
-	var buf [MaxNameLength]byte
+	var buf [maxNameLength]byte
 	if len(q) > len(buf) {
-		return nil, false
+		return pickExact(s.lowered(words.Lower(q)), in)
 	}
 	for i := 0; i < len(q); i++ {
 		c := q[i]
 		if c >= 0x80 {
-			return nil, false
+			return pickExact(s.lowered(words.Lower(q)), in)
 		}
 		if c >= 'A' && c <= 'Z' {
 			c += 'a' - 'A'
@@ -410,9 +427,26 @@ func (s *snapshot) exactASCII(q string, in func(*entry) bool) (found []*entry, o
 		buf[i] = c
 	}
 	b := buf[:len(q)]
-	sh := s.names.shards[maphash.Bytes(hashSeed, b)&(nameShards-1)]
-	if sh == nil {
-		return nil, true
+	if sh := s.names.shards[maphash.Bytes(hashSeed, b)&(nameShards-1)]; sh != nil {
+		return pickExact(sh.byLower[string(b)], in)
 	}
-	return s.exactOf(sh.byLower[string(b)], in), true
+	return nil
+}
+
+// pickExact picks the exact-name match among l, the tools of one lowercased
+// name in pool order: a deferred one first, then any.
+func pickExact(l []*entry, in func(*entry) bool) *entry {
+	var pick *entry
+	for _, e := range l {
+		if !in(e) {
+			continue
+		}
+		if e.deferred {
+			return e
+		}
+		if pick == nil {
+			pick = e
+		}
+	}
+	return pick
 }

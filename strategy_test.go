@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,7 +27,7 @@ func strategyTools() []Tool {
 
 func strategyRegistry(t testing.TB) *Registry {
 	t.Helper()
-	reg, err := NewRegistry(strategyTools()...)
+	reg, err := NewRegistry(nil, strategyTools()...)
 	require.NoError(t, err)
 	return reg
 }
@@ -36,7 +37,7 @@ func allStrategies() []Strategy {
 }
 
 func TestParseStrategy(t *testing.T) {
-	for _, name := range StrategyNames {
+	for _, name := range []string{"default", "bm25", "regex", "hybrid"} {
 		t.Run(name, func(t *testing.T) {
 			st, err := ParseStrategy(name)
 			require.NoError(t, err)
@@ -50,7 +51,7 @@ func TestParseStrategy(t *testing.T) {
 	})
 	t.Run("unknown", func(t *testing.T) {
 		_, err := ParseStrategy("fuzzy")
-		require.ErrorIs(t, err, ErrUnknownStrategy)
+		require.ErrorIs(t, err, ErrInvalidOption)
 		assert.Contains(t, err.Error(), `"fuzzy"`)
 		assert.Contains(t, err.Error(), "default, bm25, regex, hybrid")
 	})
@@ -64,13 +65,13 @@ func TestStrategiesKeepSelectAndExact(t *testing.T) {
 			s := NewSearcher(reg, &SearchOptions{Strategy: st})
 			res, err := s.Search("select:WebFetch,Read,Nope", 0)
 			require.NoError(t, err)
-			assert.Equal(t, FormSelect, res.Form)
+			assert.Equal(t, "select", res.Form)
 			assert.Equal(t, []string{"WebFetch", "Read"}, matchNames(res))
 			assert.Equal(t, []string{"Nope"}, res.NotFound)
 
 			res, err = s.Search("  mcp__SLACK__send_message ", 0)
 			require.NoError(t, err)
-			assert.Equal(t, FormExact, res.Form)
+			assert.Equal(t, "exact", res.Form)
 			assert.Equal(t, []string{"mcp__slack__send_message"}, matchNames(res))
 		})
 	}
@@ -118,16 +119,17 @@ func TestStrategiesMCPPrefix(t *testing.T) {
 			require.NoError(t, err)
 			assert.ElementsMatch(t, []string{"mcp__slack__list_channels", "mcp__slack__send_message"}, matchNames(res))
 			if st.Name() == "regex" {
-				assert.Equal(t, FormKeywords, res.Form)
+				assert.Equal(t, "keywords", res.Form)
 			} else {
-				assert.Equal(t, FormPrefix, res.Form)
+				assert.Equal(t, "prefix", res.Form)
 			}
 		})
 	}
 }
 
-// The default strategy is the spec scoring: a nil Strategy and
-// DefaultStrategy give the same results, scores and rules.
+// The default strategy is the keyword scoring: a nil Strategy and
+// DefaultStrategy give the same results, scores and rules, and they are the
+// reference scorer's best.
 func TestDefaultStrategyUnchanged(t *testing.T) {
 	reg := strategyRegistry(t)
 	for _, q := range []string{"issue", "github issue", "+slack send", "notebook jupyter", "createissue", "web page", "nothing here"} {
@@ -136,11 +138,12 @@ func TestDefaultStrategyUnchanged(t *testing.T) {
 		b, err := NewSearcher(reg, &SearchOptions{Strategy: DefaultStrategy()}).Search(q, 0)
 		require.NoError(t, err)
 		assert.Equal(t, a.Matches, b.Matches, "query %q", q)
-		_, _, want := reg.load().keywordSearch(q, DefaultMaxResults, everything)
+		want := refRanking(reg.load(), q)
+		want = want[:min(len(want), defaultMaxResults)]
 		require.Len(t, a.Matches, len(want), "query %q", q)
 		for i, c := range want {
-			assert.Equal(t, c.e.tool.Name, a.Matches[i].Name)
-			assert.Equal(t, c.score, a.Matches[i].Score)
+			assert.Equal(t, c.Name, a.Matches[i].Name)
+			assert.Equal(t, float64(c.Score), a.Matches[i].Score)
 		}
 	}
 }
@@ -149,37 +152,103 @@ func TestDefaultStrategyUnchanged(t *testing.T) {
 // first search is found by the next one, and per-tool data of unchanged
 // tools is reused.
 func TestStrategyIndexFollowsRegistry(t *testing.T) {
-	for _, st := range []Strategy{BM25Strategy(nil), RegexStrategy(), HybridStrategy()} {
-		t.Run(st.Name(), func(t *testing.T) {
+	for _, tc := range []struct {
+		st  Strategy
+		doc func(idx Index, name string) any // the per-tool data of name
+	}{
+		{BM25Strategy(nil), func(idx Index, name string) any { return idx.(*bm25Index).docs[name].d }},
+		{RegexStrategy(), func(idx Index, name string) any { return idx.(*regexIndex).docs[name].d }},
+		{HybridStrategy(), func(idx Index, name string) any { return idx.(*hybridIndex).docs[name].d }},
+	} {
+		t.Run(tc.st.Name(), func(t *testing.T) {
 			reg := strategyRegistry(t)
-			s := NewSearcher(reg, &SearchOptions{Strategy: st})
+			s := NewSearcher(reg, &SearchOptions{Strategy: tc.st})
 			res, err := s.Search("calendar", 5)
 			require.NoError(t, err)
 			assert.Empty(t, res.Matches)
-			first := s.strategy.cur.Load().idx
+			first := s.index.cur.Load().val
 
 			require.NoError(t, reg.Register(Tool{Name: "CalendarAdd", Description: "Adds an event to the calendar.", ShouldDefer: true}))
 			res, err = s.Search("calendar", 5)
 			require.NoError(t, err)
 			assert.Equal(t, []string{"CalendarAdd"}, matchNames(res))
-			second := s.strategy.cur.Load().idx
+			second := s.index.cur.Load().val
 			require.NotSame(t, first, second, "a new snapshot gets a new index")
+			assert.Same(t, tc.doc(first, "WebFetch"), tc.doc(second, "WebFetch"), "an unchanged tool keeps its data")
+			assert.Nil(t, tc.doc(first, "CalendarAdd"))
 
-			e := reg.load().named("WebFetch")
-			switch a := first.(type) {
-			case *bm25Index:
-				assert.Same(t, a.data[e], second.(*bm25Index).data[e])
-			case *regexIndex:
-				assert.Same(t, a.data[e], second.(*regexIndex).data[e])
-			case *hybridIndex:
-				assert.Same(t, a.data[e], second.(*hybridIndex).data[e])
-			}
-
-			res, err = s.Search("calendar", 5)
+			require.NoError(t, reg.Replace(Tool{Name: "WebFetch", Description: "Fetches a page.", ShouldDefer: true}))
+			_, err = s.Search("calendar", 5)
 			require.NoError(t, err)
-			assert.Same(t, second, s.strategy.cur.Load().idx, "an unchanged registry reuses the index")
+			third := s.index.cur.Load().val
+			assert.NotSame(t, tc.doc(second, "WebFetch"), tc.doc(third, "WebFetch"), "a changed tool gets new data")
+
+			_, err = s.Search("calendar", 5)
+			require.NoError(t, err)
+			assert.Same(t, third, s.index.cur.Load().val, "an unchanged registry reuses the index")
 		})
 	}
+}
+
+// An index is built once per registry version for all the Searchers and
+// Sessions that use an equal strategy, whatever their scope; a strategy
+// that cannot be compared gets an index per Searcher.
+func TestStrategyIndexShared(t *testing.T) {
+	reg := strategyRegistry(t)
+	var builds atomic.Int32
+	counted := &countingStrategy{Strategy: HybridStrategy(), builds: &builds}
+	a := NewSearcher(reg, &SearchOptions{Strategy: counted})
+	b := NewSearcher(reg, &SearchOptions{Strategy: counted, Scope: &Scope{Allow: []string{"mcp__github__list_issues"}}})
+	sess := NewSession(reg, &SessionOptions{Search: SearchOptions{Strategy: counted}})
+	for range 3 {
+		_, err := a.Search("issue", 5)
+		require.NoError(t, err)
+		res, err := b.Search("issue", 5)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"mcp__github__list_issues"}, matchNames(res), "the scope applies to the shared index's hits")
+		sessionSearch(t, sess, "issue")
+	}
+	assert.Equal(t, int32(1), builds.Load(), "one index for the registry version")
+	require.NoError(t, reg.Register(Tool{Name: "Extra", ShouldDefer: true}))
+	_, err := b.Search("issue", 5)
+	require.NoError(t, err)
+	_, err = a.Search("issue", 5)
+	require.NoError(t, err)
+	assert.Equal(t, int32(2), builds.Load(), "one more for the new version")
+
+	builds.Store(0)
+	unshared := uncomparableStrategy{Strategy: HybridStrategy(), builds: &builds, tag: []string{"x"}}
+	for _, s := range []*Searcher{NewSearcher(reg, &SearchOptions{Strategy: unshared}), NewSearcher(reg, &SearchOptions{Strategy: unshared})} {
+		for range 2 {
+			_, err := s.Search("issue", 5)
+			require.NoError(t, err)
+		}
+	}
+	assert.Equal(t, int32(2), builds.Load(), "a strategy that is not comparable gets one index per Searcher")
+}
+
+// countingStrategy counts the indexes its Strategy builds; a pointer to it
+// is comparable.
+type countingStrategy struct {
+	Strategy
+	builds *atomic.Int32
+}
+
+func (c *countingStrategy) Index(corpus Corpus, prev Index) Index {
+	c.builds.Add(1)
+	return c.Strategy.Index(corpus, prev)
+}
+
+// uncomparableStrategy holds a slice, so it cannot key a map.
+type uncomparableStrategy struct {
+	Strategy
+	builds *atomic.Int32
+	tag    []string
+}
+
+func (c uncomparableStrategy) Index(corpus Corpus, prev Index) Index {
+	c.builds.Add(1)
+	return c.Strategy.Index(corpus, prev)
 }
 
 // Searches and registry changes may run concurrently (run with -race).
@@ -230,25 +299,20 @@ func TestStrategyToolDefinition(t *testing.T) {
 	}
 }
 
-// topHits selects the same best k as a full sort, ties in pool order.
-func TestTopHits(t *testing.T) {
-	docs := make([]*entry, 200)
-	for i := range docs {
-		docs[i] = &entry{tool: Tool{Name: fmt.Sprint(i)}}
+// topK selects the same best k as a full sort, ties in pool order.
+func TestTopK(t *testing.T) {
+	var hits []Hit
+	for i := range 200 {
+		hits = append(hits, Hit{Tool: (i * 37) % 200, Score: float64((i * 7919) % 13)})
 	}
-	var hits []floatHit
-	for i := range docs {
-		hits = append(hits, floatHit{doc: int32(i), score: float64((i * 7919) % 13)})
-	}
-	all := topHits(slices.Clone(hits), -1, docs)
+	all := topK(slices.Clone(hits), -1)
 	require.Len(t, all, len(hits))
-	pos := func(e *entry) int { return slices.Index(docs, e) }
 	for i := 1; i < len(all); i++ {
 		a, b := all[i-1], all[i]
-		require.True(t, a.score > b.score || a.score == b.score && pos(a.e) < pos(b.e), "position %d: %v before %v", i, a, b)
+		require.True(t, a.Score > b.Score || a.Score == b.Score && a.Tool < b.Tool, "position %d: %v before %v", i, a, b)
 	}
 	for _, k := range []int{0, 1, 5, 20, 49, 50, 51, 199, 200, 300} {
-		got := topHits(slices.Clone(hits), k, docs)
+		got := topK(slices.Clone(hits), k)
 		assert.Equal(t, all[:min(k, len(all))], got, "k=%d", k)
 	}
 }

@@ -2,95 +2,10 @@ package toolsearch
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/words"
 )
-
-// isSpace reports whether r is JavaScript whitespace (String.prototype.trim
-// and \s): Unicode space separators, line terminators and U+FEFF.
-func isSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
-}
-
-func trimSpace(s string) string { return strings.TrimFunc(s, isSpace) }
-
-func splitSpace(s string) []string { return strings.FieldsFunc(s, isSpace) }
-
-// lower lowercases s as JavaScript's toLowerCase does: Unicode lowercase,
-// with U+0130 becoming "i̇" and a final capital sigma becoming ς.
-func lower(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return strings.ToLower(s)
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i, r := range s {
-		switch r {
-		case 0x130:
-			b.WriteString("i\u0307")
-		case 'Σ':
-			if finalSigma(s, i) {
-				b.WriteRune('ς')
-			} else {
-				b.WriteRune('σ')
-			}
-		default:
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
-}
-
-// finalSigma applies Unicode's Final_Sigma condition to the Σ at byte i of
-// s: a cased letter before it and none after it (case-ignorable characters
-// skipped).
-func finalSigma(s string, i int) bool {
-	before := false
-	for j := i; j > 0; {
-		r, n := utf8.DecodeLastRuneInString(s[:j])
-		j -= n
-		if caseIgnorable(r) {
-			continue
-		}
-		before = cased(r)
-		break
-	}
-	if !before {
-		return false
-	}
-	for j := i + len("Σ"); j < len(s); {
-		r, n := utf8.DecodeRuneInString(s[j:])
-		j += n
-		if caseIgnorable(r) {
-			continue
-		}
-		return !cased(r)
-	}
-	return true
-}
-
-func cased(r rune) bool {
-	return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r)
-}
-
-func caseIgnorable(r rune) bool {
-	switch r {
-	case '\'', '.', ':', '^', '`', 0xb7, 0x2018, 0x2019, 0x2024, 0x2027:
-		return true
-	}
-	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
-}
 
 // isWordByte reports whether c is an ASCII word character [A-Za-z0-9_].
 func isWordByte(c byte) bool {
@@ -139,7 +54,7 @@ type lowerText struct {
 func newText(s string) lowerText {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return lowerText{s: lower(s)}
+			return lowerText{s: words.Lower(s)}
 		}
 	}
 	return lowerText{s: s, fold: true}
@@ -247,13 +162,19 @@ func hasLineTerminator(s string) bool {
 	return false
 }
 
+// moreFields reports whether s has more than limit whitespace-separated
+// fields. It allocates nothing.
+func moreFields(s string, limit int) bool {
+	return limit < len(s) && countFields(s, limit+1) > limit
+}
+
 // countFields counts the whitespace-separated fields of s, stopping at
 // upTo. It allocates nothing.
 func countFields(s string, upTo int) int {
 	n := 0
 	in := false
 	for _, c := range s {
-		if isSpace(c) {
+		if words.IsSpace(c) {
 			in = false
 			continue
 		}
@@ -268,32 +189,18 @@ func countFields(s string, upTo int) int {
 }
 
 // foldName lowercases n and drops '_', '-' and '.'.
-func foldName(n string) string {
+func foldName(n string) string { return unseparated(words.Lower(n)) }
+
+// unseparated returns s without '_', '-' and '.', the characters that
+// separate or join name parts.
+func unseparated(s string) string {
+	if !strings.ContainsAny(s, "_-.") {
+		return s
+	}
 	return strings.Map(func(r rune) rune {
 		if r == '_' || r == '-' || r == '.' {
 			return -1
 		}
 		return r
-	}, lower(n))
-}
-
-// wordsOf appends the words of s (lowercased maximal runs of Unicode
-// letters and digits) to dst.
-func wordsOf(dst []string, s string) []string {
-	s = lower(s)
-	start := -1
-	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
-		switch {
-		case word && start < 0:
-			start = i
-		case !word && start >= 0:
-			dst = append(dst, s[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		dst = append(dst, s[start:])
-	}
-	return dst
+	}, s)
 }

@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // ToolSearchName is the name of the ToolSearch tool. A registered tool with
 // this name is never deferred.
 const ToolSearchName = "ToolSearch"
 
-// MaxNameLength is the longest tool name a Registry accepts, in bytes.
-const MaxNameLength = 128
+// maxNameLength is the longest tool name a Registry accepts, in bytes.
+const maxNameLength = 128
 
 // Tool is one tool definition. Name is required; every other field is
 // optional. A Tool is a value: the Registry copies it (Aliases and
@@ -50,7 +52,7 @@ type Tool struct {
 
 // IsMCP reports whether the tool comes from an MCP server: Server is set or
 // the name starts with "mcp__".
-func (t *Tool) IsMCP() bool {
+func (t *Tool) isMCP() bool {
 	return t.Server != "" || strings.HasPrefix(t.Name, "mcp__")
 }
 
@@ -60,7 +62,7 @@ func (t *Tool) Deferred() bool {
 	switch {
 	case t.AlwaysLoad:
 		return false
-	case t.IsMCP():
+	case t.isMCP():
 		return true
 	case t.Name == ToolSearchName:
 		return false
@@ -74,8 +76,8 @@ func checkName(n string) error {
 	if n == "" {
 		return fmt.Errorf("%w: empty", ErrInvalidName)
 	}
-	if len(n) > MaxNameLength {
-		return fmt.Errorf("%w: %d bytes long, the limit is %d", ErrInvalidName, len(n), MaxNameLength)
+	if len(n) > maxNameLength {
+		return fmt.Errorf("%w: %d bytes long, the limit is %d", ErrInvalidName, len(n), maxNameLength)
 	}
 	var bad []string
 	for i, c := range n {
@@ -96,7 +98,7 @@ func nameChar(c rune) bool {
 // MCPToolName returns the name under which tool tool of MCP server server is
 // registered: mcp__<server>__<tool>, with every character outside
 // [A-Za-z0-9_-] replaced by '_'.
-func MCPToolName(server, tool string) string {
+func mcpToolName(server, tool string) string {
 	return "mcp__" + sanitizeMCP(server) + "__" + sanitizeMCP(tool)
 }
 
@@ -112,21 +114,21 @@ func sanitizeMCP(s string) string {
 	return b.String()
 }
 
-// MaxMCPDescription is the length, in characters, at which NewMCPTool cuts
+// maxMCPDescription is the length, in characters, at which NewMCPTool cuts
 // an MCP tool's description.
-const MaxMCPDescription = 2048
+const maxMCPDescription = 2048
 
 const truncatedMark = "… [truncated]"
 
 // NewMCPTool converts a tool listed by MCP server server into a Tool: its
-// name is MCPToolName(server, name), a description longer than 2,048
+// name is mcpToolName(server, name), a description longer than 2,048
 // characters is cut there and ends with "… [truncated]", and the _meta keys
 // "anthropic/alwaysLoad" (boolean true) and "anthropic/searchHint" (a
 // string; whitespace runs collapsed, trimmed) set AlwaysLoad and SearchHint.
 // The schema is not validated here; registering the tool does that.
 func NewMCPTool(server, name, description string, inputSchema json.RawMessage, meta map[string]any) Tool {
 	t := Tool{
-		Name:        MCPToolName(server, name),
+		Name:        mcpToolName(server, name),
 		Description: truncateDescription(description),
 		InputSchema: slices.Clone(inputSchema),
 		Server:      server,
@@ -136,7 +138,7 @@ func NewMCPTool(server, name, description string, inputSchema json.RawMessage, m
 		t.AlwaysLoad = true
 	}
 	if v, ok := meta["anthropic/searchHint"].(string); ok {
-		t.SearchHint = strings.Join(splitSpace(v), " ")
+		t.SearchHint = strings.Join(words.Fields(v), " ")
 	}
 	return t
 }
@@ -144,7 +146,7 @@ func NewMCPTool(server, name, description string, inputSchema json.RawMessage, m
 func truncateDescription(d string) string {
 	n := 0
 	for i := range d {
-		if n == MaxMCPDescription {
+		if n == maxMCPDescription {
 			return d[:i] + truncatedMark
 		}
 		n++

@@ -22,7 +22,7 @@ import (
 func Registry(t testing.TB) *toolsearch.Registry {
 	t.Helper()
 	city := json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}`)
-	reg, err := toolsearch.NewRegistry(
+	reg, err := toolsearch.NewRegistry(nil,
 		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", city, nil),
 		toolsearch.NewMCPTool("weather", "get_alerts", "Severe weather alerts for a region", json.RawMessage(`{"type":"object","properties":{"region":{"type":"string"}}}`), nil),
