@@ -91,7 +91,7 @@ func TestIncrementalIndexEqualsRebuild(t *testing.T) {
 		for n, e := range r.tools {
 			copies[n] = newEntry(&e.tool)
 		}
-		want := buildSnapshot(0, copies, r.servers, nil)
+		want := buildSnapshot(copies, r.servers, nil)
 		r.mu.Unlock()
 		require.Equal(t, viewOf(t, want.ix), viewOf(t, got.ix), "step %d: index", step)
 		require.Equal(t, entryNames(want.pool), entryNames(got.pool), "step %d: pool", step)

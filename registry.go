@@ -106,7 +106,6 @@ type Registry struct {
 	tools   map[string]*entry
 	owners  map[string]string // name or alias → tool name
 	servers map[string]ServerStatus
-	version uint64
 	snap    atomic.Pointer[snapshot]
 	limits  *RegistryOptions // with defaults; nil until first used (the zero Registry)
 	scratch scratchPool      // per-query score arrays, shared by the snapshots
@@ -262,10 +261,9 @@ func (r *Registry) drop(n string) {
 // patches the current snapshot; a large one, or one the current snapshot's
 // index has no room for, rebuilds it. r.mu must be held.
 func (r *Registry) publish(changed []string) {
-	r.version++
 	old := r.snap.Load()
 	if old == nil || old.ix.needsRebuild() {
-		r.snap.Store(buildSnapshot(r.version, r.tools, r.servers, &r.scratch))
+		r.snap.Store(buildSnapshot(r.tools, r.servers, &r.scratch))
 		return
 	}
 	var remove, add []*entry
@@ -291,10 +289,10 @@ func (r *Registry) publish(changed []string) {
 		}
 	}
 	if len(remove)+len(add) > max(64, len(old.pool)/8) {
-		r.snap.Store(buildSnapshot(r.version, r.tools, r.servers, &r.scratch))
+		r.snap.Store(buildSnapshot(r.tools, r.servers, &r.scratch))
 		return
 	}
-	r.snap.Store(old.apply(r.version, remove, add, r.servers))
+	r.snap.Store(old.apply(remove, add, r.servers))
 }
 
 // Remove removes the named tools and returns how many it removed; a name
@@ -429,9 +427,6 @@ func (r *Registry) Tools() iter.Seq[Tool] {
 		}
 	}
 }
-
-// Version returns a number that changes with every change to the registry.
-func (r *Registry) Version() uint64 { return r.load().version }
 
 // validateTool checks the name, aliases and description of t against lim,
 // and reports schemaErr, the result of checking its schema (checkSchemas).

@@ -264,15 +264,6 @@ func (s *Session) Compact() {
 	s.mu.Unlock()
 }
 
-// Clear starts a new conversation: the discovered set is emptied and the
-// next Announce is a full announcement.
-func (s *Session) Clear() {
-	s.mu.Lock()
-	clear(s.discovered)
-	s.announced = nil
-	s.mu.Unlock()
-}
-
 // SessionState is the saved state of a Session (see Session.Snapshot). Its
 // JSON form is {"discovered": [...], "announced": [...]}, names sorted.
 type SessionState struct {
@@ -296,7 +287,9 @@ func (s *Session) Snapshot() SessionState {
 	}
 }
 
-// Restore replaces the Session's state with st. Every name must be a valid
+// Restore replaces the Session's state with st; Restore(SessionState{})
+// starts the conversation over (nothing discovered, a full announcement
+// next). Every name must be a valid
 // tool name (registered or not); otherwise nothing is changed and the
 // error names each bad one, wrapping ErrInvalidName.
 func (s *Session) Restore(st SessionState) error {

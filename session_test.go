@@ -115,10 +115,10 @@ func TestSnapshotRestoreTools(t *testing.T) {
 	assert.True(t, a.Full, "first announcement after Compact is full")
 	assert.Contains(t, a.Text, blockOpen)
 
-	s.Clear()
-	assert.Empty(t, discovered(s), "Clear empties the discovered set")
+	require.NoError(t, s.Restore(SessionState{}))
+	assert.Empty(t, discovered(s), "restoring the zero state empties the discovered set")
 	assert.Equal(t, []string{"Read", "mcp__jira__create_ticket", "ToolSearch"}, toolNames(mustTools(t, s)))
-	assert.True(t, s.Announce().Full, "first announcement after Clear is full")
+	assert.True(t, s.Announce().Full, "first announcement after restoring the zero state is full")
 }
 
 func TestSnapshotJSON(t *testing.T) {

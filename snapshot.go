@@ -14,7 +14,6 @@ import (
 // set of tools hangs off it and is built at most once. A change builds the
 // next snapshot from this one, sharing what the change does not touch.
 type snapshot struct {
-	version  uint64
 	pool     []*entry // available tools in pool order
 	deferred []*entry // available deferred tools in pool order
 	dslots   []int32  // the keyword-index slot of each of deferred
@@ -27,7 +26,7 @@ type snapshot struct {
 	texts   memo[*promptTexts]
 }
 
-var emptySnapshot = buildSnapshot(0, nil, nil, nil)
+var emptySnapshot = buildSnapshot(nil, nil, nil)
 
 // available reports whether e's server (if any) is connected.
 func available(e *entry, servers map[string]ServerStatus) bool {
@@ -35,8 +34,8 @@ func available(e *entry, servers map[string]ServerStatus) bool {
 }
 
 // buildSnapshot builds a snapshot from scratch.
-func buildSnapshot(version uint64, tools map[string]*entry, servers map[string]ServerStatus, scratch *scratchPool) *snapshot {
-	s := &snapshot{version: version}
+func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scratch *scratchPool) *snapshot {
+	s := &snapshot{}
 	s.pool = make([]*entry, 0, len(tools))
 	for _, e := range tools {
 		if available(e, servers) {
@@ -62,8 +61,8 @@ func buildSnapshot(version uint64, tools map[string]*entry, servers map[string]S
 
 // apply returns the snapshot that follows s when the tools in remove leave
 // the available set and those in add join it. s is not changed.
-func (s *snapshot) apply(version uint64, remove, add []*entry, servers map[string]ServerStatus) *snapshot {
-	n := &snapshot{version: version, pending: pendingServers(servers)}
+func (s *snapshot) apply(remove, add []*entry, servers map[string]ServerStatus) *snapshot {
+	n := &snapshot{pending: pendingServers(servers)}
 	n.pool = patchSorted(s.pool, remove, add, poolCompare)
 	isDeferred := func(e *entry) bool { return !e.deferred }
 	rmD := slices.DeleteFunc(slices.Clone(remove), isDeferred)
