@@ -289,9 +289,9 @@ func (s *Session) Snapshot() SessionState {
 
 // Restore replaces the Session's state with st; Restore(SessionState{})
 // starts the conversation over (nothing discovered, a full announcement
-// next). Every name must be a valid
-// tool name (registered or not); otherwise nothing is changed and the
-// error names each bad one, wrapping ErrInvalidName.
+// next). Every name must be a valid tool name (registered or not);
+// otherwise nothing is changed and the error names each bad one, wrapping
+// ErrInvalidName.
 func (s *Session) Restore(st SessionState) error {
 	var errs []error
 	for _, list := range [][]string{st.Discovered, st.Announced} {

@@ -9,9 +9,15 @@ import (
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
-// ToolSearchName is the name of the ToolSearch tool. A registered tool with
-// this name is never deferred.
-const ToolSearchName = "ToolSearch"
+// The names of the tools the package defines.
+const (
+	// ToolSearchName is the name of the ToolSearch tool. A registered tool
+	// with this name is never deferred.
+	ToolSearchName = "ToolSearch"
+	// CallToolName is the name of the call bridge tool (see
+	// SessionOptions.CallBridge).
+	CallToolName = "CallTool"
+)
 
 // maxNameLength is the longest tool name a Registry accepts, in bytes.
 const maxNameLength = 128
@@ -21,8 +27,8 @@ const maxNameLength = 128
 // InputSchema included) when it is registered.
 type Tool struct {
 	// Name is the name the model calls the tool by: 1 to 128 characters
-	// from [A-Za-z0-9_.-]. MCP tools are named mcp__<server>__<tool>
-	// (see MCPToolName).
+	// from [A-Za-z0-9_.-]. MCP tools are named mcp__<server>__<tool> (see
+	// NewMCPTool).
 	Name string
 	// Description is the text the model sees.
 	Description string
@@ -50,7 +56,7 @@ type Tool struct {
 	Aliases []string
 }
 
-// IsMCP reports whether the tool comes from an MCP server: Server is set or
+// isMCP reports whether the tool comes from an MCP server: Server is set or
 // the name starts with "mcp__".
 func (t *Tool) isMCP() bool {
 	return t.Server != "" || strings.HasPrefix(t.Name, "mcp__")
@@ -95,8 +101,8 @@ func nameChar(c rune) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
 }
 
-// MCPToolName returns the name under which tool tool of MCP server server is
-// registered: mcp__<server>__<tool>, with every character outside
+// mcpToolName returns the name NewMCPTool gives tool tool of MCP server
+// server: mcp__<server>__<tool>, with every character outside
 // [A-Za-z0-9_-] replaced by '_'.
 func mcpToolName(server, tool string) string {
 	return "mcp__" + sanitizeMCP(server) + "__" + sanitizeMCP(tool)
@@ -121,7 +127,8 @@ const maxMCPDescription = 2048
 const truncatedMark = "… [truncated]"
 
 // NewMCPTool converts a tool listed by MCP server server into a Tool: its
-// name is mcpToolName(server, name), a description longer than 2,048
+// name is mcp__<server>__<name> with every character of server and name
+// outside [A-Za-z0-9_-] replaced by '_', a description longer than 2,048
 // characters is cut there and ends with "… [truncated]", and the _meta keys
 // "anthropic/alwaysLoad" (boolean true) and "anthropic/searchHint" (a
 // string; whitespace runs collapsed, trimmed) set AlwaysLoad and SearchHint.
@@ -215,7 +222,3 @@ func ParseCatalog(data []byte) ([]Tool, error) {
 	}
 	return tools, nil
 }
-
-// CallToolName is the name of the call bridge tool (see
-// SessionOptions.CallBridge).
-const CallToolName = "CallTool"
