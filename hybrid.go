@@ -61,8 +61,18 @@ type hybridStrategy struct{ p hybridParams }
 //   - tools matching more of the query's words, and more of their own
 //     name's words, rank higher.
 //
-// The weights are fixed; they were chosen by design, not fitted per query,
-// and checked on held-out queries of public benchmarks (see the README).
+// In numbers: each query word adds idf × w·(k1+1)/(w+k1), with k1 = 1.2,
+// idf = ln(1 + (N − n + 0.5)/(n + 0.5)) over the N deferred tools, n of
+// which match the word, and w the word's weight in the tool: 3 when a name
+// word has its normal form, else 1.5 when a name part contains it (words of
+// 3 or more letters); plus 1.5 per occurrence in the hint, 1 per occurrence
+// in the description and 0.3 per occurrence in the arguments, these two
+// divided by 1 − b + b × length/average length with b = 0.75. The sum is
+// multiplied by the fraction of the query's words the tool matches, then
+// by 1 + 0.5 × the fraction of the tool's name words the query has. The
+// weights are fixed: chosen by design, not fitted per query, and checked
+// on held-out queries of public benchmarks.
+//
 // Repeated query words count once. "+word" makes word required (its
 // normalised form in some field, or contained in a name part). Ties keep
 // pool order; tools matching no query word are left out.
