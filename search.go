@@ -290,8 +290,8 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 			found = one[:]
 			break
 		}
-		if lq := words.Lower(q); !s.input.pattern && isPrefixQuery(lq) {
-			if found = snap.prefix.find(lq, k, s.in); len(found) > 0 {
+		if !s.input.pattern && isPrefixQuery(q) {
+			if found = snap.prefix.find(words.Lower(q), k, s.in); len(found) > 0 {
 				res.Form = "prefix"
 				break
 			}
@@ -310,9 +310,12 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 	return res, nil
 }
 
-// isPrefixQuery reports whether the lowercased query is in the MCP prefix
-// form: it starts with "mcp__" and has more.
-func isPrefixQuery(q string) bool { return len(q) > len("mcp__") && strings.HasPrefix(q, "mcp__") }
+// isPrefixQuery reports whether the trimmed query is in the MCP prefix form:
+// lowercased, it starts with "mcp__" and has more. (No character outside
+// ASCII lowercases to one of "mcp_", so the prefix is compared as ASCII.)
+func isPrefixQuery(q string) bool {
+	return len(q) > len("mcp__") && strings.EqualFold(q[:len("mcp__")], "mcp__")
+}
 
 // maxResults turns a requested max_results (0: the default) into the number
 // of matches to return, with the note that says it was lowered.

@@ -182,12 +182,12 @@ type toolDoc[D any] struct {
 	d          D
 }
 
-// get returns the data kept for t, or make(t) for a new or changed tool,
+// get returns the data kept for t, or build(t) for a new or changed tool,
 // and records it in next.
-func (m toolDocs[D]) get(t *Tool, next toolDocs[D], make func(*Tool) D) D {
+func (m toolDocs[D]) get(t *Tool, next toolDocs[D], build func(*Tool) D) D {
 	old, ok := m[t.Name]
 	if !ok || old.desc != t.Description || old.hint != t.SearchHint || !bytes.Equal(old.schema, t.InputSchema) {
-		old = toolDoc[D]{t.Description, t.SearchHint, t.InputSchema, make(t)}
+		old = toolDoc[D]{t.Description, t.SearchHint, t.InputSchema, build(t)}
 	}
 	next[t.Name] = old
 	return old.d

@@ -1,8 +1,11 @@
 package toolsearch
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -315,4 +318,134 @@ func TestTopK(t *testing.T) {
 		got := topK(slices.Clone(hits), k)
 		assert.Equal(t, all[:min(k, len(all))], got, "k=%d", k)
 	}
+}
+
+// sliceCorpus is a Corpus of a slice of tools, as a test of a strategy
+// might build one.
+type sliceCorpus []Tool
+
+func (c sliceCorpus) Len() int        { return len(c) }
+func (c sliceCorpus) Tool(i int) Tool { return c[i] }
+
+// Every built-in strategy works over any Corpus, not only a registry's:
+// over the deferred tools of a registry, in pool order, it ranks as the
+// registry's Searcher does.
+func TestStrategiesOverAnyCorpus(t *testing.T) {
+	reg := strategyRegistry(t)
+	var corpus sliceCorpus
+	for _, e := range reg.load().deferred {
+		corpus = append(corpus, e.copyTool())
+	}
+	queries := map[string]string{"default": "+slack send", "bm25": "issues repository", "regex": "issue|channel", "hybrid": "open a new issue"}
+	for _, st := range allStrategies() {
+		t.Run(st.Name(), func(t *testing.T) {
+			q := queries[st.Name()]
+			hits, _, err := st.Index(corpus, nil).Rank(context.Background(), q, nil)
+			require.NoError(t, err)
+			hits = topK(hits, -1)
+			res, err := NewSearcher(reg, &SearchOptions{Strategy: st}).Search(q, 20)
+			require.NoError(t, err)
+			require.NotEmpty(t, res.Matches, "query %q", q)
+			require.Len(t, hits, len(res.Matches), "query %q", q)
+			for i, h := range hits {
+				assert.Equal(t, res.Matches[i].Name, corpus[h.Tool].Name, "query %q, match %d", q, i)
+				assert.Equal(t, res.Matches[i].Score, h.Score, "query %q, match %d", q, i)
+			}
+		})
+	}
+}
+
+// inputStrategy is the default strategy with another ToolSearch input.
+type inputStrategy struct {
+	Strategy
+	in StrategyInput
+}
+
+func (s inputStrategy) Input() StrategyInput { return s.in }
+
+// A strategy's Input decides the ToolSearch input, and only it: the field,
+// the default schema made for that field, a schema of its own, and the
+// pattern form.
+func TestStrategyInput(t *testing.T) {
+	reg := strategyRegistry(t)
+	field := NewSearcher(reg, &SearchOptions{Strategy: inputStrategy{DefaultStrategy(), StrategyInput{Field: "words", Description: "Find tools."}}})
+	def := field.ToolDefinition()
+	assert.Equal(t, "Find tools.", def.Description)
+	assert.JSONEq(t, defaultInputSchema("words"), string(def.InputSchema))
+	res, err := field.Call(json.RawMessage(`{"words":"slack send","max_results":1}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"mcp__slack__send_message"}, matchNames(res))
+	_, err = field.Call(json.RawMessage(`{"query":"slack"}`))
+	require.ErrorIs(t, err, ErrInvalidQuery)
+	assert.Contains(t, err.Error(), `expected {"words": string, "max_results"?: integer ≥ 1}`)
+
+	loose := NewSearcher(reg, &SearchOptions{Strategy: inputStrategy{DefaultStrategy(), StrategyInput{Field: "q",
+		Schema: json.RawMessage(`{"type":"object"}`)}}})
+	for args, want := range map[string]string{
+		`{"q":5}`:                           "q must be a string",
+		`{"q":"x","max_results":"3"}`:       "max_results must be an integer ≥ 1",
+		`{"q":"x","max_results":0}`:         "max_results must be an integer ≥ 1",
+		`{"q":"x","max_results":2.5}`:       "max_results must be an integer ≥ 1",
+		`{"other":"slack"}`:                 "q must be a string",
+		`{"q":"slack","max_results":1e999}`: "",
+	} {
+		res, err := loose.Call(json.RawMessage(args))
+		if want == "" {
+			require.NoError(t, err, "Call(%s)", args)
+			assert.NotEmpty(t, res.Matches)
+			continue
+		}
+		require.ErrorIs(t, err, ErrInvalidQuery, "Call(%s): a schema of one's own is checked like the default one", args)
+		assert.Contains(t, err.Error(), want, "Call(%s)", args)
+	}
+
+	broken := NewSearcher(reg, &SearchOptions{Strategy: inputStrategy{DefaultStrategy(), StrategyInput{Schema: json.RawMessage(`{"type":7}`)}}})
+	_, err = broken.Call(json.RawMessage(`{"query":"x"}`))
+	require.ErrorIs(t, err, ErrInvalidOption, "a schema that does not compile is the strategy's error")
+
+	pattern := NewSearcher(reg, &SearchOptions{MaxQueryTerms: 2, Strategy: inputStrategy{DefaultStrategy(), StrategyInput{Pattern: true}}})
+	res, err = pattern.Search("mcp__slack", 5)
+	require.NoError(t, err, "no term limit for a pattern")
+	assert.Equal(t, "keywords", res.Form, "no MCP prefix form for a pattern")
+	_, err = pattern.Search("a b c", 5)
+	require.NoError(t, err, "no term limit for a pattern")
+}
+
+// rankStrategy returns the hits, notes and error it is given.
+type rankStrategy struct {
+	hits  []Hit
+	notes []string
+	err   error
+}
+
+func (rankStrategy) Name() string                 { return "fixed" }
+func (rankStrategy) Input() StrategyInput         { return StrategyInput{} }
+func (r *rankStrategy) Index(Corpus, Index) Index { return r }
+func (r *rankStrategy) Rank(_ context.Context, _ string, hits []Hit) ([]Hit, []string, error) {
+	return append(hits, r.hits...), r.notes, r.err
+}
+
+// The pipeline takes what a strategy's Rank says: notes reach the result,
+// an error reaches the model after "Invalid ToolSearch input: ", and hits
+// that name no tool or do not score are ignored; ties keep pool order.
+func TestStrategyRankContract(t *testing.T) {
+	reg := strategyRegistry(t)
+	n := len(reg.load().deferred)
+	st := &rankStrategy{
+		hits:  []Hit{{Tool: 3, Score: 1}, {Tool: n, Score: 9}, {Tool: -1, Score: 9}, {Tool: 0, Score: 0}, {Tool: 2, Score: math.NaN()}, {Tool: 1, Score: 1}, {Tool: 4, Score: 2, Rules: RuleArgument}},
+		notes: []string{"ranked by a fixed list"},
+	}
+	s := NewSearcher(reg, &SearchOptions{Strategy: st})
+	res, err := s.Search("anything", 10)
+	require.NoError(t, err)
+	deferred := reg.load().deferred
+	assert.Equal(t, []string{deferred[4].tool.Name, deferred[1].tool.Name, deferred[3].tool.Name}, matchNames(res))
+	assert.Equal(t, RuleArgument, res.Matches[0].Rules)
+	assert.Equal(t, []string{"ranked by a fixed list"}, res.Notes)
+
+	st.err = errors.New("the query needs a verb")
+	_, err = s.Search("anything", 10)
+	require.ErrorIs(t, err, ErrInvalidQuery)
+	require.ErrorIs(t, err, st.err, "the strategy's error is wrapped")
+	assert.Equal(t, "Invalid ToolSearch input: the query needs a verb", err.Error())
 }
