@@ -200,6 +200,9 @@ func TestLazySchemaLimits(t *testing.T) {
 	assert.Contains(t, res.Notes[0], "the schema is 101 bytes, the limit is 100")
 	assert.Contains(t, res.Notes[1], `Deep was left out: load schema of "Deep"`)
 	assert.Contains(t, res.Notes[1], "more than 4 deep")
+	for _, n := range res.Notes {
+		assert.NotContains(t, n, "toolsearch:", "a note is for the model: no Go prefix")
+	}
 }
 
 func TestDescriptionLimit(t *testing.T) {

@@ -301,7 +301,12 @@ func leftOutBudget(name string, size, left, limit int) string {
 		strconv.Itoa(left) + " of its " + strconv.Itoa(limit) + " schema bytes left. Select it in a query of its own."
 }
 
-func leftOutUnloaded(name string, err error) string { return name + " was left out: " + err.Error() }
+func leftOutUnloaded(name string, err error) string { return name + " was left out: " + modelText(err) }
+
+// modelText returns the text of err, an error of the package or of a
+// user's LoadSchema, for the model: without the "toolsearch: " prefix of
+// the sentinels it wraps.
+func modelText(err error) string { return strings.ReplaceAll(err.Error(), "toolsearch: ", "") }
 
 // The refusals of ToolSearch input. invalidQuery puts invalidInputPrefix
 // before each.
@@ -363,7 +368,7 @@ func refuseUnknown(name string, suggestions []string) string {
 }
 
 func refuseNoSchema(name string, err error) string {
-	return "Tool " + name + " cannot be called: " + err.Error() + "."
+	return "Tool " + name + " cannot be called: " + modelText(err) + "."
 }
 
 func refuseArgsNotJSON(name string, err error) string {
