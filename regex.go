@@ -18,10 +18,10 @@ import (
 // alternatives that match there (a pattern without a top-level "|" is one
 // alternative).
 const (
-	maxPatternLength       = 200 // characters in a pattern
-	regexWeightName        = 4   // the tool's name
-	regexWeightDescription = 2   // its description or search hint
-	regexWeightArgument    = 1   // any argument name or description
+	maxPatternLength       = words.MaxPattern // characters in a pattern
+	regexWeightName        = 4                // the tool's name
+	regexWeightDescription = 2                // its description or search hint
+	regexWeightArgument    = 1                // any argument name or description
 )
 
 type regexStrategy struct{}

@@ -7,10 +7,6 @@ import (
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
-// maxPatternLength is the longest pattern the regex strategy accepts, in
-// characters.
-const maxPatternLength = 200
-
 // WordsPattern turns a request in words into a pattern for the regex
 // strategy, as a model might write one: the request's distinct words
 // (lowercased runs of letters and digits; English stop words left out
@@ -22,7 +18,7 @@ func WordsPattern(request string) string {
 	n := 0
 	for _, t := range words.Terms(request) {
 		w := utf8.RuneCountInString(t.Word)
-		if n > 0 && n+1+w > maxPatternLength || n == 0 && w > maxPatternLength {
+		if n > 0 && n+1+w > words.MaxPattern || n == 0 && w > words.MaxPattern {
 			break
 		}
 		if n > 0 {

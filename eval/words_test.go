@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 func TestWordsPattern(t *testing.T) {
@@ -40,5 +41,5 @@ func TestWordsPattern(t *testing.T) {
 	for i := range 100 {
 		many = append(many, "w"+strings.Repeat("q", i%7)+string(rune('a'+i%26))+string(rune('a'+i/26)))
 	}
-	assert.LessOrEqual(t, len([]rune(WordsPattern(strings.Join(many, " ")))), maxPatternLength)
+	assert.LessOrEqual(t, len([]rune(WordsPattern(strings.Join(many, " ")))), words.MaxPattern)
 }

@@ -1,8 +1,8 @@
 // Package words holds the text rules that the toolsearch package and its
 // eval package share: JavaScript's whitespace and lowercasing (queries are
 // split and compared as Claude Code's JavaScript does), Unicode word runs,
-// and the light stemming and stop words of the hybrid strategy, with its
-// parsing of a query into terms.
+// the light stemming and stop words of the hybrid strategy with its parsing
+// of a query into terms, and the regex strategy's pattern length.
 package words
 
 import (
@@ -10,6 +10,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 )
+
+// MaxPattern is the longest pattern the regex strategy accepts, in
+// characters; eval.WordsPattern writes patterns that fit in it.
+const MaxPattern = 200
 
 // IsSpace reports whether r is JavaScript whitespace (String.prototype.trim
 // and \s): Unicode space separators, line terminators and U+FEFF.
