@@ -35,9 +35,11 @@ import (
 // characters, the parts that contain it: the substring rule checks only the
 // parts listed under the rarest pair of the term.
 //
-// A query accumulates scores in an array indexed by slot, taken from a
-// scratchPool, and keeps the best k with ties in pool order, comparing
-// (isMCP, name) since slots are not in pool order.
+// A query (keywordIndex.Rank, the default strategy's Index) accumulates
+// scores in an array indexed by slot, taken from a scratchPool, and reports
+// every tool that scores as a Hit at its position in the Corpus (the
+// snapshot's deferred tools in pool order: keywordIndex maps slots to
+// positions); the search pipeline keeps the best k.
 //
 // An entry's slot is stored in the entry (entry.slot) and is valid for the
 // registry's newest index only: writers set and read it, readers never do,
