@@ -1,4 +1,4 @@
-package mcpsdk_test
+package tsmcpsdk_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/mcpsdk"
+	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
 func ExampleServers_Connect() {
@@ -25,7 +25,7 @@ func ExampleServers_Connect() {
 	}
 
 	reg := &toolsearch.Registry{}
-	servers := mcpsdk.New(reg, nil)
+	servers := tsmcpsdk.New(reg, nil)
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, servers.ClientOptions(nil))
 	session, err := servers.Connect(ctx, "weather", client, clientSide, nil)
 	if err != nil {

@@ -1,4 +1,4 @@
-package mcpsdk_test
+package tsmcpsdk_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/internal/npmtest"
-	"github.com/toolsearch/toolsearch/mcpsdk"
+	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
 func TestServersStdioServerEverything(t *testing.T) {
@@ -22,7 +22,7 @@ func TestServersStdioServerEverything(t *testing.T) {
 
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := mcpsdk.New(reg, ev.options())
+	servers := tsmcpsdk.New(reg, ev.options())
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolsearch-test", Version: "0"}, servers.ClientOptions(nil))
 	cs, err := servers.Connect(ctx, "everything", client,
 		&mcp.CommandTransport{Command: exec.Command("node", script, "stdio"), TerminateDuration: time.Second}, nil)

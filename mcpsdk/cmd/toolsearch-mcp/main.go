@@ -39,7 +39,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/mcpsdk"
+	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
 func main() {
@@ -169,7 +169,7 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg config, bad m
 	problems := map[string][]string{} // of the last listing
 	pending := map[string][]string{}  // of the listing in progress
 	listed := map[string]int{}
-	servers := mcpsdk.New(reg, &mcpsdk.Options{
+	servers := tsmcpsdk.New(reg, &tsmcpsdk.Options{
 		OnError: func(server string, err error) {
 			mu.Lock()
 			pending[server] = append(pending[server], strings.ReplaceAll(err.Error(), "\n", "; "))
@@ -262,7 +262,7 @@ func (t *stderrTail) lastLine() string {
 
 // connectOne starts one server, attaches it, and lists its tools once more
 // so that the report reflects tools registered right after initialization.
-func connectOne(life context.Context, servers *mcpsdk.Servers, client *mcp.Client, name string, sc serverConfig, timeout time.Duration) (*mcp.ClientSession, error) {
+func connectOne(life context.Context, servers *tsmcpsdk.Servers, client *mcp.Client, name string, sc serverConfig, timeout time.Duration) (*mcp.ClientSession, error) {
 	ctx, cancel := context.WithTimeout(life, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(life, sc.Command, sc.Args...)
