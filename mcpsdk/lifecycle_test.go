@@ -60,48 +60,63 @@ func (s *stallAfterFirst) list(ctx context.Context) (*mcp.ListToolsResult, error
 	return nil, ctx.Err()
 }
 
-// stalledServer connects a server whose re-listings stall and starts one
-// with a tools/list_changed notification; it returns once the re-listing
-// is stalled.
-func stalledServer(t *testing.T, servers *tsmcpsdk.Servers, name string) *mcp.ClientSession {
+// stalledServer connects a server whose re-listings stall and starts one,
+// with a tools/list_changed notification or, if refresh is set, with a
+// Refresh whose error goes to refreshed; it returns once the re-listing is
+// stalled.
+func stalledServer(t *testing.T, servers *tsmcpsdk.Servers, name string, refresh bool) (refreshed chan error) {
 	t.Helper()
 	st := newStall()
 	srv := listing(st.list)
-	_, cs, err := connect(t, context.Background(), servers, name, srv)
+	_, _, err := connect(t, context.Background(), servers, name, srv)
 	require.NoError(t, err)
-	srv.AddTool(objectTool("more", "Announced with tools/list_changed."), echo)
+	refreshed = make(chan error, 1)
+	if refresh {
+		go func() { refreshed <- servers.Refresh(context.Background(), name) }()
+	} else {
+		srv.AddTool(objectTool("more", "Announced with tools/list_changed."), echo)
+	}
 	select {
 	case <-st.stalled:
 	case <-time.After(10 * time.Second):
-		t.Fatal("the re-listing after tools/list_changed never started")
+		t.Fatal("the re-listing never started")
 	}
-	return cs
+	return refreshed
 }
 
 func TestCloseWhileAListingStalls(t *testing.T) {
-	reg := &toolsearch.Registry{}
-	ev := newEvents()
-	servers := tsmcpsdk.New(reg, ev.options()) // ListTimeout: the default 30 s
-	stalledServer(t, servers, "slow")
+	for _, refresh := range []bool{false, true} {
+		t.Run(fmt.Sprintf("refresh=%v", refresh), func(t *testing.T) {
+			reg := &toolsearch.Registry{}
+			ev := newEvents()
+			servers := tsmcpsdk.New(reg, ev.options()) // ListTimeout: the default 30 s
+			refreshed := stalledServer(t, servers, "slow", refresh)
 
-	within(t, "Close during a stalled listing", func() { _ = servers.Close("slow") })
-	select {
-	case <-servers.Done("slow"):
-	default:
-		t.Fatal("Done is not closed after Close")
+			within(t, "Close during a stalled listing", func() { _ = servers.Close("slow") })
+			select {
+			case <-servers.Done("slow"):
+			default:
+				t.Fatal("Done is not closed after Close")
+			}
+			if refresh {
+				within(t, "the stalled Refresh", func() {
+					assert.ErrorContains(t, <-refreshed, `listing tools of "slow": the server was closed`)
+				})
+			}
+			assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("slow"))
+			_, kept := reg.Lookup("mcp__slow__first")
+			assert.True(t, kept, "a closed server's tools are kept")
+			assert.Empty(t, names(reg), "and not offered")
+			assert.Empty(t, ev.Errors(), "an abandoned listing is not an error of the server")
+			require.ErrorIs(t, servers.Close("slow"), tsmcpsdk.ErrNotAttached)
+		})
 	}
-	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("slow"))
-	_, kept := reg.Lookup("mcp__slow__first")
-	assert.True(t, kept, "a closed server's tools are kept")
-	assert.Empty(t, names(reg), "and not offered")
-	assert.Empty(t, ev.Errors(), "an abandoned listing is not an error of the server")
-	require.ErrorIs(t, servers.Close("slow"), tsmcpsdk.ErrNotAttached)
 }
 
 func TestRefreshHonoursItsContext(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	servers := tsmcpsdk.New(reg, nil)
-	stalledServer(t, servers, "slow")
+	stalledServer(t, servers, "slow", false)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
@@ -120,7 +135,7 @@ func TestRelistingIsBoundedByListTimeout(t *testing.T) {
 	opts := ev.options()
 	opts.ListTimeout = 100 * time.Millisecond
 	servers := tsmcpsdk.New(reg, opts)
-	stalledServer(t, servers, "slow")
+	stalledServer(t, servers, "slow", false)
 
 	ev.WaitFor(t, "the stalled re-listing to time out", func() bool { return len(ev.Errors()) > 0 })
 	assert.Contains(t, ev.Errors()[0], `slow: tsmcpsdk: re-listing tools of "slow" after tools/list_changed: tsmcpsdk: listing tools of "slow": no complete tool list within 100ms (Options.ListTimeout)`)
