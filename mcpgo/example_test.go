@@ -1,4 +1,4 @@
-package mcpgo_test
+package tsmcpgo_test
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/mcpgo"
+	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
 )
 
-func ExampleAttach() {
+func ExampleServers_Attach() {
 	ctx := context.Background()
 	srv := server.NewMCPServer("weather", "1", server.WithToolCapabilities(true))
 	for _, name := range []string{"get_forecast", "get_alerts"} {
@@ -26,11 +26,11 @@ func ExampleAttach() {
 		panic(err)
 	}
 	reg := &toolsearch.Registry{}
-	s, err := mcpgo.Attach(ctx, reg, "weather", c, nil)
-	if err != nil {
+	servers := tsmcpgo.New(reg, nil)
+	if err := servers.Attach(ctx, "weather", c); err != nil {
 		panic(err)
 	}
-	defer s.Close()
+	defer servers.Close("weather")
 
 	fmt.Println(reg.ServerStatus("weather"), reg.Len())
 	res, _ := toolsearch.NewSearcher(reg, nil).Search("forecast", 0)
