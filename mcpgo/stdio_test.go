@@ -63,9 +63,9 @@ func TestStdioServerThatDiesIsDisconnectedPromptly(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
 	opts := ev.options()
-	opts.PingInterval = -1 // only the call may notice
+	opts.PingInterval = -1 // only the call may notice: no pings, and no subscription stream on the legacy protocol
 	servers := tsmcpgo.New(reg, opts)
-	attachStdio(t, servers, "dies")
+	attachStdio(t, servers, "dies", client.WithLegacyProtocolOnly())
 	sess := toolsearch.NewSession(reg, nil)
 	_, err := sess.CheckCall("mcp__dies__tool0", json.RawMessage(`{"text":"x"}`))
 	require.NoError(t, err)
