@@ -330,43 +330,51 @@ func (s *Servers) list(ctx context.Context, l *link) error {
 	return s.listHeld(ctx, l)
 }
 
-// listHeld lists every tool of l's client, within Options.ListTimeout,
-// ctx and l's life, and replaces the server's tools in the registry. The
-// caller holds l's turn. A failure that is not ctx's ending or l's marks
-// the server disconnected (a closed connection ends l); a success marks it
-// connected.
-func (s *Servers) listHeld(ctx context.Context, l *link) error {
-	if l.ctx.Err() != nil {
-		return fmt.Errorf("tsmcpgo: listing tools of %q: the server was closed", l.server)
-	}
-	lctx, cancel := context.WithTimeoutCause(ctx, s.opts.ListTimeout,
-		fmt.Errorf("no complete tool list within %s (Options.ListTimeout): %w", s.opts.ListTimeout, context.DeadlineExceeded))
-	defer cancel()
-	stop := context.AfterFunc(l.ctx, cancel)
-	defer stop()
+// errClosed is why a listing of a server that was closed stopped.
+var errClosed = errors.New("the server was closed")
 
-	tools, err := s.fetch(lctx, l)
-	if err != nil {
-		switch {
-		case l.ctx.Err() != nil:
-			err = errors.New("the server was closed")
-		case lctx.Err() != nil:
-			err = context.Cause(lctx)
-		}
-		if ctx.Err() == nil && l.ctx.Err() == nil {
-			s.setStatus(l, toolsearch.ServerDisconnected)
-			if gone(err) || !l.c.IsInitialized() {
-				l.end()
-			}
-		}
-		return fmt.Errorf("tsmcpgo: listing tools of %q: %w", l.server, err)
+// listHeld lists every tool of l's client and replaces the server's tools
+// in the registry, marking the server connected. The caller holds l's turn.
+func (s *Servers) listHeld(ctx context.Context, l *link) error {
+	tools, err := s.fetchWithin(ctx, l)
+	if err == nil && l.ctx.Err() != nil { // closed while the last page arrived: leave the registry alone
+		err = errClosed
 	}
-	if l.ctx.Err() != nil { // closed while the last page arrived: leave the registry alone
-		return fmt.Errorf("tsmcpgo: listing tools of %q: the server was closed", l.server)
+	if err != nil {
+		return fmt.Errorf("tsmcpgo: listing tools of %q: %w", l.server, err)
 	}
 	s.register(l, tools)
 	s.setStatus(l, toolsearch.ServerConnected)
 	return nil
+}
+
+// fetchWithin fetches l's tools within Options.ListTimeout, ctx and l's
+// life. A failure that is not ctx's ending or l's marks the server
+// disconnected (a closed connection ends l). The caller holds l's turn.
+func (s *Servers) fetchWithin(ctx context.Context, l *link) ([]mcp.Tool, error) {
+	if l.ctx.Err() != nil {
+		return nil, errClosed
+	}
+	lctx, cancel := context.WithTimeoutCause(ctx, s.opts.ListTimeout,
+		fmt.Errorf("no complete tool list within %s (Options.ListTimeout): %w", s.opts.ListTimeout, context.DeadlineExceeded))
+	defer cancel()
+	defer context.AfterFunc(l.ctx, cancel)()
+	tools, err := s.fetch(lctx, l)
+	switch {
+	case err == nil:
+		return tools, nil
+	case l.ctx.Err() != nil:
+		return nil, errClosed
+	case lctx.Err() != nil:
+		err = context.Cause(lctx) // ListTimeout, or the caller's context
+	}
+	if ctx.Err() == nil {
+		s.setStatus(l, toolsearch.ServerDisconnected)
+		if gone(err) || !l.c.IsInitialized() {
+			l.end()
+		}
+	}
+	return nil, err
 }
 
 // fetch returns every tool of l's client, page by page, within the listing
