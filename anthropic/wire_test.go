@@ -39,7 +39,7 @@ func join(s []string) string {
 // runConversation plays an agent loop until the model stops calling tools:
 // ToolSearch calls go to tsanthropic.HandleToolUse, other tools answer
 // "Sunny, 21°C". It returns the final history.
-func runConversation(t *testing.T, client anthropic.Client, conv tsanthropic.Conversation, system string, msgs []anthropic.MessageParam) []anthropic.MessageParam {
+func runConversation(t *testing.T, client anthropic.Client, conv *toolsearch.Session, system string, msgs []anthropic.MessageParam) []anthropic.MessageParam {
 	t.Helper()
 	for range 10 {
 		tools, err := tsanthropic.Tools(conv)
@@ -170,6 +170,25 @@ func TestToolParam(t *testing.T) {
 			require.NoError(t, err)
 			assert.JSONEq(t, tt.want, string(b))
 		})
+	}
+}
+
+// TestHandleToolUseErrorIsTheModelsText pins the error convention: a
+// ToolSearch call that cannot be answered gets a tool_result with is_error
+// and the error's text exactly as toolsearch wrote it.
+func TestHandleToolUseErrorIsTheModelsText(t *testing.T) {
+	reg := wiretest.Registry(t)
+	for _, args := range []string{`{"query":7}`, `{"query":"x","max_results":0}`, `not json`} {
+		conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+		r, ok := tsanthropic.HandleToolUse(conv, anthropic.ToolUseBlock{ID: "toolu_9", Name: "ToolSearch", Input: json.RawMessage(args)})
+		require.True(t, ok)
+		_, want := toolsearch.NewSession(reg, nil).Search(json.RawMessage(args))
+		require.Error(t, want, "arguments %s", args)
+		b, err := json.Marshal(r)
+		require.NoError(t, err)
+		wantJSON, _ := json.Marshal(map[string]any{"type": "tool_result", "tool_use_id": "toolu_9", "is_error": true,
+			"content": []map[string]string{{"type": "text", "text": want.Error()}}})
+		assert.JSONEq(t, string(wantJSON), string(b), "arguments %s", args)
 	}
 }
 

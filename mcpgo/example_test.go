@@ -1,17 +1,18 @@
-package mcpgo_test
+package tsmcpgo_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/mcpgo"
+	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
 )
 
-func ExampleAttach() {
+func ExampleServers_Attach() {
 	ctx := context.Background()
 	srv := server.NewMCPServer("weather", "1", server.WithToolCapabilities(true))
 	for _, name := range []string{"get_forecast", "get_alerts"} {
@@ -26,11 +27,11 @@ func ExampleAttach() {
 		panic(err)
 	}
 	reg := &toolsearch.Registry{}
-	s, err := mcpgo.Attach(ctx, reg, "weather", c, nil)
-	if err != nil {
+	servers := tsmcpgo.New(reg, nil)
+	if err := servers.Attach(ctx, "weather", c); err != nil {
 		panic(err)
 	}
-	defer s.Close()
+	defer servers.Close("weather")
 
 	fmt.Println(reg.ServerStatus("weather"), reg.Len())
 	res, _ := toolsearch.NewSearcher(reg, nil).Search("forecast", 0)
@@ -40,4 +41,18 @@ func ExampleAttach() {
 	// Output:
 	// connected 2
 	// mcp__weather__get_forecast
+}
+
+func ExampleErrorResult() {
+	reg, _ := toolsearch.NewRegistry(toolsearch.NewMCPTool("weather", "get_forecast", "Get the forecast", nil, nil))
+	session := toolsearch.NewSession(reg, nil)
+
+	// The model calls a tool that does not exist: the refusal goes back to
+	// it as an MCP tool result with isError, its text unchanged.
+	if _, err := session.CheckCall("mcp__weather__get_forcast", nil); err != nil {
+		b, _ := json.Marshal(tsmcpgo.ErrorResult(err))
+		fmt.Println(string(b))
+	}
+	// Output:
+	// {"content":[{"type":"text","text":"No tool named mcp__weather__get_forcast is available. Did you mean mcp__weather__get_forecast?"}],"isError":true}
 }

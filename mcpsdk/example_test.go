@@ -1,12 +1,13 @@
-package mcpsdk_test
+package tsmcpsdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/mcpsdk"
+	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
 func ExampleServers_Connect() {
@@ -25,7 +26,7 @@ func ExampleServers_Connect() {
 	}
 
 	reg := &toolsearch.Registry{}
-	servers := mcpsdk.New(reg, nil)
+	servers := tsmcpsdk.New(reg, nil)
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, servers.ClientOptions(nil))
 	session, err := servers.Connect(ctx, "weather", client, clientSide, nil)
 	if err != nil {
@@ -41,4 +42,18 @@ func ExampleServers_Connect() {
 	// Output:
 	// connected 2
 	// mcp__weather__get_forecast
+}
+
+func ExampleErrorResult() {
+	reg, _ := toolsearch.NewRegistry(toolsearch.NewMCPTool("weather", "get_forecast", "Get the forecast", nil, nil))
+	session := toolsearch.NewSession(reg, nil)
+
+	// The model calls a tool that does not exist: the refusal goes back to
+	// it as an MCP tool result with isError, its text unchanged.
+	if _, err := session.CheckCall("mcp__weather__get_forcast", nil); err != nil {
+		b, _ := json.Marshal(tsmcpsdk.ErrorResult(err))
+		fmt.Println(string(b))
+	}
+	// Output:
+	// {"content":[{"type":"text","text":"No tool named mcp__weather__get_forcast is available. Did you mean mcp__weather__get_forecast?"}],"isError":true}
 }

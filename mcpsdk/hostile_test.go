@@ -1,4 +1,4 @@
-package mcpsdk_test
+package tsmcpsdk_test
 
 // Hostile MCP servers (issue 7): in-process go-sdk servers that hang, list
 // bad tools or go away. Other servers keep working, bad tools are reported
@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/mcpsdk"
+	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
 // listing returns a server whose tools/list is answered by list (called
@@ -37,7 +37,7 @@ func listing(list func(ctx context.Context) (*mcp.ListToolsResult, error)) *mcp.
 }
 
 // connect connects srv to servers as server.
-func connect(t *testing.T, ctx context.Context, servers *mcpsdk.Servers, server string, srv *mcp.Server) (*mcp.ServerSession, *mcp.ClientSession, error) {
+func connect(t *testing.T, ctx context.Context, servers *tsmcpsdk.Servers, server string, srv *mcp.Server) (*mcp.ServerSession, *mcp.ClientSession, error) {
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
 	st, ct := mcp.NewInMemoryTransports()
@@ -55,7 +55,7 @@ func rawTool(name, desc, schema string) *mcp.Tool {
 func TestHostileServerHangsOnToolsList(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := mcpsdk.New(reg, ev.options())
+	servers := tsmcpsdk.New(reg, ev.options())
 	_, _, err := connect(t, context.Background(), servers, "good", newServer(2))
 	require.NoError(t, err)
 
@@ -103,7 +103,7 @@ func TestHostileServerHangsOnToolsList(t *testing.T) {
 func TestHostileServerListsBadTools(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := mcpsdk.New(reg, ev.options())
+	servers := tsmcpsdk.New(reg, ev.options())
 	_, _, err := connect(t, context.Background(), servers, "good", newServer(1))
 	require.NoError(t, err)
 
@@ -189,7 +189,7 @@ func TestHostileServerListsBadTools(t *testing.T) {
 func TestHostileServerDisconnectsMidConversation(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := mcpsdk.New(reg, ev.options())
+	servers := tsmcpsdk.New(reg, ev.options())
 	_, _, err := connect(t, context.Background(), servers, "good", newServer(1))
 	require.NoError(t, err)
 	flakySrv := mcp.NewServer(&mcp.Implementation{Name: "flaky", Version: "0"}, nil)
@@ -227,7 +227,7 @@ func TestHostileServerDisconnectsMidConversation(t *testing.T) {
 	_, err = sess.CheckCall("mcp__flaky__fetch", json.RawMessage(`{"text":"1"}`))
 	require.ErrorIs(t, err, toolsearch.ErrToolUnavailable)
 	_, err = servers.CallTool(context.Background(), "mcp__flaky__fetch", nil)
-	require.ErrorIs(t, err, mcpsdk.ErrUnknownTool)
+	require.ErrorIs(t, err, toolsearch.ErrUnknownTool)
 
 	call, err = sess.CheckCall("mcp__good__tool0", json.RawMessage(`{"text":"2"}`))
 	require.NoError(t, err, "the other server keeps working")

@@ -120,7 +120,20 @@ func TestWireChatCompletions(t *testing.T) {
 	assert.JSONEq(t, `{"matches":[{"name":"mcp__weather__get_forecast","description":"Get the weather forecast for a city",
 		"schema":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}],
 		"query":"forecast","total_deferred_tools":3}`, last.Content)
-	assert.Contains(t, string(reqs[3].Body), `Error: toolsearch: invalid ToolSearch input`, "a malformed call gets an error text")
+
+	// A malformed call gets the error's text for the model, unchanged.
+	var turn4 struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	require.NoError(t, json.Unmarshal(reqs[3].Body, &turn4))
+	_, wantErr := toolsearch.NewSession(reg, nil).Search(json.RawMessage(`{"query":3}`))
+	require.Error(t, wantErr)
+	answer := turn4.Messages[len(turn4.Messages)-1]
+	assert.Equal(t, "tool", answer.Role)
+	assert.Equal(t, wantErr.Error(), answer.Content, "the error convention: the text as toolsearch wrote it, no prefix")
 
 	// Resume from the history gives the same tools as the last turn.
 	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatInline})
@@ -223,17 +236,27 @@ func TestWireResponses(t *testing.T) {
 	assert.JSONEq(t, string(lastReq.Tools), string(b))
 }
 
+// TestHandleToolSearchCallBadArguments pins the error convention for the
+// Responses API: the output lists no tools, and a user message after it
+// holds the error's text exactly as toolsearch wrote it.
 func TestHandleToolSearchCallBadArguments(t *testing.T) {
-	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	reg := wiretest.Registry(t)
+	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	var item responses.ResponseOutputItemUnion
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"tool_search_call","id":"ts","call_id":"c","arguments":{"query":1},"execution":"client","status":"completed"}`), &item))
 	items, ok, err := tsopenai.HandleToolSearchCall(conv, item)
 	assert.True(t, ok)
-	require.ErrorIs(t, err, toolsearch.ErrInvalidQuery)
-	require.Len(t, items, 2)
+	require.NoError(t, err, "an error for the model is in the items, not returned")
+	require.Len(t, items, 3)
 	b, err := json.Marshal(items[1])
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"type":"tool_search_output","call_id":"c","execution":"client","status":"completed","tools":[]}`, string(b))
+	_, want := toolsearch.NewSession(reg, nil).Search(json.RawMessage(`{"query":1}`))
+	require.ErrorIs(t, want, toolsearch.ErrInvalidQuery)
+	b, err = json.Marshal(items[2])
+	require.NoError(t, err)
+	wantMsg, _ := json.Marshal(map[string]string{"role": "user", "content": want.Error()})
+	assert.JSONEq(t, string(wantMsg), string(b))
 
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"function_call","id":"f","call_id":"c","name":"x","arguments":"{}"}`), &item))
 	_, ok, err = tsopenai.HandleToolSearchCall(conv, item)
