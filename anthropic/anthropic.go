@@ -52,15 +52,16 @@ func ToolParam(d toolsearch.ToolDefinition) anthropic.ToolUnionParam {
 
 // Tools returns the request tools for the next turn of s: the tools that
 // are not deferred, ToolSearch, and the discovered tools with
-// defer_loading (see toolsearch.Session.Tools). An error names tools that
-// were left out (their lazy schemas failed); the others are returned.
-func Tools(s *toolsearch.Session) ([]anthropic.ToolUnionParam, error) {
-	defs, err := s.Tools()
-	out := make([]anthropic.ToolUnionParam, 0, len(defs))
+// defer_loading (see toolsearch.Session.Tools). A tool whose lazy schema
+// cannot be loaded is left out, and skipped holds one error per such tool:
+// send the tools all the same.
+func Tools(s *toolsearch.Session) (tools []anthropic.ToolUnionParam, skipped []error) {
+	defs, skipped := s.Tools()
+	tools = make([]anthropic.ToolUnionParam, 0, len(defs))
 	for _, d := range defs {
-		out = append(out, ToolParam(d))
+		tools = append(tools, ToolParam(d))
 	}
-	return out, err
+	return tools, skipped
 }
 
 // ToolResult converts content blocks rendered by toolsearch (text and
@@ -84,8 +85,9 @@ func ToolResult(toolUseID string, content []toolsearch.ContentBlock, isError boo
 }
 
 // HandleToolUse answers block if it is a ToolSearch call: it runs the
-// search on s (recording the tools found as discovered) and returns the
-// tool_result to send back, which with FormatToolReference holds one
+// search with toolsearch.Session.Call (recording the tools found as
+// discovered) and returns the tool_result to send back, whose content is
+// the result rendered in s.Format(): with FormatToolReference one
 // tool_reference per tool and a "Tool loaded." text. For arguments the
 // search cannot answer, the tool_result has is_error set and the error's
 // text, which tells the model what was wrong. ok is false, and nothing is
@@ -94,8 +96,11 @@ func HandleToolUse(s *toolsearch.Session, block anthropic.ToolUseBlock) (result 
 	if block.Name != toolsearch.ToolSearchName {
 		return anthropic.ContentBlockParamUnion{}, false
 	}
-	content, isError := s.HandleToolSearch(block.Input)
-	return ToolResult(block.ID, content, isError), true
+	res, err := s.Call(block.Input)
+	if err != nil {
+		return ToolResult(block.ID, []toolsearch.ContentBlock{{Type: "text", Text: err.Error()}}, true), true
+	}
+	return ToolResult(block.ID, res.Content(s.Format()), false), true
 }
 
 // ErrHistory is returned (wrapped) by Resume for a history that cannot be
@@ -104,11 +109,14 @@ var ErrHistory = errors.New("tsanthropic: cannot read the history")
 
 // Resume rebuilds s's discovered set from a conversation history, as sent
 // in MessageNewParams.Messages: every tool_reference in a tool_result, and
-// every inline ToolSearch result, marks its tools discovered.
-func Resume(s *toolsearch.Session, history []anthropic.MessageParam) error {
+// every inline ToolSearch result, marks its tools discovered (see
+// toolsearch.Session.Resume). A history that cannot be read is an error,
+// and nothing is added; a name that is not a valid tool name is skipped,
+// with one error per name in skipped, and the others are added.
+func Resume(s *toolsearch.Session, history []anthropic.MessageParam) (skipped []error, err error) {
 	b, err := json.Marshal(history)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrHistory, err)
+		return nil, fmt.Errorf("%w: %v", ErrHistory, err)
 	}
 	return s.Resume(b)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"testing"
@@ -42,8 +43,8 @@ func join(s []string) string {
 func runConversation(t *testing.T, client anthropic.Client, conv *toolsearch.Session, system string, msgs []anthropic.MessageParam) []anthropic.MessageParam {
 	t.Helper()
 	for range 10 {
-		tools, err := tsanthropic.Tools(conv)
-		require.NoError(t, err)
+		tools, skipped := tsanthropic.Tools(conv)
+		require.Empty(t, skipped)
 		resp, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
 			Model:     anthropic.ModelClaudeSonnet5_5,
 			MaxTokens: 1024,
@@ -140,9 +141,11 @@ func TestWireConversation(t *testing.T) {
 	// Resume: a fresh conversation rebuilt from the history sends the same
 	// tools as the last turn.
 	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-	require.NoError(t, tsanthropic.Resume(conv2, msgs))
-	got, err := tsanthropic.Tools(conv2)
+	skipped, err := tsanthropic.Resume(conv2, msgs)
 	require.NoError(t, err)
+	require.Empty(t, skipped)
+	got, skipped := tsanthropic.Tools(conv2)
+	require.Empty(t, skipped)
 	b, err := json.Marshal(got)
 	require.NoError(t, err)
 	var last struct {
@@ -182,7 +185,7 @@ func TestHandleToolUseErrorIsTheModelsText(t *testing.T) {
 		conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 		r, ok := tsanthropic.HandleToolUse(conv, anthropic.ToolUseBlock{ID: "toolu_9", Name: "ToolSearch", Input: json.RawMessage(args)})
 		require.True(t, ok)
-		_, want := toolsearch.NewSession(reg, nil).Search(json.RawMessage(args))
+		_, want := toolsearch.NewSession(reg, nil).Call(json.RawMessage(args))
 		require.Error(t, want, "arguments %s", args)
 		b, err := json.Marshal(r)
 		require.NoError(t, err)
@@ -196,4 +199,23 @@ func TestHandleToolUseIgnoresOtherTools(t *testing.T) {
 	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	_, ok := tsanthropic.HandleToolUse(conv, anthropic.ToolUseBlock{ID: "x", Name: "get_time", Input: json.RawMessage(`{}`)})
 	assert.False(t, ok)
+}
+
+// A tool whose lazy schema cannot be loaded is left out of Tools and named
+// in skipped; the other tools are returned.
+func TestToolsSkipsBrokenLazySchema(t *testing.T) {
+	reg, err := toolsearch.NewRegistry(nil,
+		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC"},
+		toolsearch.Tool{Name: "broken", LoadSchema: func() (json.RawMessage, error) { return nil, errors.New("server said no") }},
+		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", nil, nil),
+	)
+	require.NoError(t, err)
+	tools, skipped := tsanthropic.Tools(toolsearch.NewSession(reg, nil))
+	require.Len(t, skipped, 1)
+	assert.Contains(t, skipped[0].Error(), `"broken": server said no`)
+	var names []string
+	for _, tl := range tools {
+		names = append(names, *tl.GetName())
+	}
+	assert.Equal(t, []string{"get_time", "ToolSearch"}, names)
 }

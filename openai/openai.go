@@ -72,38 +72,34 @@ func ChatToolParam(d toolsearch.ToolDefinition) (openai.ChatCompletionToolUnionP
 }
 
 // convert returns s's tool definitions for the next request converted with
-// f; those f cannot convert are left out and named in the error.
-func convert[T any](s *toolsearch.Session, f func(toolsearch.ToolDefinition) (T, error)) ([]T, error) {
-	defs, err := s.Tools()
-	errs := []error{err}
-	out := make([]T, 0, len(defs))
+// f. A tool left out, because its lazy schema cannot be loaded or because f
+// cannot convert it, has one error in skipped.
+func convert[T any](s *toolsearch.Session, f func(toolsearch.ToolDefinition) (T, error)) (out []T, skipped []error) {
+	defs, skipped := s.Tools()
+	out = make([]T, 0, len(defs))
 	for _, d := range defs {
 		t, err := f(d)
 		if err != nil {
-			errs = append(errs, err)
+			skipped = append(skipped, err)
 			continue
 		}
 		out = append(out, t)
 	}
-	return out, errors.Join(errs...)
-}
-
-// search answers a ToolSearch call on s, recording the tools it returns as
-// discovered. An error's text is written for the model.
-func search(s *toolsearch.Session, args json.RawMessage) (*toolsearch.Result, error) {
-	return s.Search(args)
+	return out, skipped
 }
 
 // ChatTools returns the Chat Completions tools for the next turn of s: the
 // tools that are not deferred, ToolSearch, and the discovered tools (see
-// toolsearch.Session.Tools). Tools that cannot be converted are left out
-// and named in the error; the others are returned.
-func ChatTools(s *toolsearch.Session) ([]openai.ChatCompletionToolUnionParam, error) {
+// toolsearch.Session.Tools). A tool whose lazy schema cannot be loaded or
+// that cannot be converted is left out, and skipped holds one error per
+// such tool: send the tools all the same.
+func ChatTools(s *toolsearch.Session) (tools []openai.ChatCompletionToolUnionParam, skipped []error) {
 	return convert(s, ChatToolParam)
 }
 
 // HandleChatToolCall answers call if it is a ToolSearch call: it runs the
-// search on s (recording the tools found as discovered) and returns the
+// search with toolsearch.Session.Call (recording the tools found as
+// discovered) and returns the
 // role "tool" message to send back, whose content is the inline result
 // (the tools' names, descriptions and schemas as JSON). For arguments the
 // search cannot answer, the content is the error's text, which tells the
@@ -113,7 +109,7 @@ func HandleChatToolCall(s *toolsearch.Session, call openai.ChatCompletionMessage
 	if call.Type != "function" || call.Function.Name != toolsearch.ToolSearchName {
 		return openai.ChatCompletionMessageParamUnion{}, false
 	}
-	res, err := search(s, json.RawMessage(call.Function.Arguments))
+	res, err := s.Call(json.RawMessage(call.Function.Arguments))
 	if err != nil {
 		return openai.ToolMessage(err.Error(), call.ID), true
 	}
@@ -126,11 +122,13 @@ var ErrHistory = errors.New("tsopenai: cannot read the history")
 
 // ResumeChat rebuilds s's discovered set from a Chat Completions history:
 // every inline ToolSearch result in a role "tool" message marks its tools
-// discovered.
-func ResumeChat(s *toolsearch.Session, history []openai.ChatCompletionMessageParamUnion) error {
+// discovered (see toolsearch.Session.Resume). A history that cannot be read
+// is an error, and nothing is added; a name that is not a valid tool name
+// is skipped, with one error per name in skipped, and the others are added.
+func ResumeChat(s *toolsearch.Session, history []openai.ChatCompletionMessageParamUnion) (skipped []error, err error) {
 	b, err := json.Marshal(history)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrHistory, err)
+		return nil, fmt.Errorf("%w: %v", ErrHistory, err)
 	}
 	return s.Resume(b)
 }
@@ -156,9 +154,10 @@ func FunctionToolParam(d toolsearch.ToolDefinition) (*responses.FunctionToolPara
 // ResponsesTools returns the Responses API tools for the next turn of s:
 // ToolSearch becomes a client-executed tool_search tool (same description
 // and parameters), every other definition a function tool, the discovered
-// ones with defer_loading. Tools that cannot be converted are left out and
-// named in the error; the others are returned.
-func ResponsesTools(s *toolsearch.Session) ([]responses.ToolUnionParam, error) {
+// ones with defer_loading. A tool whose lazy schema cannot be loaded or
+// that cannot be converted is left out, and skipped holds one error per
+// such tool: send the tools all the same.
+func ResponsesTools(s *toolsearch.Session) (tools []responses.ToolUnionParam, skipped []error) {
 	return convert(s, responsesTool)
 }
 
@@ -182,17 +181,19 @@ func responsesTool(d toolsearch.ToolDefinition) (responses.ToolUnionParam, error
 }
 
 // HandleToolSearchCall answers item if it is a client-executed
-// tool_search_call: it runs the search on s (recording the tools found as
-// discovered) and returns the input items for the next request: the call,
+// tool_search_call: it runs the search with toolsearch.Session.Call
+// (recording the tools found as discovered) and returns the input items for
+// the next request: the call,
 // replayed (drop it when chaining with previous_response_id), and the
 // tool_search_output holding each tool found as a function definition
 // with defer_loading. For arguments the search cannot answer, the output
 // lists no tools and a third item, a user message, holds the error's text,
 // which tells the model what was wrong. ok is false, and nothing is done,
-// for any other item. err reports tools that could not be converted; the
-// items are valid all the same (the output then lists fewer tools), so the
-// turn can go on.
-func HandleToolSearchCall(s *toolsearch.Session, item responses.ResponseOutputItemUnion) (items []responses.ResponseInputItemUnionParam, ok bool, err error) {
+// for any other item. A tool found that cannot be converted is left out of
+// the output, and skipped holds one error per such tool (or, for an item
+// built in Go whose arguments cannot be encoded as JSON, that error: the
+// output then lists no tools); send the items all the same.
+func HandleToolSearchCall(s *toolsearch.Session, item responses.ResponseOutputItemUnion) (items []responses.ResponseInputItemUnionParam, ok bool, skipped []error) {
 	if item.Type != "tool_search_call" {
 		return nil, false, nil
 	}
@@ -218,29 +219,32 @@ func HandleToolSearchCall(s *toolsearch.Session, item responses.ResponseOutputIt
 	items = []responses.ResponseInputItemUnionParam{{OfToolSearchCall: replay}, {OfToolSearchOutput: out}}
 	args, err := json.Marshal(call.Arguments)
 	if err != nil {
-		return items, true, fmt.Errorf("tsopenai: tool_search_call %q: encoding its arguments: %w", call.CallID, err)
+		return items, true, []error{fmt.Errorf("tsopenai: tool_search_call %q: encoding its arguments: %w", call.CallID, err)}
 	}
-	res, err := search(s, args)
+	res, err := s.Call(args)
 	if err != nil {
 		return append(items, responses.ResponseInputItemParamOfMessage(err.Error(), responses.EasyInputMessageRoleUser)), true, nil
 	}
-	var errs []error
 	for _, m := range res.Matches {
 		f, err := FunctionToolParam(toolsearch.ToolDefinition{Name: m.Name, Description: m.Description, InputSchema: m.Schema, DeferLoading: true})
 		if err != nil {
-			errs = append(errs, err)
+			skipped = append(skipped, err)
 			continue
 		}
 		out.Tools = append(out.Tools, responses.ResponseToolSearchOutputItemParamToolUnion{OfFunction: f})
 	}
-	return items, true, errors.Join(errs...)
+	return items, true, skipped
 }
 
 // ResumeResponses rebuilds s's discovered set from a Responses API input
 // history: the function tools in every tool_search_output item, and every
 // inline ToolSearch result in a function_call_output, mark their tools
-// discovered.
-func ResumeResponses(s *toolsearch.Session, history []responses.ResponseInputItemUnionParam) error {
+// discovered. Errors and skipped names are as for ResumeChat.
+func ResumeResponses(s *toolsearch.Session, history []responses.ResponseInputItemUnionParam) (skipped []error, err error) {
+	b, err := json.Marshal(history)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrHistory, err)
+	}
 	var names []string
 	for _, it := range history {
 		if out := it.OfToolSearchOutput; out != nil {
@@ -251,14 +255,9 @@ func ResumeResponses(s *toolsearch.Session, history []responses.ResponseInputIte
 			}
 		}
 	}
-	var errs []error
-	if len(names) > 0 {
-		errs = append(errs, s.AddDiscovered(names...))
-	}
-	b, err := json.Marshal(history)
+	skipped, err = s.Resume(b)
 	if err != nil {
-		return errors.Join(append(errs, fmt.Errorf("%w: %v", ErrHistory, err))...)
+		return nil, err
 	}
-	errs = append(errs, s.Resume(b))
-	return errors.Join(errs...)
+	return append(skipped, s.AddDiscovered(names...)...), nil
 }

@@ -3,6 +3,7 @@ package tsopenai_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -73,8 +74,8 @@ func TestWireChatCompletions(t *testing.T) {
 
 	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage("What is the forecast for Paris?")}
 	for range 10 {
-		tools, err := tsopenai.ChatTools(conv)
-		require.NoError(t, err)
+		tools, skipped := tsopenai.ChatTools(conv)
+		require.Empty(t, skipped)
 		resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
 			Model: openai.ChatModelGPT5_6Sol, Messages: msgs, Tools: tools,
 		})
@@ -129,7 +130,7 @@ func TestWireChatCompletions(t *testing.T) {
 		} `json:"messages"`
 	}
 	require.NoError(t, json.Unmarshal(reqs[3].Body, &turn4))
-	_, wantErr := toolsearch.NewSession(reg, nil).Search(json.RawMessage(`{"query":3}`))
+	_, wantErr := toolsearch.NewSession(reg, nil).Call(json.RawMessage(`{"query":3}`))
 	require.Error(t, wantErr)
 	answer := turn4.Messages[len(turn4.Messages)-1]
 	assert.Equal(t, "tool", answer.Role)
@@ -137,9 +138,11 @@ func TestWireChatCompletions(t *testing.T) {
 
 	// Resume from the history gives the same tools as the last turn.
 	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatInline})
-	require.NoError(t, tsopenai.ResumeChat(conv2, msgs))
-	got, err := tsopenai.ChatTools(conv2)
+	skipped, err := tsopenai.ResumeChat(conv2, msgs)
 	require.NoError(t, err)
+	require.Empty(t, skipped)
+	got, skipped := tsopenai.ChatTools(conv2)
+	require.Empty(t, skipped)
 	b, err := json.Marshal(got)
 	require.NoError(t, err)
 	var lastReq struct {
@@ -168,8 +171,8 @@ func TestWireResponses(t *testing.T) {
 
 	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage("What is the forecast for Paris?", responses.EasyInputMessageRoleUser)}
 	for range 10 {
-		tools, err := tsopenai.ResponsesTools(conv)
-		require.NoError(t, err)
+		tools, skipped := tsopenai.ResponsesTools(conv)
+		require.Empty(t, skipped)
 		resp, err := client.Responses.New(context.Background(), responses.ResponseNewParams{
 			Model:        openai.ChatModelGPT5_6Sol,
 			Instructions: openai.String(system),
@@ -179,8 +182,8 @@ func TestWireResponses(t *testing.T) {
 		require.NoError(t, err)
 		called := false
 		for _, item := range resp.Output {
-			if items, ok, err := tsopenai.HandleToolSearchCall(conv, item); ok {
-				require.NoError(t, err)
+			if items, ok, skipped := tsopenai.HandleToolSearchCall(conv, item); ok {
+				require.Empty(t, skipped)
 				input = append(input, items...)
 				called = true
 				continue
@@ -224,9 +227,11 @@ func TestWireResponses(t *testing.T) {
 
 	// Resume from the input items gives the same tools as the last turn.
 	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-	require.NoError(t, tsopenai.ResumeResponses(conv2, input))
-	got, err := tsopenai.ResponsesTools(conv2)
+	skipped, err := tsopenai.ResumeResponses(conv2, input)
 	require.NoError(t, err)
+	require.Empty(t, skipped)
+	got, skipped := tsopenai.ResponsesTools(conv2)
+	require.Empty(t, skipped)
 	b, err := json.Marshal(got)
 	require.NoError(t, err)
 	var lastReq struct {
@@ -244,14 +249,14 @@ func TestHandleToolSearchCallBadArguments(t *testing.T) {
 	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	var item responses.ResponseOutputItemUnion
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"tool_search_call","id":"ts","call_id":"c","arguments":{"query":1},"execution":"client","status":"completed"}`), &item))
-	items, ok, err := tsopenai.HandleToolSearchCall(conv, item)
+	items, ok, skipped := tsopenai.HandleToolSearchCall(conv, item)
 	assert.True(t, ok)
-	require.NoError(t, err, "an error for the model is in the items, not returned")
+	require.Empty(t, skipped, "an error for the model is in the items, not returned")
 	require.Len(t, items, 3)
 	b, err := json.Marshal(items[1])
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"type":"tool_search_output","call_id":"c","execution":"client","status":"completed","tools":[]}`, string(b))
-	_, want := toolsearch.NewSession(reg, nil).Search(json.RawMessage(`{"query":1}`))
+	_, want := toolsearch.NewSession(reg, nil).Call(json.RawMessage(`{"query":1}`))
 	require.ErrorIs(t, want, toolsearch.ErrInvalidQuery)
 	b, err = json.Marshal(items[2])
 	require.NoError(t, err)
@@ -259,9 +264,9 @@ func TestHandleToolSearchCallBadArguments(t *testing.T) {
 	assert.JSONEq(t, string(wantMsg), string(b))
 
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"function_call","id":"f","call_id":"c","name":"x","arguments":"{}"}`), &item))
-	_, ok, err = tsopenai.HandleToolSearchCall(conv, item)
+	_, ok, skipped = tsopenai.HandleToolSearchCall(conv, item)
 	assert.False(t, ok)
-	assert.NoError(t, err)
+	assert.Empty(t, skipped)
 }
 
 func TestSchemaErrors(t *testing.T) {
@@ -288,8 +293,8 @@ func TestWireChatCompletionsCallBridge(t *testing.T) {
 	msgs := []openai.ChatCompletionMessageParamUnion{openai.UserMessage("What is the forecast for Paris?")}
 	var ran []string
 	for range 10 {
-		tools, err := tsopenai.ChatTools(conv)
-		require.NoError(t, err)
+		tools, skipped := tsopenai.ChatTools(conv)
+		require.Empty(t, skipped)
 		resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
 			Model: openai.ChatModelGPT5_6Sol, Messages: msgs, Tools: tools,
 		})
@@ -305,7 +310,7 @@ func TestWireChatCompletionsCallBridge(t *testing.T) {
 				continue
 			}
 			require.Equal(t, toolsearch.CallToolName, call.Function.Name)
-			tc, err := conv.ResolveBridgeCall(json.RawMessage(call.Function.Arguments))
+			tc, err := conv.CheckCall(call.Function.Name, json.RawMessage(call.Function.Arguments))
 			require.NoError(t, err)
 			ran = append(ran, tc.Tool.Name+" "+string(tc.Arguments))
 			msgs = append(msgs, openai.ToolMessage("Sunny, 21°C", call.ID))
@@ -328,4 +333,41 @@ func TestWireChatCompletionsCallBridge(t *testing.T) {
 		}
 		assert.Equal(t, string(first), string(req.Tools), "turn %d: the tool list is byte-identical", i+1)
 	}
+}
+
+// A tool whose lazy schema cannot be loaded is left out of ChatTools and
+// ResponsesTools and named in skipped; the other tools are returned.
+func TestToolsSkipBrokenLazySchema(t *testing.T) {
+	reg, err := toolsearch.NewRegistry(nil,
+		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC"},
+		toolsearch.Tool{Name: "broken", LoadSchema: func() (json.RawMessage, error) { return nil, errors.New("server said no") }},
+		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", nil, nil),
+	)
+	require.NoError(t, err)
+	conv := toolsearch.NewSession(reg, nil)
+	chat, skipped := tsopenai.ChatTools(conv)
+	require.Len(t, skipped, 1)
+	assert.Contains(t, skipped[0].Error(), `"broken": server said no`)
+	require.Len(t, chat, 2)
+	assert.Equal(t, "get_time", chat[0].OfFunction.Function.Name)
+	resp, skipped := tsopenai.ResponsesTools(conv)
+	require.Len(t, skipped, 1)
+	assert.Contains(t, skipped[0].Error(), `"broken": server said no`)
+	require.Len(t, resp, 2)
+	assert.NotNil(t, resp[1].OfToolSearch)
+}
+
+// ResumeResponses adds the valid names of a tool_search_output and skips
+// the others, one error each.
+func TestResumeResponsesSkipsBadNames(t *testing.T) {
+	conv := toolsearch.NewSession(wiretest.Registry(t), nil)
+	var history []responses.ResponseInputItemUnionParam
+	require.NoError(t, json.Unmarshal([]byte(`[{"type":"tool_search_output","call_id":"c","execution":"client","status":"completed","tools":[
+		{"type":"function","name":"mcp__weather__get_forecast","parameters":{"type":"object"}},
+		{"type":"function","name":"bad name","parameters":{"type":"object"}}]}]`), &history))
+	skipped, err := tsopenai.ResumeResponses(conv, history)
+	require.NoError(t, err)
+	require.Len(t, skipped, 1)
+	assert.ErrorIs(t, skipped[0], toolsearch.ErrInvalidName)
+	assert.Equal(t, []string{"mcp__weather__get_forecast"}, conv.Snapshot().Discovered)
 }
