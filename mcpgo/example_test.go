@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -33,7 +34,7 @@ func ExampleServers_Attach() {
 	}
 	defer servers.Close("weather")
 
-	fmt.Println(reg.ServerStatus("weather"), reg.Len())
+	fmt.Println(reg.ServerStatus("weather"), len(slices.Collect(reg.Tools())))
 	res, _ := toolsearch.NewSearcher(reg, nil).Search("forecast", 0)
 	for _, m := range res.Matches {
 		fmt.Println(m.Name)
@@ -44,7 +45,7 @@ func ExampleServers_Attach() {
 }
 
 func ExampleErrorResult() {
-	reg, _ := toolsearch.NewRegistry(toolsearch.NewMCPTool("weather", "get_forecast", "Get the forecast", nil, nil))
+	reg, _ := toolsearch.NewRegistry(nil, toolsearch.NewMCPTool("weather", "get_forecast", "Get the forecast", nil, nil))
 	session := toolsearch.NewSession(reg, nil)
 
 	// The model calls a tool that does not exist: the refusal goes back to

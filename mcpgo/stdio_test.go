@@ -133,7 +133,7 @@ func TestAttachStdioServerEverything(t *testing.T) {
 	require.NoError(t, err)
 	var want []string
 	for _, tool := range res.Tools {
-		want = append(want, toolsearch.MCPToolName("everything", tool.Name))
+		want = append(want, toolsearch.NewMCPTool("everything", tool.Name, "", nil, nil).Name)
 	}
 	slices.Sort(want)
 	ev.WaitFor(t, "the registry to match tools/list", func() bool { return slices.Equal(want, names(reg)) })

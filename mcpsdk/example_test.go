@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch"
@@ -34,7 +35,7 @@ func ExampleServers_Connect() {
 	}
 	defer session.Close()
 
-	fmt.Println(reg.ServerStatus("weather"), reg.Len())
+	fmt.Println(reg.ServerStatus("weather"), len(slices.Collect(reg.Tools())))
 	res, _ := toolsearch.NewSearcher(reg, nil).Search("forecast", 0)
 	for _, m := range res.Matches {
 		fmt.Println(m.Name)
@@ -45,7 +46,7 @@ func ExampleServers_Connect() {
 }
 
 func ExampleErrorResult() {
-	reg, _ := toolsearch.NewRegistry(toolsearch.NewMCPTool("weather", "get_forecast", "Get the forecast", nil, nil))
+	reg, _ := toolsearch.NewRegistry(nil, toolsearch.NewMCPTool("weather", "get_forecast", "Get the forecast", nil, nil))
 	session := toolsearch.NewSession(reg, nil)
 
 	// The model calls a tool that does not exist: the refusal goes back to

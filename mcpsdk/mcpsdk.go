@@ -426,7 +426,9 @@ func (s *Servers) register(l *link, listed []*mcp.Tool) {
 		}
 		tools = append(tools, c)
 	}
-	if err := s.reg.SetServerTools(l.server, tools); err != nil {
+	skipped, err := s.reg.SetServerTools(l.server, tools)
+	bad = append(bad, skipped...)
+	if err != nil {
 		bad = append(bad, err)
 	}
 	if err := errors.Join(bad...); err != nil {

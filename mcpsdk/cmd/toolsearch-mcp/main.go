@@ -412,7 +412,7 @@ func printTable(w io.Writer, rep *report) {
 			fmt.Fprintf(w, "  %s — %s\n", m.Name, desc)
 		}
 		if len(q.Matches) == 0 {
-			fmt.Fprintf(w, "  %s\n", q.NoMatchText())
+			fmt.Fprintf(w, "  %s\n", q.Content(toolsearch.FormatToolReference)[0].Text) // the no-match text
 		}
 	}
 }
