@@ -15,7 +15,7 @@ import (
 )
 
 // This file holds a plain reference implementation of the query forms and
-// the keyword scoring of the spec (§3, §4), written as directly as
+// the keyword scoring described in the package doc, written as directly as
 // possible: regular expressions for \bterm\b and the camelCase split, a
 // full scan of the pool for every query, a stable sort. The indexed engine
 // must give the same forms, names, order and scores on random registries
@@ -175,7 +175,7 @@ type refHit struct {
 	Score int
 }
 
-// search answers query over the tools of pool in scope, as the spec says.
+// search answers query over the tools of pool in scope, as the package doc says.
 func (r *refScorer) search(pool []*refTool, scope *Scope, query string, k int) (string, []refHit, int) {
 	var in []*refTool
 	for _, t := range pool {

@@ -63,7 +63,7 @@ func FuzzParseQuery(f *testing.F) {
 	})
 }
 
-// fuzzPool returns the spec pool's tools plus a few more (aliases, a hint,
+// fuzzPool returns specPool's tools plus a few more (aliases, a hint,
 // a tool not deferred), and registries holding them registered in three
 // different orders.
 func fuzzPool(t testing.TB) ([]Tool, []*Registry) {

@@ -28,7 +28,7 @@ func TestBridgeToolsStable(t *testing.T) {
 	assert.Equal(t, callToolDefinition(), callToolDefinition())
 }
 
-func TestResolveBridgeCall(t *testing.T) {
+func TestCheckCallResolvesCallTool(t *testing.T) {
 	cases := []struct {
 		name     string
 		args     string

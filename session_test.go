@@ -60,7 +60,7 @@ func TestSessionToolsGolden(t *testing.T) {
 	checkGolden(t, "session/tools_tool_reference.json", append(b, '\n'))
 }
 
-func TestHandleToolSearch(t *testing.T) {
+func TestSessionCallContent(t *testing.T) {
 	cases := []struct {
 		name    string
 		format  Format

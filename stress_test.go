@@ -221,7 +221,7 @@ func TestStressConcurrentChangesAndReads(t *testing.T) {
 					}
 				case 2:
 					if msg := checkSets(deferredNames(s), true); msg != "" {
-						assert.Fail(t, "half-applied change seen in DeferredNames", msg)
+						assert.Fail(t, "half-applied change seen in the deferred names", msg)
 					}
 				case 3:
 					if msg := checkSets(parseSection(s.SystemPromptSection()), true); msg != "" {
@@ -285,7 +285,7 @@ func TestStressConcurrentChangesAndReads(t *testing.T) {
 					case 1:
 						srv := servers[rng.IntN(len(servers))]
 						content, isErr := handle(sess, json.RawMessage(`{"query":"mcp__`+srv+`__","max_results":20}`))
-						assert.False(t, isErr, "HandleToolSearch: %v", content)
+						assert.False(t, isErr, "Session.Call: %v", content)
 					case 2:
 						defs, skipped := sess.Tools()
 						if assert.Empty(t, skipped) {
