@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"testing"
@@ -204,13 +203,7 @@ func TestHandleToolUseIgnoresOtherTools(t *testing.T) {
 // A tool whose lazy schema cannot be loaded is left out of Tools and named
 // in skipped; the other tools are returned.
 func TestToolsSkipsBrokenLazySchema(t *testing.T) {
-	reg, err := toolsearch.NewRegistry(nil,
-		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC"},
-		toolsearch.Tool{Name: "broken", LoadSchema: func() (json.RawMessage, error) { return nil, errors.New("server said no") }},
-		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", nil, nil),
-	)
-	require.NoError(t, err)
-	tools, skipped := tsanthropic.Tools(toolsearch.NewSession(reg, nil))
+	tools, skipped := tsanthropic.Tools(toolsearch.NewSession(wiretest.BrokenSchemaRegistry(t), nil))
 	require.Len(t, skipped, 1)
 	assert.Contains(t, skipped[0].Error(), `"broken": server said no`)
 	var names []string

@@ -3,7 +3,6 @@ package tsopenai_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -338,13 +337,7 @@ func TestWireChatCompletionsCallBridge(t *testing.T) {
 // A tool whose lazy schema cannot be loaded is left out of ChatTools and
 // ResponsesTools and named in skipped; the other tools are returned.
 func TestToolsSkipBrokenLazySchema(t *testing.T) {
-	reg, err := toolsearch.NewRegistry(nil,
-		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC"},
-		toolsearch.Tool{Name: "broken", LoadSchema: func() (json.RawMessage, error) { return nil, errors.New("server said no") }},
-		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", nil, nil),
-	)
-	require.NoError(t, err)
-	conv := toolsearch.NewSession(reg, nil)
+	conv := toolsearch.NewSession(wiretest.BrokenSchemaRegistry(t), nil)
 	chat, skipped := tsopenai.ChatTools(conv)
 	require.Len(t, skipped, 1)
 	assert.Contains(t, skipped[0].Error(), `"broken": server said no`)
