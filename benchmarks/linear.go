@@ -7,9 +7,9 @@ import (
 	"unicode"
 )
 
-// Linear is a direct port of the keyword scoring (README, Ranking): every query scans
-// every tool, and \bterm\b is a regular expression compiled once per term
-// and query and run on each description and hint.
+// Linear is a direct port of the keyword scoring (README, "Ranking"): every
+// query scans every tool, and \bterm\b is a regular expression compiled
+// once per term and query and run on each description and hint.
 type Linear struct {
 	tools     []linearTool // pool order
 	prefilter bool
