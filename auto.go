@@ -1,101 +1,110 @@
 package toolsearch
 
 import (
-	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 )
 
-// ModeKind says when a Session defers tools and offers ToolSearch.
-type ModeKind uint8
+// ToolSearchMode says when a Session defers tools and offers ToolSearch.
+// Its value is the threshold of auto mode, in percent of the context
+// window: the deferred tools are deferred when their definitions would
+// cost at least that share of it. 0 (ModeAlways, the zero value) means
+// always, 100 (ModeNever) means never, and 1 to 99 mean auto at that
+// percentage (ModeAuto is 10).
+//
+// Its text form (String, MarshalText, UnmarshalText) is the
+// ENABLE_TOOL_SEARCH switch: "true", "false", "auto" (10%) or "auto:N".
+type ToolSearchMode int
 
-// The kinds of ToolSearchMode.
+// The usual modes.
 const (
 	// ModeAlways defers the tools that are deferred (see Tool.Deferred)
 	// and offers ToolSearch whenever one is, or an MCP server is pending.
-	// It is the zero value.
-	ModeAlways ModeKind = iota
+	ModeAlways ToolSearchMode = 0
+	// ModeAuto defers only when the deferred tools' definitions would cost
+	// at least 10% of the context window.
+	ModeAuto ToolSearchMode = 10
 	// ModeNever defers nothing: every tool in scope is sent in full and
 	// ToolSearch is not offered.
-	ModeNever
-	// ModeAuto defers only when the deferred tools' definitions would cost
-	// at least Percent% of the context window (spec §8).
-	ModeAuto
+	ModeNever ToolSearchMode = 100
 )
 
-// Auto-mode defaults and constants.
-const (
-	// DefaultAutoPercent is the share of the context window, in percent,
-	// that the deferred tools must cost for ModeAuto to defer them.
-	DefaultAutoPercent = 10
-	// DefaultContextWindow is the context window, in tokens, assumed when
-	// SessionOptions.ContextWindow is 0.
-	DefaultContextWindow = 200_000
-	// AutoTokenOverhead is subtracted from a token count before it is
-	// compared with the threshold: the fixed cost a token-counting request
-	// carries besides the tool definitions.
-	AutoTokenOverhead = 500
-)
+// autoTokenOverhead is subtracted from a token count before it is compared
+// with the threshold: the fixed cost a token-counting request carries
+// besides the tool definitions.
+const autoTokenOverhead = 500
 
-// ToolSearchMode is when to defer tools: always, never, or automatically
-// when they are large. Its zero value is ModeAlways. See
-// ParseToolSearchMode for the string form.
-type ToolSearchMode struct {
-	Kind ModeKind
-	// Percent is the threshold of ModeAuto, in percent of the context
-	// window. 0 means DefaultAutoPercent; 100 or more means never defer.
-	// ParseToolSearchMode turns "auto:0" into ModeAlways.
-	Percent int
+// String returns the mode as UnmarshalText reads it: "true" (0 or less),
+// "false" (100 or more), "auto" (10) or "auto:N".
+func (m ToolSearchMode) String() string {
+	switch {
+	case m <= ModeAlways:
+		return "true"
+	case m >= ModeNever:
+		return "false"
+	case m == ModeAuto:
+		return "auto"
+	}
+	return "auto:" + strconv.Itoa(int(m))
 }
 
-// ParseToolSearchMode parses an ENABLE_TOOL_SEARCH-style switch: "true"
-// (always), "false" (never), "auto" (auto at DefaultAutoPercent) or
-// "auto:N" with N an integer from 0 to 100 ("auto:0" is always,
-// "auto:100" is never). Case and surrounding whitespace are ignored; ""
-// gives the zero ToolSearchMode (always). Anything else is an error
-// naming the value.
-func ParseToolSearchMode(s string) (ToolSearchMode, error) {
-	v := strings.ToLower(strings.TrimSpace(s))
+// MarshalText returns the String form.
+func (m ToolSearchMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText reads an ENABLE_TOOL_SEARCH-style switch: "true" (always),
+// "false" (never), "auto" (ModeAuto) or "auto:N" with N an integer from 0
+// to 100 ("auto:0" is always, "auto:100" is never). Case and surrounding
+// whitespace are ignored; "" is always. Anything else is an error wrapping
+// ErrInvalidOption and naming the text.
+func (m *ToolSearchMode) UnmarshalText(text []byte) error {
+	v := strings.ToLower(strings.TrimSpace(string(text)))
 	switch v {
 	case "", "true":
-		return ToolSearchMode{Kind: ModeAlways}, nil
+		*m = ModeAlways
+		return nil
 	case "false":
-		return ToolSearchMode{Kind: ModeNever}, nil
+		*m = ModeNever
+		return nil
 	case "auto":
-		return ToolSearchMode{Kind: ModeAuto, Percent: DefaultAutoPercent}, nil
+		*m = ModeAuto
+		return nil
 	}
-	if rest, ok := strings.CutPrefix(v, "auto:"); ok {
-		n, err := strconv.Atoi(rest)
-		if err != nil || n < 0 || n > 100 || rest != strconv.Itoa(n) {
-			return ToolSearchMode{}, fmt.Errorf("toolsearch: tool search mode %q: the percentage must be an integer from 0 to 100", s)
-		}
-		switch n {
-		case 0:
-			return ToolSearchMode{Kind: ModeAlways}, nil
-		case 100:
-			return ToolSearchMode{Kind: ModeNever}, nil
-		}
-		return ToolSearchMode{Kind: ModeAuto, Percent: n}, nil
+	rest, ok := strings.CutPrefix(v, "auto:")
+	if !ok {
+		return fmt.Errorf("%w: unknown tool search mode %q (want true, false, auto or auto:N)", ErrInvalidOption, text)
 	}
-	return ToolSearchMode{}, fmt.Errorf("toolsearch: unknown tool search mode %q (want true, false, auto or auto:N)", s)
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 0 || n > 100 || rest != strconv.Itoa(n) {
+		return fmt.Errorf("%w: tool search mode %q: the percentage must be an integer from 0 to 100", ErrInvalidOption, text)
+	}
+	*m = ToolSearchMode(n)
+	return nil
 }
 
-// String returns the mode in the form ParseToolSearchMode reads: "true",
-// "false", "auto" (at the default percentage) or "auto:N".
-func (m ToolSearchMode) String() string {
-	switch m.Kind {
-	case ModeNever:
-		return "false"
-	case ModeAuto:
-		p := cmp.Or(m.Percent, DefaultAutoPercent)
-		if p == DefaultAutoPercent {
-			return "auto"
+// autoOn decides an auto mode for snap: the deferred tools in scope are
+// measured with CountTokens (or in characters) once per snapshot.
+func (s *Session) autoOn(snap *snapshot) bool {
+	return s.auto.get(snap, func(bool) bool {
+		var defs []ToolDefinition
+		for _, e := range snap.deferred {
+			if s.in(e) {
+				defs = append(defs, definition(e, false))
+			}
 		}
-		return "auto:" + strconv.Itoa(p)
-	}
-	return "true"
+		threshold := autoThreshold(s.opts.ContextWindow, int(s.opts.Mode))
+		if s.opts.CountTokens != nil {
+			if n, err := s.opts.CountTokens(defs); err == nil {
+				return autoDefersTokens(n, threshold)
+			}
+		}
+		chars := 0
+		for i := range defs {
+			chars += definitionChars(&defs[i])
+		}
+		return autoDefersChars(chars, threshold)
+	})
 }
 
 // autoThreshold returns the token threshold of auto mode:
@@ -105,9 +114,9 @@ func autoThreshold(window, percent int) int {
 }
 
 // autoDefersTokens reports whether auto mode defers tools whose
-// definitions count tokens tokens: tokens − AutoTokenOverhead ≥ threshold.
+// definitions count tokens tokens: tokens − 500 ≥ threshold.
 func autoDefersTokens(tokens, threshold int) bool {
-	return tokens-AutoTokenOverhead >= threshold
+	return tokens-autoTokenOverhead >= threshold
 }
 
 // autoDefersChars reports whether auto mode defers tools whose
@@ -119,7 +128,7 @@ func autoDefersChars(chars, threshold int) bool {
 
 // definitionChars returns the characters of a tool definition as auto mode
 // counts them: name + description + schema JSON, in UTF-16 code units (the
-// length JavaScript reports, for parity).
+// length JavaScript reports).
 func definitionChars(d *ToolDefinition) int {
 	return utf16Len(d.Name) + utf16Len(d.Description) + utf16Len(string(d.InputSchema))
 }
@@ -130,10 +139,4 @@ func utf16Len(s string) int {
 		n += utf16.RuneLen(r)
 	}
 	return n
-}
-
-// autoDecision caches the auto-mode decision for one registry snapshot.
-type autoDecision struct {
-	snap *snapshot
-	on   bool
 }

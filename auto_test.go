@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -11,21 +12,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestParseToolSearchMode(t *testing.T) {
+func TestToolSearchModeText(t *testing.T) {
 	cases := []struct {
 		in      string
 		want    ToolSearchMode
 		wantErr string
 	}{
-		{in: "true", want: ToolSearchMode{Kind: ModeAlways}},
-		{in: " TRUE ", want: ToolSearchMode{Kind: ModeAlways}},
-		{in: "", want: ToolSearchMode{Kind: ModeAlways}},
-		{in: "false", want: ToolSearchMode{Kind: ModeNever}},
-		{in: "auto", want: ToolSearchMode{Kind: ModeAuto, Percent: 10}},
-		{in: "auto:25", want: ToolSearchMode{Kind: ModeAuto, Percent: 25}},
-		{in: "Auto:1", want: ToolSearchMode{Kind: ModeAuto, Percent: 1}},
-		{in: "auto:0", want: ToolSearchMode{Kind: ModeAlways}},
-		{in: "auto:100", want: ToolSearchMode{Kind: ModeNever}},
+		{in: "true", want: ModeAlways},
+		{in: " TRUE ", want: ModeAlways},
+		{in: "", want: ModeAlways},
+		{in: "false", want: ModeNever},
+		{in: "auto", want: ModeAuto},
+		{in: "auto:25", want: 25},
+		{in: "Auto:1", want: 1},
+		{in: "auto:0", want: ModeAlways},
+		{in: "auto:100", want: ModeNever},
 		{in: "auto:101", wantErr: `"auto:101": the percentage must be an integer from 0 to 100`},
 		{in: "auto:-1", wantErr: "from 0 to 100"},
 		{in: "auto:+5", wantErr: "from 0 to 100"},
@@ -35,19 +36,24 @@ func TestParseToolSearchMode(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
-			got, err := ParseToolSearchMode(tc.in)
+			var got ToolSearchMode
+			err := got.UnmarshalText([]byte(tc.in))
 			if tc.wantErr != "" {
-				require.Error(t, err, "ParseToolSearchMode(%q)", tc.in)
+				require.ErrorIs(t, err, ErrInvalidOption, "UnmarshalText(%q)", tc.in)
 				assert.Contains(t, err.Error(), tc.wantErr)
 				return
 			}
-			require.NoError(t, err, "ParseToolSearchMode(%q)", tc.in)
+			require.NoError(t, err, "UnmarshalText(%q)", tc.in)
 			assert.Equal(t, tc.want, got)
-			back, err := ParseToolSearchMode(got.String())
+			text, err := got.MarshalText()
 			require.NoError(t, err)
-			assert.Equal(t, got, back, "String() round trip of %q", got.String())
+			var back ToolSearchMode
+			require.NoError(t, back.UnmarshalText(text))
+			assert.Equal(t, got, back, "text round trip of %q", text)
 		})
 	}
+	assert.Equal(t, "auto:25", ToolSearchMode(25).String())
+	assert.Equal(t, "true auto false", fmt.Sprint(ModeAlways, ModeAuto, ModeNever), "%v prints the text form")
 }
 
 // autoRegistry holds one loaded tool and one deferred tool whose
@@ -60,7 +66,7 @@ func autoRegistry(t *testing.T, chars int, pad string) *Registry {
 	n := chars - len(name) - len(schema)
 	unit := utf16Len(pad)
 	desc := strings.Repeat(pad, n/unit) + strings.Repeat("x", n%unit)
-	reg, err := NewRegistry(
+	reg, err := NewRegistry(nil,
 		Tool{Name: "Read", Description: "Read a file."},
 		Tool{Name: name, Description: desc, InputSchema: []byte(schema), ShouldDefer: true},
 	)
@@ -99,7 +105,7 @@ func TestAutoModeThreshold(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := autoRegistry(t, tc.chars, cmp.Or(tc.pad, "x"))
 			opts := &SessionOptions{
-				Mode:          ToolSearchMode{Kind: ModeAuto, Percent: percent},
+				Mode:          percent,
 				ContextWindow: max(tc.window, window),
 			}
 			if tc.tokens > 0 {
@@ -124,7 +130,7 @@ func TestAutoModeCounter(t *testing.T) {
 	reg := autoRegistry(t, 300, "x") // above 250 characters
 	var calls atomic.Int32
 	s := NewSession(reg, &SessionOptions{
-		Mode:          ToolSearchMode{Kind: ModeAuto, Percent: 10},
+		Mode:          ModeAuto,
 		ContextWindow: 1000,
 		CountTokens: func([]ToolDefinition) (int, error) {
 			calls.Add(1)
@@ -146,10 +152,10 @@ func TestModesAlwaysNever(t *testing.T) {
 		mode ToolSearchMode
 		want []string
 	}{
-		{"always", ToolSearchMode{Kind: ModeAlways}, []string{"Read", "ToolSearch"}},
-		{"never", ToolSearchMode{Kind: ModeNever}, []string{"Deferred", "Read"}},
-		{"auto at 100% is never", ToolSearchMode{Kind: ModeAuto, Percent: 100}, []string{"Deferred", "Read"}},
-		{"auto at 0% is the default 10%", ToolSearchMode{Kind: ModeAuto}, []string{"Deferred", "Read"}},
+		{"always", ModeAlways, []string{"Read", "ToolSearch"}},
+		{"never", ModeNever, []string{"Deferred", "Read"}},
+		{"auto at 100% or more is never", 150, []string{"Deferred", "Read"}},
+		{"auto at the default 10%", ModeAuto, []string{"Deferred", "Read"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -66,7 +66,7 @@ func benchRegistry(b *testing.B, n int) *toolsearch.Registry {
 }
 
 func freshRegistry(b *testing.B, n int) *toolsearch.Registry {
-	r, err := toolsearch.NewRegistry(benchTools(b, n, true)...)
+	r, err := toolsearch.NewRegistry(nil, benchTools(b, n, true)...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func BenchmarkRegister(b *testing.B) {
 				tools := benchTools(b, n, schemas)
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := toolsearch.NewRegistry(tools...); err != nil {
+					if _, err := toolsearch.NewRegistry(nil, tools...); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -281,8 +281,8 @@ func BenchmarkChange(b *testing.B) {
 				if err := r.Register(t); err != nil {
 					b.Fatal(err)
 				}
-				if err := r.Remove(t.Name); err != nil {
-					b.Fatal(err)
+				if r.Remove(t.Name) != 1 {
+					b.Fatal("not removed")
 				}
 			}
 		})
@@ -303,8 +303,8 @@ func BenchmarkChange(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				if err := r.SetServerTools(srv, alt[i%2]); err != nil {
-					b.Fatal(err)
+				if skipped, err := r.SetServerTools(srv, alt[i%2]); err != nil || len(skipped) > 0 {
+					b.Fatal(err, skipped)
 				}
 				i++
 			}
@@ -349,7 +349,7 @@ func BenchmarkHeap(b *testing.B) {
 						txt += len(t.Name) + len(t.Description) + len(t.SearchHint) + len(t.InputSchema)
 						tools[i] = t
 					}
-					r, err := toolsearch.NewRegistry(tools...)
+					r, err := toolsearch.NewRegistry(nil, tools...)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -1,23 +1,25 @@
 package toolsearch
 
 import (
+	"context"
 	"math"
-	"unicode"
+
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // BM25 defaults (Okapi BM25 as most search engines ship it).
 const (
-	DefaultBM25K1 = 1.5  // term-frequency saturation
-	DefaultBM25B  = 0.75 // document-length normalisation
+	defaultBM25K1 = 1.5  // term-frequency saturation
+	defaultBM25B  = 0.75 // document-length normalisation
 )
 
 // BM25Options configure BM25Strategy. A nil *BM25Options means the
 // defaults; a zero field means its default.
 type BM25Options struct {
-	// K1 is the term-frequency saturation; default DefaultBM25K1.
+	// K1 is the term-frequency saturation; default 1.5.
 	K1 float64
-	// B is the length normalisation, between 0 and 1; default DefaultBM25B.
-	// (A zero B cannot be asked for; use a tiny value such as 1e-9.)
+	// B is the length normalisation, between 0 and 1; default 0.75. (A
+	// zero B cannot be asked for; use a tiny value such as 1e-9.)
 	B float64
 }
 
@@ -26,13 +28,13 @@ type bm25Strategy struct{ k1, b float64 }
 // BM25Strategy returns Okapi BM25 ranking: each tool is one document made
 // of the words of its name parts, search hint and description; a query's
 // words each add idf × tf × (k1+1) / (tf + k1 × (1 − b + b × len/avglen)),
-// with idf = ln(1 + (N − n + 0.5)/(n + 0.5)) over the deferred tools the
-// Searcher sees. Words are maximal runs of Unicode letters and digits,
+// with idf = ln(1 + (N − n + 0.5)/(n + 0.5)) over the N deferred tools, n
+// of which have the word. Words are maximal runs of Unicode letters and digits,
 // lowercased; nothing is stemmed and no word is ignored. A "+word" query
 // token makes its words required. Tools that match no query word are left
 // out; ties keep pool order.
 func BM25Strategy(opts *BM25Options) Strategy {
-	st := bm25Strategy{DefaultBM25K1, DefaultBM25B}
+	st := bm25Strategy{defaultBM25K1, defaultBM25B}
 	if opts != nil {
 		if opts.K1 > 0 {
 			st.k1 = opts.K1
@@ -44,28 +46,8 @@ func BM25Strategy(opts *BM25Options) Strategy {
 	return st
 }
 
-func (bm25Strategy) Name() string { return "bm25" }
-
-// wordsOf appends the words of s (lowercased maximal runs of Unicode
-// letters and digits) to dst.
-func wordsOf(dst []string, s string) []string {
-	s = lower(s)
-	start := -1
-	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
-		switch {
-		case word && start < 0:
-			start = i
-		case !word && start >= 0:
-			dst = append(dst, s[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		dst = append(dst, s[start:])
-	}
-	return dst
-}
+func (bm25Strategy) Name() string         { return "bm25" }
+func (bm25Strategy) Input() StrategyInput { return StrategyInput{} }
 
 // posting is one document's entry in a term's postings list.
 type posting struct {
@@ -83,17 +65,17 @@ type bm25Doc struct {
 
 type bm25Index struct {
 	st    bm25Strategy
-	docs  []*entry
-	data  map[*entry]*bm25Doc
+	n     int
+	docs  toolDocs[*bm25Doc]
 	post  map[string][]posting
 	dl    []float64
 	avgdl float64
 }
 
-func newBM25Doc(e *entry) *bm25Doc {
+func newBM25Doc(t *Tool) *bm25Doc {
 	d := &bm25Doc{terms: map[string]posting{}}
-	add := func(words []string, r Rule) {
-		for _, w := range words {
+	add := func(ws []string, r Rule) {
+		for _, w := range ws {
 			p := d.terms[w]
 			p.tf++
 			p.rules |= r
@@ -102,34 +84,34 @@ func newBM25Doc(e *entry) *bm25Doc {
 		}
 	}
 	var buf []string
-	for _, p := range e.parts {
-		buf = wordsOf(buf, p)
+	parts, _ := nameParts(t.Name)
+	for _, p := range parts {
+		buf = words.Words(buf, p)
 	}
 	add(buf, RulePartExact)
-	add(wordsOf(nil, e.tool.SearchHint), RuleHint)
-	add(wordsOf(nil, e.tool.Description), RuleDescription)
+	add(words.Words(nil, t.SearchHint), RuleHint)
+	add(words.Words(nil, t.Description), RuleDescription)
 	return d
 }
 
-func (st bm25Strategy) index(tools []*entry, prev strategyIndex) strategyIndex {
-	var old map[*entry]*bm25Doc
+// Index builds the postings of every word of c's tools.
+func (st bm25Strategy) Index(c Corpus, prev Index) Index {
+	var old toolDocs[*bm25Doc]
 	if p, ok := prev.(*bm25Index); ok {
-		old = p.data
+		old = p.docs
 	}
+	n := c.Len()
 	x := &bm25Index{
 		st:   st,
-		docs: tools,
-		data: make(map[*entry]*bm25Doc, len(tools)),
+		n:    n,
+		docs: make(toolDocs[*bm25Doc], n),
 		post: map[string][]posting{},
-		dl:   make([]float64, len(tools)),
+		dl:   make([]float64, n),
 	}
 	total := 0.0
-	for i, e := range tools {
-		d := old[e]
-		if d == nil {
-			d = newBM25Doc(e)
-		}
-		x.data[e] = d
+	for i := range n {
+		t := c.Tool(i)
+		d := old.get(&t, x.docs, newBM25Doc)
 		x.dl[i] = d.len
 		total += d.len
 		for w, p := range d.terms {
@@ -137,8 +119,8 @@ func (st bm25Strategy) index(tools []*entry, prev strategyIndex) strategyIndex {
 			x.post[w] = append(x.post[w], p)
 		}
 	}
-	if len(tools) > 0 {
-		x.avgdl = total / float64(len(tools))
+	if n > 0 {
+		x.avgdl = total / float64(n)
 	}
 	return x
 }
@@ -153,24 +135,25 @@ func idf(n, N int) float64 {
 // required ("+word" tokens).
 func queryWords(q string) (all, required []string) {
 	var optional []string
-	for _, tok := range splitSpace(q) {
+	for _, tok := range words.Fields(q) {
 		if len(tok) > 1 && tok[0] == '+' {
-			required = wordsOf(required, tok[1:])
+			required = words.Words(required, tok[1:])
 		} else {
-			optional = wordsOf(optional, tok)
+			optional = words.Words(optional, tok)
 		}
 	}
 	return append(append([]string(nil), required...), optional...), required
 }
 
-func (x *bm25Index) rank(query string, k int) ([]scored, error) {
+// Rank appends every tool with a query word and every required word.
+func (x *bm25Index) Rank(_ context.Context, query string, hits []Hit) ([]Hit, []string, error) {
 	all, required := queryWords(query)
-	if len(all) == 0 || len(x.docs) == 0 {
-		return nil, nil
+	if len(all) == 0 || x.n == 0 {
+		return hits, nil, nil
 	}
-	scores := make([]float64, len(x.docs))
-	rules := make([]Rule, len(x.docs))
-	need := make([]int, len(x.docs)) // required words found
+	scores := make([]float64, x.n)
+	rules := make([]Rule, x.n)
+	need := make([]int, x.n) // required words found
 	seen := map[string]bool{}
 	for _, w := range required {
 		if seen[w] {
@@ -187,7 +170,7 @@ func (x *bm25Index) rank(query string, k int) ([]scored, error) {
 		if len(ps) == 0 {
 			continue
 		}
-		weight := idf(len(ps), len(x.docs))
+		weight := idf(len(ps), x.n)
 		for _, p := range ps {
 			tf := float64(p.tf)
 			norm := k1 * (1 - b + b*x.dl[p.doc]/x.avgdl)
@@ -195,11 +178,10 @@ func (x *bm25Index) rank(query string, k int) ([]scored, error) {
 			rules[p.doc] |= p.rules
 		}
 	}
-	var hits []floatHit
 	for i, s := range scores {
 		if s > 0 && need[i] == len(seen) {
-			hits = append(hits, floatHit{int32(i), s, rules[i]})
+			hits = append(hits, Hit{Tool: i, Score: s, Rules: rules[i]})
 		}
 	}
-	return topHits(hits, k, x.docs), nil
+	return hits, nil, nil
 }

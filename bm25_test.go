@@ -8,27 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestWordsOf(t *testing.T) {
-	tests := []struct {
-		name, in string
-		want     []string
-	}{
-		{"empty", "", nil},
-		{"punctuation splits", "Fetch a URL, then parse_it!", []string{"fetch", "a", "url", "then", "parse", "it"}},
-		{"digits kept", "OAuth2 v1.5", []string{"oauth2", "v1", "5"}},
-		{"unicode letters", "Größe café", []string{"größe", "café"}},
-		{"cjk run is one word", "使用必应搜索 now", []string{"使用必应搜索", "now"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, wordsOf(nil, tt.in), "wordsOf(%q)", tt.in)
-		})
-	}
-}
-
 func bm25Registry(t *testing.T) *Registry {
 	t.Helper()
-	reg, err := NewRegistry(
+	reg, err := NewRegistry(nil,
 		Tool{Name: "short_doc", Description: "paint walls", ShouldDefer: true},
 		Tool{Name: "long_doc", Description: "paint walls and floors and ceilings and doors and windows and roofs", ShouldDefer: true},
 		Tool{Name: "other", Description: "mow the lawn", ShouldDefer: true},
@@ -50,8 +32,8 @@ func TestBM25Score(t *testing.T) {
 	want := func(dl float64) float64 {
 		return idf * 1 * (1.5 + 1) / (1 + 1.5*(1-0.75+0.75*dl/avg))
 	}
-	assert.Equal(t, int(math.Round(want(4)*ScoreScale)), res.Matches[0].Score)
-	assert.Equal(t, int(math.Round(want(14)*ScoreScale)), res.Matches[1].Score)
+	assert.InDelta(t, want(4), res.Matches[0].Score, 1e-12)
+	assert.InDelta(t, want(14), res.Matches[1].Score, 1e-12)
 	assert.Equal(t, RuleDescription, res.Matches[0].Rules)
 }
 
@@ -61,7 +43,7 @@ func TestBM25Options(t *testing.T) {
 	res, err := NewSearcher(reg, &SearchOptions{Strategy: BM25Strategy(&BM25Options{B: 1e-12})}).Search("paint", 5)
 	require.NoError(t, err)
 	require.Len(t, res.Matches, 2)
-	assert.InDelta(t, res.Matches[0].Score, res.Matches[1].Score, 1)
+	assert.InDelta(t, res.Matches[0].Score, res.Matches[1].Score, 1e-3)
 
 	// A larger k1 lets repeated words count more: "and" is 5 times in
 	// long_doc.
@@ -71,12 +53,11 @@ func TestBM25Options(t *testing.T) {
 	require.NoError(t, err)
 	assert.Greater(t, hi.Matches[0].Score, lo.Matches[0].Score)
 
-	st := BM25Strategy(&BM25Options{K1: -1, B: 7}).(bm25Strategy)
-	assert.Equal(t, bm25Strategy{DefaultBM25K1, 1}, st, "K1 ≤ 0 means the default; B is capped at 1")
+	assert.Equal(t, BM25Strategy(&BM25Options{K1: defaultBM25K1, B: 1}), BM25Strategy(&BM25Options{K1: -1, B: 7}), "K1 ≤ 0 means the default; B is capped at 1")
 }
 
 func TestBM25Fields(t *testing.T) {
-	reg, err := NewRegistry(
+	reg, err := NewRegistry(nil,
 		Tool{Name: "getWeather", ShouldDefer: true},
 		Tool{Name: "forecast", SearchHint: "weather", ShouldDefer: true},
 		Tool{Name: "sky", Description: "Weather!", ShouldDefer: true},

@@ -26,7 +26,7 @@ func lazyTool(name, desc string) (Tool, *atomic.Int32) {
 
 func TestLazySchemaLoadedOnceAcrossSearches(t *testing.T) {
 	tool, calls := lazyTool("Lazy", "A lazy report tool.")
-	r, err := NewRegistry(tool, Tool{Name: "Other", Description: "another report tool", ShouldDefer: true})
+	r, err := NewRegistry(nil, tool, Tool{Name: "Other", Description: "another report tool", ShouldDefer: true})
 	require.NoError(t, err)
 	s := NewSearcher(r, nil)
 
@@ -42,17 +42,17 @@ func TestLazySchemaLoadedOnceAcrossSearches(t *testing.T) {
 
 	// A change elsewhere in the deferred set invalidates the prompt texts but
 	// not this tool's derived data.
-	before := s.DeferredToolsBlock()
+	before := deferredBlock(s)
 	require.NoError(t, r.Register(Tool{Name: "New", ShouldDefer: true}))
-	assert.NotEqual(t, before, s.DeferredToolsBlock(), "the deferred block is rebuilt when the set changes")
-	assert.Contains(t, s.DeferredToolsBlock(), "\nNew\n")
+	assert.NotEqual(t, before, deferredBlock(s), "the deferred block is rebuilt when the set changes")
+	assert.Contains(t, deferredBlock(s), "\nNew\n")
 	search(t, s, "report", 0)
 	assert.Equal(t, int32(1), calls.Load(), "an unchanged tool keeps its loaded schema")
 }
 
 func TestReplaceInvalidatesDerivedData(t *testing.T) {
 	tool, calls := lazyTool("Lazy", "Export a report.")
-	r, err := NewRegistry(tool)
+	r, err := NewRegistry(nil, tool)
 	require.NoError(t, err)
 	s := NewSearcher(r, nil)
 	assert.Equal(t, []string{"Lazy"}, matchNames(search(t, s, "report", 0)))
@@ -76,7 +76,7 @@ func TestReplaceInvalidatesDerivedData(t *testing.T) {
 
 func TestUnchangedReplaceKeepsDerivedData(t *testing.T) {
 	tool := Tool{Name: "T", Description: "d", InputSchema: json.RawMessage(schema), ShouldDefer: true}
-	r, err := NewRegistry(tool)
+	r, err := NewRegistry(nil, tool)
 	require.NoError(t, err)
 	e1 := r.load().named("T")
 	require.NoError(t, r.Replace(tool))
@@ -87,7 +87,7 @@ func TestUnchangedReplaceKeepsDerivedData(t *testing.T) {
 }
 
 func TestLazySchemaFailureIsReported(t *testing.T) {
-	r, err := NewRegistry(
+	r, err := NewRegistry(nil,
 		Tool{Name: "Broken", Description: "report", ShouldDefer: true, LoadSchema: func() (json.RawMessage, error) {
 			return nil, errors.New("server gone")
 		}},
@@ -111,10 +111,10 @@ func TestPromptTextsAreCachedPerSnapshot(t *testing.T) {
 	a := s.SystemPromptSection()
 	allocs := testing.AllocsPerRun(100, func() {
 		_ = s.SystemPromptSection()
-		_ = s.DeferredToolsBlock()
+		_ = deferredBlock(s)
 	})
 	assert.Zero(t, allocs, "rendering for an unchanged registry allocates nothing")
-	require.NoError(t, r.Remove("WebFetch"))
+	require.Equal(t, 1, r.Remove("WebFetch"))
 	assert.NotEqual(t, a, s.SystemPromptSection())
 	assert.NotContains(t, s.SystemPromptSection(), "WebFetch")
 }

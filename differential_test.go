@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"cmp"
+	"math"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -10,10 +11,11 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // This file holds a plain reference implementation of the query forms and
-// the keyword scoring of the spec (§3, §4), written as directly as
+// the keyword scoring described in the package doc, written as directly as
 // possible: regular expressions for \bterm\b and the camelCase split, a
 // full scan of the pool for every query, a stable sort. The indexed engine
 // must give the same forms, names, order and scores on random registries
@@ -139,7 +141,7 @@ func (r *refScorer) word(term string) *regexp.Regexp {
 
 func (r *refScorer) score(t *refTool, terms []string) int {
 	parts, mcp := refNameParts(t.name)
-	desc, hint := lower(t.desc), lower(t.hint)
+	desc, hint := words.Lower(t.desc), words.Lower(t.hint)
 	s := 0
 	for _, term := range terms {
 		switch {
@@ -162,9 +164,9 @@ func (r *refScorer) score(t *refTool, terms []string) int {
 
 func (r *refScorer) satisfies(t *refTool, req string) bool {
 	parts, _ := refNameParts(t.name)
-	hint := lower(t.hint)
+	hint := words.Lower(t.hint)
 	return slices.ContainsFunc(parts, func(p string) bool { return strings.Contains(p, req) }) ||
-		r.word(req).MatchString(lower(t.desc)) || (hint != "" && r.word(req).MatchString(hint))
+		r.word(req).MatchString(words.Lower(t.desc)) || (hint != "" && r.word(req).MatchString(hint))
 }
 
 // refHit is one match of the reference: a name and its keyword score.
@@ -173,8 +175,8 @@ type refHit struct {
 	Score int
 }
 
-// search answers query over the tools of pool in scope, as the spec says.
-func (r *refScorer) search(pool []*refTool, scope *Scope, query string, k int) (QueryForm, []refHit, int) {
+// search answers query over the tools of pool in scope, as the package doc says.
+func (r *refScorer) search(pool []*refTool, scope *Scope, query string, k int) (string, []refHit, int) {
 	var in []*refTool
 	for _, t := range pool {
 		if scope == nil || slices.Contains(scope.Allow, t.name) || slices.Contains(scope.Allow, "*") && (!t.deferred() || scope.IncludeDeferred) {
@@ -204,7 +206,7 @@ func (r *refScorer) search(pool []*refTool, scope *Scope, query string, k int) (
 			} else {
 				var ci []*refTool
 				for _, t := range in {
-					if lower(t.name) == lower(n) {
+					if words.Lower(t.name) == words.Lower(n) {
 						ci = append(ci, t)
 					}
 				}
@@ -216,28 +218,28 @@ func (r *refScorer) search(pool []*refTool, scope *Scope, query string, k int) (
 				out = append(out, refHit{found.name, 0})
 			}
 		}
-		return FormSelect, out, total
+		return "select", out, total
 	}
-	q := lower(refTrim(query))
+	q := words.Lower(refTrim(query))
 	if q == "" {
-		return FormKeywords, nil, total
+		return "keywords", nil, total
 	}
 	for _, p := range [][]*refTool{deferred, in} {
 		for _, t := range p {
-			if lower(t.name) == q {
-				return FormExact, []refHit{{t.name, 0}}, total
+			if words.Lower(t.name) == q {
+				return "exact", []refHit{{t.name, 0}}, total
 			}
 		}
 	}
 	if strings.HasPrefix(q, "mcp__") && len(q) > 5 {
 		var out []refHit
 		for _, t := range deferred {
-			if strings.HasPrefix(lower(t.name), q) && len(out) < k {
+			if strings.HasPrefix(words.Lower(t.name), q) && len(out) < k {
 				out = append(out, refHit{t.name, 0})
 			}
 		}
 		if len(out) > 0 {
-			return FormPrefix, out, total
+			return "prefix", out, total
 		}
 	}
 	var req, opt []string
@@ -258,7 +260,7 @@ func (r *refScorer) search(pool []*refTool, scope *Scope, query string, k int) (
 		}
 	}
 	slices.SortStableFunc(out, func(a, b refHit) int { return cmp.Compare(b.Score, a.Score) })
-	return FormKeywords, out[:min(k, len(out))], total
+	return "keywords", out[:min(k, len(out))], total
 }
 
 // Random registries and queries.
@@ -294,7 +296,7 @@ func diffName(rng *rand.Rand) (name, server string) {
 	switch r := rng.Float64(); {
 	case r < 0.45:
 		server = diffServers[rng.IntN(len(diffServers))]
-		return MCPToolName(server, strings.Join(ws, []string{"_", "__", "-", ""}[rng.IntN(4)])), server
+		return mcpToolName(server, strings.Join(ws, []string{"_", "__", "-", ""}[rng.IntN(4)])), server
 	case r < 0.75:
 		var b strings.Builder
 		for _, w := range ws {
@@ -410,7 +412,7 @@ func mutate(t *testing.T, rng *rand.Rand, r *Registry, m *refModel) {
 		put(tl)
 	case op == 1 && len(names) > 0: // remove a tool
 		n := names[rng.IntN(len(names))]
-		require.NoError(t, r.Remove(n), "Remove(%q)", n)
+		require.Equal(t, 1, r.Remove(n), "Remove(%q)", n)
 		delete(m.tools, n)
 	case op == 2: // a server's status changes
 		srv := diffServers[rng.IntN(len(diffServers))]
@@ -422,7 +424,7 @@ func mutate(t *testing.T, rng *rand.Rand, r *Registry, m *refModel) {
 		var tools []Tool
 		for range rng.IntN(6) {
 			tl := diffTool(rng)
-			tl.Name, tl.Server = MCPToolName(srv, tl.Name), srv
+			tl.Name, tl.Server = mcpToolName(srv, tl.Name), srv
 			if m.tools[tl.Name] == nil || m.tools[tl.Name].server == srv {
 				if !slices.ContainsFunc(tools, func(x Tool) bool { return x.Name == tl.Name }) {
 					tl.Aliases = nil
@@ -430,7 +432,7 @@ func mutate(t *testing.T, rng *rand.Rand, r *Registry, m *refModel) {
 				}
 			}
 		}
-		require.NoError(t, r.SetServerTools(srv, tools), "SetServerTools(%q)", srv)
+		require.NoError(t, setServerTools(r, srv, tools), "SetServerTools(%q)", srv)
 		for n, x := range m.tools {
 			if x.server == srv {
 				delete(m.tools, n)
@@ -492,7 +494,7 @@ func TestEngineMatchesReference(t *testing.T) {
 				form, want, total := ref.search(pool, scope, q, k)
 				got := make([]refHit, 0, len(res.Matches))
 				for _, mt := range res.Matches {
-					got = append(got, refHit{mt.Name, mt.Score})
+					got = append(got, refHit{mt.Name, int(mt.Score)})
 				}
 				if want == nil {
 					want = []refHit{}
@@ -505,4 +507,49 @@ func TestEngineMatchesReference(t *testing.T) {
 		}
 	}
 	t.Logf("%d queries agree with the reference", checked)
+}
+
+// TestFullRankingMatchesReferenceScorer checks the index against the
+// per-tool reference scorer (refScore) on the full ranking (every tool
+// that scores, as eval asks for it), on random registries changed between
+// queries: the same tools, scores and order.
+func TestFullRankingMatchesReferenceScorer(t *testing.T) {
+	catalogs := 200
+	if testing.Short() || raceEnabled {
+		catalogs = 20
+	}
+	checked := 0
+	for seed := range catalogs {
+		rng := rand.New(rand.NewPCG(uint64(seed), 11))
+		var r Registry
+		m := &refModel{tools: map[string]*refTool{}, servers: map[string]ServerStatus{}}
+		for range 4 {
+			mutate(t, rng, &r, m)
+			mutate(t, rng, &r, m)
+			var names []string
+			for _, tl := range m.pool() {
+				names = append(names, tl.name)
+			}
+			all := NewSearcher(&r, &SearchOptions{MaxResultsCap: math.MaxInt, MaxResultSchemaBytes: math.MaxInt})
+			for range 12 {
+				q := diffQuery(rng, names)
+				res, err := all.Search(q, math.MaxInt)
+				require.NoError(t, err)
+				if res.Form != "keywords" {
+					continue
+				}
+				got := make([]refHit, 0, len(res.Matches))
+				for _, mt := range res.Matches {
+					got = append(got, refHit{mt.Name, int(mt.Score)})
+				}
+				want := refRanking(r.load(), q)
+				if want == nil {
+					want = []refHit{}
+				}
+				require.Equal(t, want, got, "seed %d: full ranking of %q", seed, q)
+				checked++
+			}
+		}
+	}
+	t.Logf("%d full rankings agree with the reference scorer", checked)
 }

@@ -1,74 +1,144 @@
 // Package toolsearch implements deferred tool loading for LLM agents.
 //
 // An agent with hundreds of tools cannot afford every tool's JSON Schema in
-// its prompt. A [Registry] keeps every tool; the tools that are not deferred
-// are sent to the model as usual, the deferred ones are only listed by name
-// (see [Searcher.SystemPromptSection] and [Searcher.DeferredToolsBlock]), and
-// the model calls the ToolSearch tool ([Searcher.ToolDefinition]) to fetch
-// the definitions it needs. [Searcher.Call] answers such a call.
+// its prompt. A [Registry] keeps every tool; the tools that are not
+// deferred are sent to the model as usual, the deferred ones are only
+// listed by name, and the model calls the ToolSearch tool
+// ([Searcher.ToolDefinition]) to fetch the definitions it needs.
+// [Searcher.Call] answers such a call, and [Result.Content] renders the
+// answer for the model.
 //
 // # Deferral
 //
 // A tool is deferred when, checked in this order: AlwaysLoad is set → not
-// deferred; it is an MCP tool → deferred; it is named ToolSearch → not
-// deferred; otherwise → deferred iff ShouldDefer is set.
+// deferred; it is an MCP tool (Server is set, or the name starts with
+// "mcp__") → deferred; it is named ToolSearch → not deferred; otherwise →
+// deferred iff ShouldDefer is set. The tools of a pending or disconnected
+// MCP server are kept but not available: not searched, listed or counted.
+//
+// # Telling the model what is deferred
+//
+// There are two ways, one per prompt style; use one of them:
+//
+//   - in the system prompt: [Searcher.SystemPromptSection] (or
+//     [Session.SystemPromptSection]), a header line and the names,
+//     comma-separated. Simplest, and right when the deferred set rarely
+//     changes: every change alters the system prompt.
+//   - in the conversation: [Session.Announce], an
+//     <available-deferred-tools> block before the first request, then only
+//     what changed (tools that joined, tools whose server disconnected).
+//     Right when MCP servers come and go, since the system prompt (and a
+//     provider's prompt cache) stays the same.
+//
+// Both list the names sorted, and are byte-identical for the same deferred
+// set whatever the registration order.
 //
 // # Query forms
 //
 // A ToolSearch query is tried against four forms, in this order:
 //
-//  1. select:A,B — the named tools, in request order, deferred or not;
-//     names that match nothing are reported in Result.NotFound with
-//     suggestions. When no tool has the exact name, a unique
-//     case-insensitive match is taken.
-//  2. exact name — the trimmed, lowercased query equals a tool's lowercased
-//     name (deferred tools first): that tool alone.
-//  3. MCP prefix — the query starts with "mcp__": the deferred tools whose
-//     names start with it, in pool order.
-//  4. keywords — the query split on whitespace; "+term" makes a term
-//     required. Only deferred tools are searched.
+//  1. select:A,B — the prefix in any case on the raw query, and a rest
+//     without a line break. The named tools, in request order, without
+//     duplicates, deferred or not; a name is looked up exactly (as a name,
+//     then as an alias), deferred tools first, and else matched ignoring
+//     case when exactly one tool has it. Names that match nothing are
+//     reported in Result.NotFound, with up to three close names each in
+//     Result.Suggestions. max_results does not apply.
+//  2. exact name — the query, trimmed and lowercased, is a tool's
+//     lowercased name: that tool alone, a deferred one first.
+//  3. MCP prefix — the lowercased query starts with "mcp__" and has more:
+//     the deferred tools whose lowercased names start with it, in pool
+//     order, up to max_results. If there are none, the next form answers.
+//     A strategy that reads patterns (StrategyInput.Pattern) skips this
+//     form.
+//  4. ranked — the strategy ranks the deferred tools for the query (the
+//     default strategy: keywords, below); the best max_results are
+//     returned, by score, ties in pool order. Result.Form calls this form
+//     "keywords" whatever the strategy.
 //
-// # Ranking
+// Whitespace is JavaScript's (Unicode spaces, line terminators and U+FEFF)
+// and lowercasing is JavaScript's toLowerCase, as in Claude Code.
+// max_results defaults to 5 and must be an integer ≥ 1; above the cap (20)
+// it is lowered, and the result says so in Result.Notes. Pool order is:
+// tools not from MCP servers sorted by name, then MCP tools sorted by name,
+// in byte order; it never depends on the order tools were registered in.
 //
-// Keyword matches are ranked by score, highest first; equal scores keep pool
-// order (tools not from MCP servers sorted by name, then MCP tools sorted by
-// name, in byte order). For each term a tool scores:
+// # Ranking (the default strategy)
 //
-//	rule                                            MCP  other
-//	a name part equals the term                      12     10
-//	else a name part contains the term                6      5
-//	else the term joins two or more adjacent parts    3      3
-//	the search hint has the term as a whole word      4      4
-//	the description has the term as a whole word      2      2
+// The query, trimmed and lowercased, is split on whitespace into terms; a
+// term written "+term" is required: a tool must have it inside a name part,
+// or as a whole word in its description or search hint. Repeated terms
+// count again. A tool's name parts are the words of its name: an MCP name
+// mcp__server__tool loses its prefix and splits on "__" then "_"; any other
+// name splits at lowercase→uppercase boundaries and at "_" (getURLFor →
+// get, urlfor; hyphens, dots and digits never split), lowercased. Each term
+// adds to a deferred tool's score:
 //
-// Tools that score 0 are dropped. See the package README for the name-part
-// rules and the deliberate differences from Claude Code's ToolSearch.
+//	rule                                                MCP tool  other
+//	a name part equals the term                               12     10
+//	else a name part contains the term                         6      5
+//	else the term, without "_", "-" and ".", equals two
+//	  or more adjacent name parts joined (create_issue)        3      3
+//	the search hint has the term as a whole word               4      4
+//	the description has the term as a whole word               2      2
+//
+// "Whole word" is the regular expression \bterm\b with ASCII word
+// characters and the term taken literally: "c++" does not match "c++ code"
+// (there is no word boundary after "++"). Tools that score 0, and tools
+// without every required term, are left out. [Match.Rules] says which rules
+// fired. The rankings equal Claude Code's ToolSearch on every query where
+// no term joins name parts (that rule never fires there); the README lists
+// the other deliberate differences.
+//
+// # Strategies
+//
+// SearchOptions.Strategy replaces the ranked form: [DefaultStrategy] (the
+// scoring above), [BM25Strategy], [RegexStrategy] (the model sends an RE2
+// pattern), [HybridStrategy] (name-part precedence plus term rarity, stop
+// words and light stemming, for requests written as sentences), or a
+// [Strategy] of one's own. The select:, exact-name and MCP-prefix forms,
+// the scope, the limits and the renderings are the same with every
+// strategy. A strategy's [Index] is built once per registry version and,
+// for a comparable Strategy value, shared by every Searcher and Session of
+// the registry; it covers all deferred tools (term statistics included),
+// and each Searcher drops the hits outside its scope. Package eval measures
+// strategies on datasets of queries with known answers.
 //
 // # Conversations
 //
 // A [Session] is one conversation over a shared Registry: the tools the
 // model discovered ([Session.Tools] sends them on the next request), the
-// deferred-tool announcements ([Session.Announce]: full, then deltas),
-// resume from a recorded history ([Session.Resume], Anthropic Messages and
-// OpenAI Chat/Responses shapes), snapshots for compaction, subagent scopes,
-// auto mode ([ToolSearchMode]), the call guard ([Session.CheckCall]) and
-// the optional CallTool bridge that keeps the tool list fixed. See
+// announcements, resume from a recorded history ([Session.Resume],
+// Anthropic Messages and OpenAI Chat/Responses shapes), snapshots for
+// compaction, a subagent's [Scope], auto mode ([ToolSearchMode]), the call
+// guard ([Session.CheckCall]) and the optional CallTool bridge that keeps
+// the tool list fixed. An agent loop answers a ToolSearch call with
+// [Session.Call] and renders it with [Session.Format]. See
 // examples/agentloop for a complete loop.
 //
-// # Strategies and limits
+// # Limits and errors
 //
-// SearchOptions.Strategy swaps the keyword ranking: [DefaultStrategy] (the
-// scoring above, Claude Code parity), [BM25Strategy], [RegexStrategy] (the
-// model sends an RE2 pattern) and [HybridStrategy] (name-part precedence
-// plus term rarity, stop words and light stemming, for requests written as
-// sentences). [Evaluate] measures any of them on a dataset of queries with
-// known relevant tools. [Limits] bound queries, results and registered
-// schemas; every limit reached is an error or a cut named in Result.Notes.
+// [RegistryOptions] bound what a tool definition can make the registry do
+// (schema size, depth and validation work, description size);
+// [SearchOptions] bound what a query can make a search do (query bytes and
+// terms, select: names, result schema bytes). A limit reached is an error,
+// or a cut named in Result.Notes; never silent.
+//
+// Errors wrap the package's sentinels (ErrInvalidName, ErrInvalidSchema,
+// ErrInvalidQuery, …): test them with errors.Is. Only the sentinels say
+// "toolsearch:". The errors of Searcher.Call, Searcher.Search, Session.Call
+// and Session.CheckCall are written for the model, with no Go prefix: send
+// err.Error() back as an error tool result. A call that can partly succeed
+// (SetServerTools, Session.Tools, Session.Resume, Session.AddDiscovered)
+// returns what it did and, apart, one error per item it skipped; an error
+// value of its own means nothing was done.
 //
 // # Concurrency
 //
-// A Registry and a Searcher are safe for concurrent use. Searches read an
-// immutable snapshot and never wait for writers; every derived datum (name
-// parts, lowercased texts, rendered prompt texts) is computed once per tool
-// or per snapshot and reused.
+// A Registry, a Searcher and a Session are safe for concurrent use.
+// Searches read an immutable snapshot of the registry and never wait for
+// writers; everything derived from the tools (name parts, lowercased
+// texts, indexes, rendered prompt texts) is computed once per tool or per
+// snapshot and reused. No lock is held while user code runs (a lazy
+// schema, a token counter, a Strategy).
 package toolsearch

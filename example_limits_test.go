@@ -9,36 +9,40 @@ import (
 	"github.com/toolsearch/toolsearch"
 )
 
-// Registration-side limits refuse a tool that is over them, with an error
-// naming it; the server's other tools are registered all the same.
-func ExampleRegistry_SetLimits() {
-	var reg toolsearch.Registry
-	reg.SetLimits(toolsearch.Limits{MaxSchemaDepth: 8})
+// Registry limits refuse a tool that is over them, with an error naming
+// it; the server's other tools are registered all the same.
+func ExampleRegistryOptions() {
+	reg, err := toolsearch.NewRegistry(&toolsearch.RegistryOptions{MaxSchemaDepth: 8})
+	if err != nil {
+		panic(err)
+	}
 	deep := strings.Repeat(`{"items":`, 9) + `{}` + strings.Repeat(`}`, 9)
-	err := reg.SetServerTools("files", []toolsearch.Tool{
+	skipped, err := reg.SetServerTools("files", []toolsearch.Tool{
 		toolsearch.NewMCPTool("files", "read", "Read a file.", nil, nil),
 		toolsearch.NewMCPTool("files", "nested", "Too deep.", json.RawMessage(deep), nil),
 	})
-	fmt.Println(errors.Is(err, toolsearch.ErrLimit))
 	fmt.Println(err)
+	for _, e := range skipped {
+		fmt.Println(errors.Is(e, toolsearch.ErrLimit), e)
+	}
 	for t := range reg.Tools() {
 		fmt.Println(t.Name)
 	}
 	// Output:
-	// true
-	// register "mcp__files__nested": toolsearch: invalid input schema: toolsearch: limit exceeded: the schema nests objects and arrays more than 8 deep
+	// <nil>
+	// true register "mcp__files__nested": toolsearch: invalid input schema: limit exceeded: the schema nests objects and arrays more than 8 deep
 	// mcp__files__read
 }
 
-// Query-side limits: a query over a limit is refused with a message for
-// the model, and a cut (here, select: names) is named in the notes.
+// Query limits: a query over a limit is refused with a message for the
+// model, and a cut (here, select: names) is named in the notes.
 func ExampleSearchOptions_limits() {
-	reg, _ := toolsearch.NewRegistry(
+	reg, _ := toolsearch.NewRegistry(nil,
 		toolsearch.Tool{Name: "Read", Description: "Read a file.", ShouldDefer: true},
 		toolsearch.Tool{Name: "Write", Description: "Write a file.", ShouldDefer: true},
 		toolsearch.Tool{Name: "Edit", Description: "Edit a file.", ShouldDefer: true},
 	)
-	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Limits: toolsearch.Limits{MaxQueryTerms: 3, MaxSelectNames: 2}})
+	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{MaxQueryTerms: 3, MaxSelectNames: 2})
 
 	_, err := s.Call(json.RawMessage(`{"query":"read write edit a file"}`))
 	fmt.Println(err)
@@ -49,7 +53,7 @@ func ExampleSearchOptions_limits() {
 	}
 	fmt.Println(res.Notes[0])
 	// Output:
-	// toolsearch: invalid ToolSearch input: toolsearch: limit exceeded: the query has more than 3 terms; use fewer, more specific words
+	// Invalid ToolSearch input: the query has more than 3 terms; use fewer, more specific words
 	// Read
 	// Write
 	// select: named 3 tools; the limit is 2 a query, so these were not looked up: Edit. Ask for them in another query.

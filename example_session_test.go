@@ -9,7 +9,7 @@ import (
 
 // exampleRegistry holds two loaded tools and three deferred ones.
 func exampleRegistry() *toolsearch.Registry {
-	reg, err := toolsearch.NewRegistry(
+	reg, err := toolsearch.NewRegistry(nil,
 		toolsearch.Tool{Name: "Read", Description: "Read a file."},
 		toolsearch.Tool{Name: "Bash", Description: "Run a shell command."},
 		toolsearch.Tool{Name: "WebFetch", Description: "Fetch a URL.", ShouldDefer: true,
@@ -39,8 +39,12 @@ func ExampleNewSession() {
 	defs, _ := s.Tools()
 	fmt.Println("turn 1:", names(defs))
 
-	content, _ := s.HandleToolSearch(json.RawMessage(`{"query":"slack send"}`))
-	b, _ := json.Marshal(content)
+	// The model calls ToolSearch:
+	res, err := s.Call(json.RawMessage(`{"query":"slack send"}`))
+	if err != nil {
+		panic(err) // send err.Error() back as an error tool_result
+	}
+	b, _ := json.Marshal(res.Content(s.Format()))
 	fmt.Println("tool_result:", string(b))
 
 	defs, _ = s.Tools()
@@ -88,7 +92,7 @@ func ExampleSession_Announce() {
 func ExampleSession_Snapshot() {
 	reg := exampleRegistry()
 	s := toolsearch.NewSession(reg, nil)
-	s.HandleToolSearch(json.RawMessage(`{"query":"select:WebFetch"}`))
+	_, _ = s.Call(json.RawMessage(`{"query":"select:WebFetch"}`))
 	saved, _ := json.Marshal(s.Snapshot())
 	fmt.Println(string(saved))
 
@@ -109,30 +113,33 @@ func ExampleSession_Resume() {
 	 {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[
 	   {"type":"tool_reference","tool_name":"mcp__slack__send_message"},{"type":"text","text":"Tool loaded."}]}]}]`)
 	s := toolsearch.NewSession(exampleRegistry(), nil)
-	if err := s.Resume(history); err != nil {
-		fmt.Println(err)
+	skipped, err := s.Resume(history)
+	if err != nil || len(skipped) > 0 {
+		fmt.Println(err, skipped)
 	}
-	fmt.Println(s.Discovered())
+	fmt.Println(s.Snapshot().Discovered)
 	// Output:
 	// [mcp__slack__send_message]
 }
 
-func ExampleParseToolSearchMode() {
+// A ToolSearchMode reads and prints as the ENABLE_TOOL_SEARCH switch.
+func ExampleToolSearchMode_UnmarshalText() {
 	for _, v := range []string{"true", "false", "auto", "auto:5", "sometimes"} {
-		m, err := toolsearch.ParseToolSearchMode(v)
-		fmt.Println(m, err)
+		var m toolsearch.ToolSearchMode
+		err := m.UnmarshalText([]byte(v))
+		fmt.Println(int(m), m, err)
 	}
 	// Output:
-	// true <nil>
-	// false <nil>
-	// auto <nil>
-	// auto:5 <nil>
-	// true toolsearch: unknown tool search mode "sometimes" (want true, false, auto or auto:N)
+	// 0 true <nil>
+	// 100 false <nil>
+	// 10 auto <nil>
+	// 5 auto:5 <nil>
+	// 0 true toolsearch: invalid option: unknown tool search mode "sometimes" (want true, false, auto or auto:N)
 }
 
 // With the call bridge the tool list never changes; the model calls
 // discovered tools through CallTool.
-func ExampleSession_ResolveBridgeCall() {
+func ExampleSessionOptions_callBridge() {
 	s := toolsearch.NewSession(exampleRegistry(), &toolsearch.SessionOptions{CallBridge: true})
 	defs, _ := s.Tools()
 	fmt.Println(names(defs))

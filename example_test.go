@@ -11,7 +11,7 @@ import (
 // The quick start: register tools, tell the model what is deferred, and
 // answer its ToolSearch call.
 func Example() {
-	reg, err := toolsearch.NewRegistry(
+	reg, err := toolsearch.NewRegistry(nil,
 		toolsearch.Tool{Name: "Read", Description: "Read a file."}, // core tool: sent with every request
 		toolsearch.Tool{Name: "WebFetch", Description: "Fetch a URL as markdown.", ShouldDefer: true},
 		toolsearch.NewMCPTool("github", "create_issue", "Create a new issue in a GitHub repository.",
@@ -40,7 +40,7 @@ func Example() {
 }
 
 func ExampleSearcher_Search() {
-	reg, _ := toolsearch.NewRegistry(
+	reg, _ := toolsearch.NewRegistry(nil,
 		toolsearch.Tool{Name: "WebSearch", Description: "Search the web.", SearchHint: "search the web for current information", ShouldDefer: true},
 		toolsearch.Tool{Name: "WebFetch", Description: "Fetch a URL.", ShouldDefer: true},
 		toolsearch.Tool{Name: "TaskList", Description: "List tasks.", ShouldDefer: true},
@@ -50,7 +50,7 @@ func ExampleSearcher_Search() {
 		res, _ := s.Search(q, 0)
 		fmt.Printf("%-20q %-8s", q, res.Form)
 		for _, m := range res.Matches {
-			fmt.Printf(" %s(%d)", m.Name, m.Score)
+			fmt.Printf(" %s(%g)", m.Name, m.Score)
 		}
 		fmt.Println(" not found:", res.NotFound)
 	}
@@ -61,58 +61,70 @@ func ExampleSearcher_Search() {
 	// "TASKLIST"           exact    TaskList(0) not found: []
 }
 
-func ExampleResult_ToolReferences() {
-	reg, _ := toolsearch.NewRegistry(toolsearch.NewMCPTool("slack", "send_message", "Send a message to a Slack channel.", nil, nil))
+// Content renders a result for the model; FormatToolReference is the
+// Anthropic rendering.
+func ExampleResult_Content() {
+	reg, _ := toolsearch.NewRegistry(nil, toolsearch.NewMCPTool("slack", "send_message", "Send a message to a Slack channel.", nil, nil))
 	res, _ := toolsearch.NewSearcher(reg, nil).Search("slack send", 0)
-	out, _ := json.Marshal(res.ToolReferences()) // the tool_result content for Anthropic
+	out, _ := json.Marshal(res.Content(toolsearch.FormatToolReference)) // the tool_result content
 	fmt.Println(string(out))
 	// Output:
 	// [{"type":"tool_reference","tool_name":"mcp__slack__send_message"},{"type":"text","text":"Tool loaded."}]
 }
 
-func ExampleResult_Functions() {
-	reg, _ := toolsearch.NewRegistry(toolsearch.Tool{Name: "WebFetch", Description: "Fetch a URL.", ShouldDefer: true,
+// FormatFunctions is a <functions> block, for models that read tool lists
+// as text.
+func ExampleResult_Content_functions() {
+	reg, _ := toolsearch.NewRegistry(nil, toolsearch.Tool{Name: "WebFetch", Description: "Fetch a URL.", ShouldDefer: true,
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"url":{"type":"string"}}}`)})
 	res, _ := toolsearch.NewSearcher(reg, nil).Search("select:WebFetch", 0)
-	fmt.Println(res.Functions())
+	fmt.Println(res.Content(toolsearch.FormatFunctions)[0].Text)
 	// Output:
 	// <functions>
 	// <function>{"description":"Fetch a URL.","name":"WebFetch","parameters":{"type":"object","properties":{"url":{"type":"string"}}}}</function>
 	// </functions>
 }
 
-func ExampleSearcher_DeferredToolsBlock() {
-	reg, _ := toolsearch.NewRegistry(
-		toolsearch.Tool{Name: "WebFetch", ShouldDefer: true},
-		toolsearch.NewMCPTool("github", "create_issue", "", nil, nil),
-	)
-	fmt.Println(toolsearch.NewSearcher(reg, nil).DeferredToolsBlock())
+// A Format reads and prints as text, for flags and configuration files.
+func ExampleFormat_UnmarshalText() {
+	var f toolsearch.Format
+	err := f.UnmarshalText([]byte("anthropic"))
+	fmt.Println(f, err)
+	err = f.UnmarshalText([]byte("xml"))
+	fmt.Println(err)
 	// Output:
-	// <available-deferred-tools>
-	// WebFetch
-	// mcp__github__create_issue
-	// </available-deferred-tools>
+	// tool_reference <nil>
+	// toolsearch: invalid option: unknown format "xml" (want inline, tool_reference or functions)
+}
+
+// A match says which rules fired.
+func ExampleRule_String() {
+	reg, _ := toolsearch.NewRegistry(nil, toolsearch.NewMCPTool("github", "create_issue", "Create an issue.", nil, map[string]any{"anthropic/searchHint": "ticket"}))
+	res, _ := toolsearch.NewSearcher(reg, nil).Search("issue ticket", 0)
+	fmt.Println(res.Matches[0].Score, res.Matches[0].Rules)
+	// Output:
+	// 18 part_exact|hint|description
 }
 
 func ExampleRegistry_SetServerTools() {
 	var reg toolsearch.Registry
 	reg.SetServerStatus("github", toolsearch.ServerPending)
 	res, _ := toolsearch.NewSearcher(&reg, nil).Search("issue", 0)
-	fmt.Println(res.NoMatchText())
+	fmt.Println(res.Content(toolsearch.FormatToolReference)[0].Text)
 
 	// tools/list answered: the server's tool list is replaced at once.
-	err := reg.SetServerTools("github", []toolsearch.Tool{
+	skipped, err := reg.SetServerTools("github", []toolsearch.Tool{
 		toolsearch.NewMCPTool("github", "create_issue", "Create an issue.", nil, nil),
 		toolsearch.NewMCPTool("github", "bad", "", json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"file:///etc/passwd"}}}`), nil),
 	})
-	fmt.Println(err != nil) // the bad tool is skipped and reported
+	fmt.Println(len(skipped), err) // the bad tool is skipped and reported
 	reg.SetServerStatus("github", toolsearch.ServerConnected)
 	for t := range reg.Tools() {
 		fmt.Println(t.Name)
 	}
 	// Output:
 	// No matching deferred tools found. Some MCP servers are still connecting: github. Their tools will become available shortly — try searching again.
-	// true
+	// 1 <nil>
 	// mcp__github__create_issue
 }
 
@@ -139,14 +151,4 @@ func ExampleParseCatalog() {
 	// Output:
 	// Read false
 	// mcp__gh__get_issue true
-}
-
-func ExampleDeltaText() {
-	fmt.Println(toolsearch.DeltaText([]string{"mcp__jira__search"}, []string{"mcp__slack__send_message"}))
-	// Output:
-	// The following deferred tools are now available via ToolSearch:
-	// mcp__jira__search
-	//
-	// The following deferred tools are no longer available (their MCP server disconnected). Do not search for them — ToolSearch will return no match:
-	// mcp__slack__send_message
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // FuzzParseQuery checks the query parser: select: detection, name splitting
@@ -32,16 +33,16 @@ func FuzzParseQuery(f *testing.F) {
 			require.False(t, strings.ContainsAny(arg, "\n\r\u2028\u2029"), "a select: argument is one line")
 			for _, n := range selectNames(arg) {
 				require.NotEmpty(t, n, "no empty name from %q", arg)
-				require.Equal(t, trimSpace(n), n, "names are trimmed")
+				require.Equal(t, words.TrimSpace(n), n, "names are trimmed")
 				require.NotContains(t, n, ",")
 			}
 		} else if len(q) > 7 && strings.EqualFold(q[:7], "select:") {
 			require.True(t, strings.ContainsAny(q[7:], "\n\r\u2028\u2029"), "%q starts with select: but was not taken as one", q)
 		}
 
-		kw := lower(trimSpace(q))
+		kw := words.Lower(words.TrimSpace(q))
 		terms := parseTerms(kw)
-		fields := splitSpace(kw)
+		fields := words.Fields(kw)
 		require.Len(t, terms.all, len(fields), "one term per whitespace-separated token of %q", kw)
 		require.Equal(t, len(fields), countFields(kw, len(kw)+1), "countFields agrees with the parser on %q", kw)
 		require.True(t, slices.Equal(terms.required, terms.all[:len(terms.required)]), "required terms come first: %q", terms.all)
@@ -57,12 +58,12 @@ func FuzzParseQuery(f *testing.F) {
 		require.True(t, slices.Equal(optional, terms.all[len(terms.required):]), "optional terms of %q keep query order: want %q, got %q", kw, optional, terms.all)
 		for _, term := range terms.all {
 			require.NotEmpty(t, term)
-			require.Empty(t, splitSpace(term)[1:], "term %q holds no whitespace", term)
+			require.Empty(t, words.Fields(term)[1:], "term %q holds no whitespace", term)
 		}
 	})
 }
 
-// fuzzPool returns the spec pool's tools plus a few more (aliases, a hint,
+// fuzzPool returns specPool's tools plus a few more (aliases, a hint,
 // a tool not deferred), and registries holding them registered in three
 // different orders.
 func fuzzPool(t testing.TB) ([]Tool, []*Registry) {
@@ -142,7 +143,7 @@ func FuzzSearch(f *testing.F) {
 	}
 	const limitTerms, limitSelect = 8, 6
 	opts := func(sc *Scope) *SearchOptions {
-		return &SearchOptions{Scope: sc, Limits: Limits{MaxQueryTerms: limitTerms, MaxSelectNames: limitSelect}}
+		return &SearchOptions{Scope: sc, MaxQueryTerms: limitTerms, MaxSelectNames: limitSelect}
 	}
 	f.Fuzz(func(t *testing.T, q string, k int, scopeBits int) {
 		sc := fuzzScope(tools, scopeBits)
@@ -160,10 +161,10 @@ func FuzzSearch(f *testing.F) {
 		require.NotNil(t, res.Matches)
 		want := k
 		if k == 0 {
-			want = DefaultMaxResults
+			want = defaultMaxResults
 		}
-		want = min(want, DefaultMaxResultsCap)
-		if res.Form == FormSelect {
+		want = min(want, defaultMaxResultsCap)
+		if res.Form == "select" {
 			want = limitSelect
 		}
 		require.LessOrEqual(t, len(res.Matches), want, "Search(%q, %d) returned too many matches", q, k)
@@ -174,32 +175,32 @@ func FuzzSearch(f *testing.F) {
 			seen[m.Name] = true
 			tl, ok := byName[m.Name]
 			require.True(t, ok, "Search(%q) returned unknown tool %q", q, m.Name)
-			require.True(t, sc.Allows(&tl), "Search(%q) with scope %v returned %s, which is out of scope", q, sc, m.Name)
+			require.True(t, allows(sc, tl), "Search(%q) with scope %v returned %s, which is out of scope", q, sc, m.Name)
 			require.True(t, json.Valid(m.Schema))
-			if res.Form == FormKeywords || res.Form == FormPrefix {
+			if res.Form == "keywords" || res.Form == "prefix" {
 				require.True(t, tl.Deferred(), "the %s form returned %s, which is not deferred", res.Form, m.Name)
 			}
-			if i > 0 && res.Form == FormKeywords {
+			if i > 0 && res.Form == "keywords" {
 				prev := res.Matches[i-1]
 				require.GreaterOrEqual(t, prev.Score, m.Score, "Search(%q): ranked by score", q)
 				if prev.Score == m.Score {
 					require.Less(t, pos[prev.Name], pos[m.Name], "Search(%q): ties keep pool order", q)
 				}
 			}
-			if i > 0 && res.Form == FormPrefix {
+			if i > 0 && res.Form == "prefix" {
 				require.Less(t, pos[res.Matches[i-1].Name], pos[m.Name], "prefix matches are in pool order")
 			}
 		}
 		for _, n := range res.NotFound {
 			for _, sug := range res.Suggestions[n] {
 				tl := byName[sug]
-				require.True(t, sc.Allows(&tl), "suggestion %s for %q is out of scope", sug, n)
+				require.True(t, allows(sc, tl), "suggestion %s for %q is out of scope", sug, n)
 			}
 		}
 
 		js := res.JSON()
 		require.True(t, json.Valid(js))
-		if fn := res.Functions(); len(res.Matches) > 0 {
+		if fn := res.functions(); len(res.Matches) > 0 {
 			end := strings.Index(fn, "\n</functions>")
 			require.True(t, strings.HasPrefix(fn, "<functions>\n") && end > 0, "Search(%q): a functions block", q)
 			require.Equal(t, len(res.Matches), strings.Count(fn[:end], "\n<function>{"), "one <function> line per match, none added by a description")
@@ -237,7 +238,7 @@ func FuzzCall(f *testing.F) {
 		require.NoError(t, json.Unmarshal(args, &in), "Call accepted %q, which is not a JSON object with a query", args)
 		require.Equal(t, in.Query, res.Query, "Call(%q) answers the query it was given", args)
 		require.NotNil(t, res.Matches)
-		require.LessOrEqual(t, len(res.Matches), max(DefaultMaxResultsCap, DefaultMaxSelectNames))
+		require.LessOrEqual(t, len(res.Matches), max(defaultMaxResultsCap, defaultMaxSelectNames))
 		require.True(t, json.Valid(res.JSON()))
 	})
 }
@@ -256,8 +257,8 @@ func (m *regModel) available() []Tool {
 		}
 	}
 	slices.SortFunc(out, func(a, b Tool) int {
-		if a.IsMCP() != b.IsMCP() {
-			if a.IsMCP() {
+		if a.isMCP() != b.isMCP() {
+			if a.isMCP() {
 				return 1
 			}
 			return -1
@@ -285,17 +286,15 @@ func (m *regModel) register(batch []Tool, replace bool) bool {
 	return true
 }
 
-func (m *regModel) remove(names []string) bool {
-	ok := true
-	for _, n := range names {
-		if _, there := m.tools[n]; !there {
-			ok = false
+func (m *regModel) remove(names []string) int {
+	n := 0
+	for _, name := range names {
+		if _, there := m.tools[name]; there {
+			delete(m.tools, name)
+			n++
 		}
 	}
-	for _, n := range names {
-		delete(m.tools, n)
-	}
-	return ok
+	return n
 }
 
 func (m *regModel) setServerTools(server string, batch []Tool) bool {
@@ -374,12 +373,12 @@ func FuzzRegistryOps(f *testing.F) {
 					ns = append(ns, names[next()%len(names)])
 				}
 				what = fmt.Sprintf("Remove(%v)", ns)
-				err = r.Remove(ns...)
-				ok = m.remove(ns)
+				require.Equal(t, m.remove(ns), r.Remove(ns...), "step %d %s: the number removed", step, what)
+				ok = true
 			case 3:
 				srv, b := servers[next()%2], batch()
 				what = fmt.Sprintf("SetServerTools(%s, %v)", srv, b)
-				err = r.SetServerTools(srv, b)
+				err = setServerTools(&r, srv, b)
 				ok = m.setServerTools(srv, b)
 			case 4:
 				srv := servers[next()%2]
@@ -403,7 +402,7 @@ func FuzzRegistryOps(f *testing.F) {
 				got = append(got, tl)
 			}
 			require.Equal(t, toolKeys(want), toolKeys(got), "step %d %s: available tools", step, what)
-			require.Equal(t, len(want), r.Len())
+			require.Equal(t, len(want), registeredCount(&r))
 			for n, tl := range m.tools {
 				have, found := r.Lookup(n)
 				require.True(t, found, "step %d %s: Lookup(%s)", step, what, n)
@@ -414,7 +413,7 @@ func FuzzRegistryOps(f *testing.F) {
 				_, inModel := m.tools[n]
 				require.Equal(t, inModel, found, "step %d %s: Lookup(%s)", step, what, n)
 			}
-			deferred := NewSearcher(&r, nil).DeferredNames()
+			deferred := deferredNames(NewSearcher(&r, nil))
 			wantNames := modelToolNames(want)
 			slices.Sort(wantNames)
 			assert.Equal(t, wantNames, deferred, "step %d %s: the deferred names", step, what)

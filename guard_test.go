@@ -60,16 +60,16 @@ func TestCheckCall(t *testing.T) {
 			if tc.status != ServerConnected {
 				reg.SetServerStatus("slack", tc.status)
 			}
-			s := NewSession(reg, &SessionOptions{Scope: tc.scope})
+			s := NewSession(reg, &SessionOptions{Search: SearchOptions{Scope: tc.scope}})
 			if tc.discover != "" {
 				sessionSearch(t, s, tc.discover)
 			}
 			call, err := s.CheckCall(tc.tool, json.RawMessage(tc.args))
 			if tc.wantErr != nil {
 				require.ErrorIs(t, err, tc.wantErr, "CheckCall(%s, %s)", tc.tool, tc.args)
-				var ce *CallError
+				var ce *modelError
 				require.ErrorAs(t, err, &ce)
-				assert.Equal(t, tc.tool, ce.Tool)
+				assert.Equal(t, tc.tool, ce.tool)
 				assert.Contains(t, err.Error(), tc.wantMsg)
 				assert.Nil(t, call)
 				return
@@ -97,7 +97,7 @@ func TestCheckCallHintDependsOnDiscovery(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidArguments)
 	assert.NotErrorIs(t, err, ErrSchemaNotLoaded, "after discovery")
 
-	never := NewSession(reg, &SessionOptions{Mode: ToolSearchMode{Kind: ModeNever}})
+	never := NewSession(reg, &SessionOptions{Mode: ModeNever})
 	_, err = never.CheckCall("WebFetch", json.RawMessage(`{}`))
 	assert.NotErrorIs(t, err, ErrSchemaNotLoaded, "with ModeNever the schema was sent")
 }
@@ -106,7 +106,7 @@ func TestCheckCallHintDependsOnDiscovery(t *testing.T) {
 // and a lazy schema is loaded once.
 func TestValidatorCompiledOnce(t *testing.T) {
 	var loads atomic.Int32
-	reg, err := NewRegistry(Tool{Name: "Lazy", ShouldDefer: true, LoadSchema: func() (json.RawMessage, error) {
+	reg, err := NewRegistry(nil, Tool{Name: "Lazy", ShouldDefer: true, LoadSchema: func() (json.RawMessage, error) {
 		loads.Add(1)
 		return json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`), nil
 	}})
@@ -127,7 +127,7 @@ func TestValidatorCompiledOnce(t *testing.T) {
 }
 
 func TestCheckCallBrokenLazySchema(t *testing.T) {
-	reg, err := NewRegistry(Tool{Name: "Broken", ShouldDefer: true, LoadSchema: func() (json.RawMessage, error) {
+	reg, err := NewRegistry(nil, Tool{Name: "Broken", ShouldDefer: true, LoadSchema: func() (json.RawMessage, error) {
 		return json.RawMessage(`[1]`), nil
 	}})
 	require.NoError(t, err)
@@ -144,7 +144,7 @@ func TestScopeNeverLeaks(t *testing.T) {
 	scope := &Scope{Allow: []string{"Read", "mcp__github__list_issues", "WebFetch"}}
 	var outside []string
 	for tool := range reg.Tools() {
-		if !scope.Allows(&tool) {
+		if !allows(scope, tool) {
 			outside = append(outside, tool.Name)
 		}
 	}
@@ -157,7 +157,7 @@ func TestScopeNeverLeaks(t *testing.T) {
 	}
 	for _, format := range []Format{FormatInline, FormatToolReference, FormatFunctions} {
 		for _, bridge := range []bool{false, true} {
-			s := NewSession(reg, &SessionOptions{Scope: scope, Format: format, CallBridge: bridge})
+			s := NewSession(reg, &SessionOptions{Search: SearchOptions{Scope: scope}, Format: format, CallBridge: bridge})
 			check := func(what, out, sent string) {
 				for _, n := range outside {
 					if strings.Contains(out, n) {
@@ -167,7 +167,7 @@ func TestScopeNeverLeaks(t *testing.T) {
 			}
 			for _, q := range queries {
 				args, _ := json.Marshal(map[string]string{"query": q})
-				content, _ := s.HandleToolSearch(args)
+				content, _ := handle(s, args)
 				b, _ := json.Marshal(content)
 				check("ToolSearch "+q, string(b), q)
 			}
@@ -176,7 +176,7 @@ func TestScopeNeverLeaks(t *testing.T) {
 				require.ErrorIs(t, err, ErrUnknownTool, "CheckCall(%s) in scope %v", n, scope.Allow)
 				check("CheckCall "+n, err.Error(), n)
 				bridged := `{"name":"` + n + `","arguments":{}}`
-				_, err = s.ResolveBridgeCall(json.RawMessage(bridged))
+				_, err = s.resolveBridgeCall(json.RawMessage(bridged))
 				require.ErrorIs(t, err, ErrUnknownTool)
 				check("CallTool "+n, err.Error(), n)
 			}
@@ -184,14 +184,14 @@ func TestScopeNeverLeaks(t *testing.T) {
 			check("Tools()", string(b), "")
 			check("Announce()", s.Announce().Text, "")
 			check("SystemPromptSection()", s.SystemPromptSection(), "")
-			check("Discovered()", strings.Join(s.Discovered(), ","), "")
+			check("Discovered()", strings.Join(discovered(s), ","), "")
 		}
 	}
 }
 
 func TestScopedSession(t *testing.T) {
 	reg := smallRegistry(t)
-	s := NewSession(reg, &SessionOptions{Scope: &Scope{Allow: []string{"Read", "mcp__github__list_issues"}}})
+	s := NewSession(reg, &SessionOptions{Search: SearchOptions{Scope: &Scope{Allow: []string{"Read", "mcp__github__list_issues"}}}})
 	assert.Equal(t, []string{"Read", "ToolSearch"}, toolNames(mustTools(t, s)))
 	res := sessionSearch(t, s, "github issues")
 	assert.Equal(t, 1, res.TotalDeferredTools, "the scope holds one deferred tool")
@@ -199,12 +199,12 @@ func TestScopedSession(t *testing.T) {
 	assert.Equal(t, "mcp__github__list_issues", res.Matches[0].Name)
 	assert.Equal(t, []string{"Read", "ToolSearch", "mcp__github__list_issues"}, toolNames(mustTools(t, s)))
 
-	star := NewSession(reg, &SessionOptions{Scope: &Scope{Allow: []string{"*"}}})
+	star := NewSession(reg, &SessionOptions{Search: SearchOptions{Scope: &Scope{Allow: []string{"*"}}}})
 	assert.False(t, star.ToolSearchOffered(), "a * scope without IncludeDeferred has no deferred tools")
 	assert.Equal(t, []string{"Read", "mcp__jira__create_ticket"}, toolNames(mustTools(t, star)))
 	reg.SetServerStatus("linear", ServerPending)
 	assert.False(t, star.ToolSearchOffered(), "a pending server cannot bring tools into a * scope without IncludeDeferred")
-	all := NewSession(reg, &SessionOptions{Scope: &Scope{Allow: []string{"*"}, IncludeDeferred: true}})
+	all := NewSession(reg, &SessionOptions{Search: SearchOptions{Scope: &Scope{Allow: []string{"*"}, IncludeDeferred: true}}})
 	assert.True(t, all.ToolSearchOffered())
-	assert.Len(t, all.Searcher().DeferredNames(), 10)
+	assert.Len(t, deferredNames(all.searcher), 10)
 }

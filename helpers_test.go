@@ -1,8 +1,10 @@
 package toolsearch
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -22,7 +24,7 @@ func loadCatalog(t testing.TB, path string) *Registry {
 	require.NoError(t, err)
 	tools, err := ParseCatalog(data)
 	require.NoError(t, err)
-	r, err := NewRegistry(tools...)
+	r, err := NewRegistry(nil, tools...)
 	require.NoError(t, err)
 	return r
 }
@@ -33,7 +35,7 @@ const schema = `{"type":"object","properties":{"q":{"type":"string"}}}`
 // specPool is the pool the issue's named cases are written against.
 func specPool(t testing.TB) *Registry {
 	t.Helper()
-	r, err := NewRegistry(
+	r, err := NewRegistry(nil,
 		Tool{Name: "Read", Description: "Read a file from disk."},
 		Tool{Name: "WebSearch", Description: "Search the web and return result snippets.", SearchHint: "search the web for current information", ShouldDefer: true},
 		Tool{Name: "WebFetch", Description: "Fetch a URL and return the page as markdown.", ShouldDefer: true},
@@ -47,6 +49,37 @@ func specPool(t testing.TB) *Registry {
 		Tool{Name: "mcp__github__create_pull_request", Server: "github", Description: "Open a pull request."},
 		Tool{Name: "mcp__jira__create_ticket", Server: "jira", Description: "Create a jira ticket.", AlwaysLoad: true},
 	)
+	require.NoError(t, err)
+	return r
+}
+
+// deferredBlock returns the <available-deferred-tools> block of what s
+// sees: the text of a full announcement.
+func deferredBlock(s *Searcher) string { return s.promptTexts(s.reg.load()).block }
+
+// deferredNames returns the sorted names of the deferred tools s sees.
+func deferredNames(s *Searcher) []string { return slices.Clone(s.promptTexts(s.reg.load()).names) }
+
+// registeredCount returns the number of available tools of r.
+func registeredCount(r *Registry) int { return len(r.load().pool) }
+
+// allows reports whether scope sc allows tool t.
+func allows(sc *Scope, t Tool) bool { return sc.filter()(&entry{tool: t, deferred: t.Deferred()}) }
+
+// setServerTools calls r.SetServerTools and returns its whole-call error,
+// or else the errors of the skipped tools joined (nil when none).
+func setServerTools(r *Registry, server string, tools []Tool) error {
+	skipped, err := r.SetServerTools(server, tools)
+	if err != nil {
+		return err
+	}
+	return errors.Join(skipped...)
+}
+
+// newRegistry returns an empty Registry with options opts.
+func newRegistry(t testing.TB, opts *RegistryOptions) *Registry {
+	t.Helper()
+	r, err := NewRegistry(opts)
 	require.NoError(t, err)
 	return r
 }

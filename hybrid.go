@@ -1,36 +1,36 @@
 package toolsearch
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
-// Hybrid strategy weights. A query word adds idf × sat(w), where w is the
-// word's weighted frequency in the tool:
+// The hybrid weights. A query word adds idf × sat(w), where w is the word's
+// weighted frequency in the tool:
 //
-//	w = HybridName·[a name word has the word's stem]
-//	  + HybridNamePart·[else a name part contains the word]
-//	  + HybridHint·tf(hint) + tf(description)/lenNorm + HybridArgument·tf(arguments)/lenNorm
+//	w = hybridName·[a name word has the word's stem]
+//	  + hybridNamePart·[else a name part contains the word]
+//	  + hybridHint·tf(hint) + tf(description)/lenNorm + hybridArgument·tf(arguments)/lenNorm
 //
-// sat(w) = w·(k1+1)/(w+k1) with k1 = HybridK1, lenNorm = 1 − b + b·len/avglen
-// with b = HybridB (per field), and idf = ln(1 + (N − n + 0.5)/(n + 0.5))
+// sat(w) = w·(k1+1)/(w+k1) with k1 = hybridK1, lenNorm = 1 − b + b·len/avglen
+// with b = hybridB (per field), and idf = ln(1 + (N − n + 0.5)/(n + 0.5))
 // over the n tools the word matches. The sum over the query's words is
-// multiplied by (matched words / query words)^HybridCoverage.
+// multiplied by (matched words / query words)^hybridCoverage, then by 1 +
+// hybridNameCover × the fraction of the tool's name words the query has.
 const (
-	HybridName     = 3.0 // a name word has the query word's stem
-	HybridNamePart = 1.5 // a name part contains the query word (3+ letters)
-	HybridHint     = 1.5 // per occurrence in the search hint
-	HybridArgument = 0.3 // per occurrence in argument names and descriptions
-	HybridK1       = 1.2
-	HybridB        = 0.75
-	HybridCoverage = 1.0
-	// HybridNameCover multiplies a tool's score by 1 + HybridNameCover × the
-	// fraction of its name words the query has: of read_file and
-	// read_multiple_files, "read file" prefers the first.
-	HybridNameCover = 0.5
+	hybridName      = 3.0  // a name word has the query word's stem
+	hybridNamePart  = 1.5  // a name part contains the query word (3+ letters)
+	hybridHint      = 1.5  // per occurrence in the search hint
+	hybridArgument  = 0.3  // per occurrence in argument names and descriptions
+	hybridK1        = 1.2  // saturation
+	hybridB         = 0.75 // length normalisation
+	hybridCoverage  = 1.0  // preference for tools matching more query words
+	hybridNameCover = 0.5  // of read_file and read_multiple_files, "read file" prefers the first
 )
 
 // hybridParams are the hybrid weights as one value (the constants above).
@@ -38,86 +38,48 @@ type hybridParams struct {
 	name, namePart, hint, arg, k1, b, coverage, nameCover float64
 }
 
-var hybridDefaults = hybridParams{HybridName, HybridNamePart, HybridHint, HybridArgument, HybridK1, HybridB, HybridCoverage, HybridNameCover}
+var hybridDefaults = hybridParams{hybridName, hybridNamePart, hybridHint, hybridArgument, hybridK1, hybridB, hybridCoverage, hybridNameCover}
 
 type hybridStrategy struct{ p hybridParams }
 
 // HybridStrategy returns the hybrid strategy, made for queries written by
-// models, keywords or whole sentences alike. It ranks by the Hybrid
-// weights:
+// models, keywords or whole sentences alike:
 //
 //   - a tool's name is split into words (at "_", "-", ".", "__" and
 //     camelCase boundaries); a query word found there weighs most, a word
-//     contained in a name part next (the spec's name-part precedence);
+//     contained in a name part next (the default strategy's precedence of
+//     name parts);
 //   - the search hint, description and argument names and descriptions
 //     (a weak field) are bags of words, saturated and length-normalised as
 //     in BM25;
-//   - rare words count more than common ones (IDF over the tools the
-//     Searcher sees);
+//   - rare words count more than common ones (IDF over the deferred
+//     tools);
 //   - English function words ("the", "for", "can", "please" …) are
 //     ignored unless the query has nothing else;
 //   - words are compared after a light normalisation of plurals and verb
 //     forms (issues → issue, created/creating/creates → create);
-//   - tools matching more of the query's words rank higher.
+//   - tools matching more of the query's words, and more of their own
+//     name's words, rank higher.
+//
+// In numbers: each query word adds idf × w·(k1+1)/(w+k1), with k1 = 1.2,
+// idf = ln(1 + (N − n + 0.5)/(n + 0.5)) over the N deferred tools, n of
+// which match the word, and w the word's weight in the tool: 3 when a name
+// word has its normal form, else 1.5 when a name part contains it (words of
+// 3 or more letters); plus 1.5 per occurrence in the hint, 1 per occurrence
+// in the description and 0.3 per occurrence in the arguments, these two
+// divided by 1 − b + b × length/average length with b = 0.75. The sum is
+// multiplied by the fraction of the query's words the tool matches, then
+// by 1 + 0.5 × the fraction of the tool's name words the query has. The
+// weights are fixed: chosen by design, not fitted per query, and checked
+// on held-out queries of public benchmarks.
 //
 // Repeated query words count once. "+word" makes word required (its
 // normalised form in some field, or contained in a name part). Ties keep
 // pool order; tools matching no query word are left out.
 func HybridStrategy() Strategy { return hybridStrategy{hybridDefaults} }
 
-func (hybridStrategy) Name() string { return "hybrid" }
-
-// stem returns the light normal form of a lowercased word: plural and verb
-// endings removed and a final e dropped, so that create, creates, created
-// and creating all become creat. Words of three bytes or fewer, and words
-// with non-ASCII letters, are kept as they are.
-func stem(w string) string {
-	if len(w) <= 3 {
-		return w
-	}
-	for i := 0; i < len(w); i++ {
-		if w[i] >= utf8.RuneSelf {
-			return w
-		}
-	}
-	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
-	case strings.HasSuffix(w, "s"):
-		w = w[:len(w)-1]
-	}
-	for _, suf := range []string{"ing", "ed"} {
-		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
-			w = w[:len(w)-len(suf)]
-			if n := len(w); w[n-1] == w[n-2] && !strings.ContainsRune("aeiouslz", rune(w[n-1])) {
-				w = w[:n-1] // running → run
-			}
-			break
-		}
-	}
-	if strings.HasSuffix(w, "e") && len(w) > 3 {
-		w = w[:len(w)-1]
-	}
-	return w
-}
-
-// stopWords are English function words and request phrasing that carry no
-// meaning for finding a tool.
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for w := range strings.FieldsSeq(`a an the and or but if then else of to in on at by for from with without into onto
-	about as is are was were be been being am do does did done have has had having it its this that these those there here
-	i me my mine we us our you your yours he him his she her they them their what which who whom whose when where why how
-	can could would should will shall may might must not no nor so too very just also only than such some any all each
-	please thanks thank hey hi hello want wants need needs like would let lets know tell give show help me up out over
-	via per using use`) {
-		m[w] = true
-	}
-	return m
-}()
+func (hybridStrategy) Name() string         { return "hybrid" }
+func (hybridStrategy) Input() StrategyInput { return StrategyInput{} }
 
 // nameWords splits a tool name into lowercased words at '_', '-', '.',
 // spaces, and camelCase boundaries (getURLFor → get, url, for).
@@ -127,7 +89,7 @@ func nameWords(dst []string, name string) []string {
 	start := -1
 	flush := func(end int) {
 		if start >= 0 && end > start {
-			dst = append(dst, lower(string(rs[start:end])))
+			dst = append(dst, words.Lower(string(rs[start:end])))
 		}
 		start = -1
 	}
@@ -160,33 +122,31 @@ type hybridDoc struct {
 	parts         []string // lowercased name parts, for the substring rule
 }
 
-func stemCounts(words []string) (map[string]float64, float64) {
-	m := make(map[string]float64, len(words))
-	for _, w := range words {
-		m[stem(w)]++
+func stemCounts(ws []string) (map[string]float64, float64) {
+	m := make(map[string]float64, len(ws))
+	for _, w := range ws {
+		m[words.Stem(w)]++
 	}
-	return m, float64(len(words))
+	return m, float64(len(ws))
 }
 
-func newHybridDoc(e *entry) *hybridDoc {
+func newHybridDoc(t *Tool) *hybridDoc {
 	d := &hybridDoc{name: map[string]bool{}}
-	for _, w := range nameWords(nil, e.tool.Name) {
-		d.name[stem(w)] = true
+	for _, w := range nameWords(nil, t.Name) {
+		d.name[words.Stem(w)] = true
 	}
-	for _, p := range e.parts {
-		d.parts = append(d.parts, lower(p))
-	}
-	d.hint, _ = stemCounts(wordsOf(nil, e.tool.SearchHint))
-	d.desc, d.descLen = stemCounts(wordsOf(nil, e.tool.Description))
-	names, descs := argumentTexts(e.tool.InputSchema)
-	var words []string
+	d.parts, _ = nameParts(t.Name)
+	d.hint, _ = stemCounts(words.Words(nil, t.SearchHint))
+	d.desc, d.descLen = stemCounts(words.Words(nil, t.Description))
+	names, descs := argumentTexts(t.InputSchema)
+	var ws []string
 	for _, n := range names {
-		words = nameWords(words, n)
+		ws = nameWords(ws, n)
 	}
 	for _, s := range descs {
-		words = wordsOf(words, s)
+		ws = words.Words(ws, s)
 	}
-	d.arg, d.args = stemCounts(words)
+	d.arg, d.args = stemCounts(ws)
 	return d
 }
 
@@ -199,9 +159,8 @@ type hybridPost struct {
 
 type hybridIndex struct {
 	p       hybridParams
-	docs    []*entry
-	text    []*hybridDoc // per tool, in docs order
-	data    map[*entry]*hybridDoc
+	docs    toolDocs[*hybridDoc]
+	text    []*hybridDoc // per tool, in Corpus order
 	post    map[string][]hybridPost
 	parts   []partDocs // distinct name parts, sorted, with their tools
 	descLen []float64
@@ -210,28 +169,27 @@ type hybridIndex struct {
 	avgArg  float64
 }
 
-func (st hybridStrategy) index(tools []*entry, prev strategyIndex) strategyIndex {
-	var old map[*entry]*hybridDoc
+// Index builds the postings of every word stem of c's tools.
+func (st hybridStrategy) Index(c Corpus, prev Index) Index {
+	var old toolDocs[*hybridDoc]
 	if p, ok := prev.(*hybridIndex); ok {
-		old = p.data
+		old = p.docs
 	}
+	n := c.Len()
 	x := &hybridIndex{
 		p:       st.p,
-		docs:    tools,
-		text:    make([]*hybridDoc, len(tools)),
-		data:    make(map[*entry]*hybridDoc, len(tools)),
+		docs:    make(toolDocs[*hybridDoc], n),
+		text:    make([]*hybridDoc, n),
 		post:    map[string][]hybridPost{},
-		descLen: make([]float64, len(tools)),
-		argLen:  make([]float64, len(tools)),
+		descLen: make([]float64, n),
+		argLen:  make([]float64, n),
 	}
 	var sumDesc, sumArg float64
 	parts := map[string][]int32{}
-	for i, e := range tools {
-		d := old[e]
-		if d == nil {
-			d = newHybridDoc(e)
-		}
-		x.data[e], x.text[i] = d, d
+	for i := range n {
+		t := c.Tool(i)
+		d := old.get(&t, x.docs, newHybridDoc)
+		x.text[i] = d
 		x.descLen[i], x.argLen[i] = d.descLen, d.args
 		sumDesc += d.descLen
 		sumArg += d.args
@@ -260,7 +218,7 @@ func (st hybridStrategy) index(tools []*entry, prev strategyIndex) strategyIndex
 			x.post[s] = append(x.post[s], *p)
 		}
 		for j, p := range d.parts {
-			if !containsPart(d.parts[:j], p) {
+			if !slices.Contains(d.parts[:j], p) {
 				parts[p] = append(parts[p], int32(i))
 			}
 		}
@@ -269,8 +227,8 @@ func (st hybridStrategy) index(tools []*entry, prev strategyIndex) strategyIndex
 		x.parts = append(x.parts, partDocs{p, docs})
 	}
 	slices.SortFunc(x.parts, func(a, b partDocs) int { return strings.Compare(a.part, b.part) })
-	if n := float64(len(tools)); n > 0 {
-		x.avgDesc, x.avgArg = max(sumDesc/n, 1), max(sumArg/n, 1)
+	if n > 0 {
+		x.avgDesc, x.avgArg = max(sumDesc/float64(n), 1), max(sumArg/float64(n), 1)
 	}
 	return x
 }
@@ -281,54 +239,12 @@ type partDocs struct {
 	docs []int32
 }
 
-// hybridTerm is one word of a hybrid query.
-type hybridTerm struct {
-	word, stem string
-	required   bool
-}
-
-// hybridTerms parses a query: its words (required ones marked), stop words
-// dropped unless nothing else is left, duplicates dropped.
-func hybridTerms(query string) []hybridTerm {
-	var all []hybridTerm
-	for _, tok := range splitSpace(lower(query)) {
-		req := len(tok) > 1 && tok[0] == '+'
-		if req {
-			tok = tok[1:]
-		}
-		for _, w := range wordsOf(nil, tok) {
-			all = append(all, hybridTerm{w, stem(w), req})
-		}
-	}
-	var out []hybridTerm
-	seen := map[string]int{}
-	for _, t := range all {
-		if stopWords[t.word] && !t.required {
-			continue
-		}
-		if i, ok := seen[t.stem]; ok {
-			out[i].required = out[i].required || t.required
-			continue
-		}
-		seen[t.stem] = len(out)
-		out = append(out, t)
-	}
-	if len(out) == 0 {
-		for _, t := range all {
-			if _, ok := seen[t.stem]; !ok {
-				seen[t.stem] = len(out)
-				out = append(out, t)
-			}
-		}
-	}
-	return out
-}
-
-func (x *hybridIndex) rank(query string, k int) ([]scored, error) {
-	terms := hybridTerms(query)
-	n := len(x.docs)
+// Rank appends every tool with a query word and every required word.
+func (x *hybridIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+	terms := words.Terms(query)
+	n := len(x.text)
 	if len(terms) == 0 || n == 0 {
-		return nil, nil
+		return hits, nil, nil
 	}
 	p := x.p
 	scores := make([]float64, n)
@@ -342,7 +258,7 @@ func (x *hybridIndex) rank(query string, k int) ([]scored, error) {
 	required := int32(0)
 	for ti, t := range terms {
 		touched = touched[:0]
-		for _, ps := range x.post[t.stem] {
+		for _, ps := range x.post[t.Stem] {
 			if w[ps.doc] == 0 {
 				touched = append(touched, ps.doc)
 			}
@@ -366,13 +282,13 @@ func (x *hybridIndex) rank(query string, k int) ([]scored, error) {
 			}
 			w[ps.doc] += v
 		}
-		if len(t.word) >= 3 {
+		if len(t.Word) >= 3 {
 			for _, pd := range x.parts {
-				if pd.part == t.word || !strings.Contains(pd.part, t.word) {
+				if pd.part == t.Word || !strings.Contains(pd.part, t.Word) {
 					continue
 				}
 				for _, d := range pd.docs {
-					if subTerm[d] == int32(ti+1) || x.text[d].name[t.stem] {
+					if subTerm[d] == int32(ti+1) || x.text[d].name[t.Stem] {
 						continue // credited already, or a name-word match
 					}
 					subTerm[d] = int32(ti + 1)
@@ -384,7 +300,7 @@ func (x *hybridIndex) rank(query string, k int) ([]scored, error) {
 				}
 			}
 		}
-		if t.required {
+		if t.Required {
 			required++
 		}
 		df := len(touched)
@@ -396,13 +312,12 @@ func (x *hybridIndex) rank(query string, k int) ([]scored, error) {
 			v := w[d]
 			scores[d] += weight * v * (p.k1 + 1) / (v + p.k1)
 			matched[d]++
-			if t.required {
+			if t.Required {
 				needed[d]++
 			}
 			w[d] = 0
 		}
 	}
-	var hits []floatHit
 	total := float64(len(terms))
 	for i, s := range scores {
 		if s <= 0 || needed[i] < required {
@@ -411,10 +326,10 @@ func (x *hybridIndex) rank(query string, k int) ([]scored, error) {
 		if p.coverage != 0 {
 			s *= math.Pow(float64(matched[i])/total, p.coverage)
 		}
-		if words := len(x.text[i].name); words > 0 {
-			s *= 1 + p.nameCover*float64(nameHits[i])/float64(words)
+		if nw := len(x.text[i].name); nw > 0 {
+			s *= 1 + p.nameCover*float64(nameHits[i])/float64(nw)
 		}
-		hits = append(hits, floatHit{int32(i), s, rules[i]})
+		hits = append(hits, Hit{Tool: i, Score: s, Rules: rules[i]})
 	}
-	return topHits(hits, k, x.docs), nil
+	return hits, nil, nil
 }

@@ -7,28 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestStem(t *testing.T) {
-	groups := map[string][]string{
-		"creat":    {"create", "creates", "created", "creating"},
-		"issu":     {"issue", "issues"},
-		"category": {"category", "categories"},
-		"run":      {"run", "runs", "running"},
-		"process":  {"process", "processes"},
-		"status":   {"status"},
-		"box":      {"box", "boxes"},
-		"match":    {"match", "matches", "matched"},
-		"fil":      {"file", "files"},
-		"get":      {"get"},
-		"café":     {"café"},
-		"is":       {"is"},
-	}
-	for want, words := range groups {
-		for _, w := range words {
-			assert.Equal(t, want, stem(w), "stem(%q)", w)
-		}
-	}
-}
-
 func TestNameWords(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -49,36 +27,6 @@ func TestNameWords(t *testing.T) {
 	}
 }
 
-func TestHybridTerms(t *testing.T) {
-	words := func(ts []hybridTerm) (out []string) {
-		for _, t := range ts {
-			w := t.word
-			if t.required {
-				w = "+" + w
-			}
-			out = append(out, w)
-		}
-		return out
-	}
-	tests := []struct {
-		name, in string
-		want     []string
-	}{
-		{"stop words dropped", "Can you please send a message to the team?", []string{"send", "message", "team"}},
-		{"only stop words kept", "what is it", []string{"what", "is", "it"}},
-		{"repeats count once", "issue issues Issue", []string{"issue"}},
-		{"required", "+slack send", []string{"+slack", "send"}},
-		{"a required stop word stays", "+the end", []string{"+the", "end"}},
-		{"punctuation splits", "create_issue/github", []string{"create", "issue", "github"}},
-		{"nothing", " \t", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, words(hybridTerms(tt.in)), "hybridTerms(%q)", tt.in)
-		})
-	}
-}
-
 func hybridSearch(t *testing.T, reg *Registry, q string) []string {
 	t.Helper()
 	res, err := NewSearcher(reg, &SearchOptions{Strategy: HybridStrategy()}).Search(q, 10)
@@ -87,7 +35,7 @@ func hybridSearch(t *testing.T, reg *Registry, q string) []string {
 }
 
 func TestHybridRanking(t *testing.T) {
-	reg, err := NewRegistry(
+	reg, err := NewRegistry(nil,
 		Tool{Name: "create_issue", Description: "Opens a ticket in the tracker.", ShouldDefer: true},
 		Tool{Name: "list_tickets", Description: "Lists each issue in the tracker.", ShouldDefer: true},
 		Tool{Name: "send_email", Description: "Sends an email message.", ShouldDefer: true},
@@ -127,7 +75,7 @@ func TestHybridRanking(t *testing.T) {
 // Rare words count more than common ones: "tracker" is in three tools,
 // "ticket" in one.
 func TestHybridIDF(t *testing.T) {
-	reg, err := NewRegistry(
+	reg, err := NewRegistry(nil,
 		Tool{Name: "a_tool", Description: "tracker tracker", ShouldDefer: true},
 		Tool{Name: "b_tool", Description: "ticket", ShouldDefer: true},
 		Tool{Name: "c_tool", Description: "tracker", ShouldDefer: true},
@@ -140,7 +88,7 @@ func TestHybridIDF(t *testing.T) {
 }
 
 func TestHybridRules(t *testing.T) {
-	reg, err := NewRegistry(
+	reg, err := NewRegistry(nil,
 		Tool{Name: "mcp__github__create_issue", Description: "Creates an issue.", SearchHint: "bug report", Server: "github",
 			InputSchema: []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Issue title"}}}`)},
 		Tool{Name: "mcp__github__subissues", Description: "Sub-tasks.", Server: "github"},

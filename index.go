@@ -1,12 +1,12 @@
 package toolsearch
 
 import (
+	"context"
 	"hash/maphash"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
+
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // The keyword index. A snapshot holds an index over its available deferred
@@ -35,9 +35,11 @@ import (
 // characters, the parts that contain it: the substring rule checks only the
 // parts listed under the rarest pair of the term.
 //
-// A query accumulates scores in an array indexed by slot, taken from a
-// scratchPool, and keeps the best k with ties in pool order, comparing
-// (isMCP, name) since slots are not in pool order.
+// A query (keywordIndex.Rank, the default strategy's Index) accumulates
+// scores in an array indexed by slot, taken from a scratchPool, and reports
+// every tool that scores as a Hit at its position in the Corpus (the
+// snapshot's deferred tools in pool order: keywordIndex maps slots to
+// positions); the search pipeline keeps the best k.
 //
 // An entry's slot is stored in the entry (entry.slot) and is valid for the
 // registry's newest index only: writers set and read it, readers never do,
@@ -73,47 +75,6 @@ func (ix *index) shard(tok string) map[string]*postings {
 // lookup returns the postings of tok, or nil.
 func (ix *index) lookup(tok string) *postings {
 	return ix.shard(tok)[tok]
-}
-
-// wordRuns calls fn with every maximal run of ASCII word characters in s,
-// in order, duplicates included.
-func wordRuns(s string, fn func(string)) {
-	start := -1
-	for i := 0; i < len(s); i++ {
-		if isWordByte(s[i]) {
-			if start < 0 {
-				start = i
-			}
-		} else if start >= 0 {
-			fn(s[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		fn(s[start:])
-	}
-}
-
-// wordOnly reports whether s is made of ASCII word characters only.
-func wordOnly(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isWordByte(s[i]) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// partChars reports whether s could be contained in a name part: parts are
-// made of [a-z0-9.-].
-func partChars(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // field selects one postings list.
@@ -425,67 +386,33 @@ func clonePostingsMap(m map[string]*postings) map[string]*postings {
 	return c
 }
 
-// scratchPool keeps accumulators for reuse: one spare that survives garbage
-// collections (a sync.Pool is emptied by them, and a registry that changes
-// often allocates enough to collect often), and a sync.Pool for concurrent
-// queries. The zero value is ready; a nil pool allocates every time.
-type scratchPool struct {
-	spare atomic.Pointer[accumulator]
-	more  sync.Pool
+// keywordIndex is the default strategy's Index: a keyword index read with
+// the scoring rules (scoring.go).
+type keywordIndex struct {
+	ix  *index
+	pos []int32 // slot → position in the Corpus; -1 for a free slot
 }
 
-func (p *scratchPool) get() *accumulator {
-	if p == nil {
-		return &accumulator{}
+// newKeywordIndex returns the Index of ix, whose tools at Corpus position i
+// has slot slots[i].
+func newKeywordIndex(ix *index, slots []int32) *keywordIndex {
+	pos := make([]int32, len(ix.slots))
+	for i := range pos {
+		pos[i] = -1
 	}
-	if a := p.spare.Swap(nil); a != nil {
-		return a
+	for i, s := range slots {
+		pos[s] = int32(i)
 	}
-	if a, ok := p.more.Get().(*accumulator); ok {
-		return a
-	}
-	return &accumulator{}
+	return &keywordIndex{ix, pos}
 }
 
-func (p *scratchPool) put(a *accumulator) {
-	if p != nil && !p.spare.CompareAndSwap(nil, a) {
-		p.more.Put(a)
-	}
-}
-
-// accumulator is the per-query state, indexed by slot. It is reused through
-// index.pool; the gen fields make clearing between terms unnecessary.
-type accumulator struct {
-	acc     []acc
-	touched []int32
-	gen     uint32
-}
-
-type acc struct {
-	score   int32
-	nameGen uint32 // the term for which a name rule has fired
-	satGen  uint32 // the term this tool satisfies (for required terms)
-	spanGen uint32 // the term that ends with one of this tool's name parts
-	req     uint16 // required terms satisfied
-	rules   Rule
-}
-
-func (a *accumulator) next() uint32 {
-	a.gen++
-	if a.gen == 0 { // wrapped: forget every mark
-		for i := range a.acc {
-			a.acc[i] = acc{score: a.acc[i].score, req: a.acc[i].req, rules: a.acc[i].rules}
-		}
-		a.gen = 1
-	}
-	return a.gen
-}
-
-// search returns the best k deferred tools for t that in accepts, by score
-// descending then pool order.
-func (ix *index) search(t *terms, k int, in func(*entry) bool) []scored {
-	if ix.live == 0 || k <= 0 {
-		return nil
+// Rank appends every tool whose score for the query is above 0 and that
+// has every required term.
+func (k *keywordIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+	ix := k.ix
+	t := parseTerms(words.Lower(words.TrimSpace(query)))
+	if ix.live == 0 || len(t.all) == 0 {
+		return hits, nil, nil
 	}
 	a := ix.pool.get()
 	if len(a.acc) < len(ix.slots) {
@@ -496,38 +423,16 @@ func (ix *index) search(t *terms, k int, in func(*entry) bool) []scored {
 	for j, term := range t.all {
 		ix.scoreTerm(a, term, j < nreq, a.next())
 	}
-	top := make([]scored, 0, min(k, len(a.touched)))
 	for _, s := range a.touched {
 		c := &a.acc[s]
 		if int(c.req) == nreq {
-			if e := ix.slots[s]; in(e) {
-				top = insertTopPool(top, scored{e, int(c.score), c.rules}, k)
-			}
+			hits = append(hits, Hit{Tool: int(k.pos[s]), Score: float64(c.score), Rules: c.rules})
 		}
 		c.score, c.req, c.rules = 0, 0, 0
 	}
 	a.touched = a.touched[:0]
 	ix.pool.put(a)
-	return top
-}
-
-// add gives slot s w points for rule r.
-func (a *accumulator) add(s int32, w int32, r Rule) {
-	c := &a.acc[s]
-	if c.score == 0 {
-		a.touched = append(a.touched, s)
-	}
-	c.score += w
-	c.rules |= r
-}
-
-// sat records that slot s satisfies the current term g.
-func (a *accumulator) sat(s int32, g uint32, required bool) {
-	c := &a.acc[s]
-	if required && c.satGen != g {
-		c.req++
-	}
-	c.satGen = g
+	return hits, nil, nil
 }
 
 func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32) {
@@ -535,9 +440,9 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32)
 	// A name part equals the term.
 	if p != nil {
 		for _, s := range p.part {
-			w := int32(ScorePartExact)
+			w := int32(weightPartExact)
 			if ix.slots[s].scoresMCP {
-				w = ScoreMCPPartExact
+				w = weightMCPPartExact
 			}
 			a.acc[s].nameGen = g
 			a.add(s, w, RulePartExact)
@@ -559,9 +464,9 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32)
 				if a.acc[s].nameGen == g {
 					continue
 				}
-				w := int32(ScorePartSubstring)
+				w := int32(weightPartSubstring)
 				if ix.slots[s].scoresMCP {
-					w = ScoreMCPPartSubstring
+					w = weightMCPPartSubstring
 				}
 				a.acc[s].nameGen = g
 				a.add(s, w, RulePartSubstring)
@@ -574,11 +479,11 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32)
 	if wordOnly(term) {
 		if p != nil {
 			for _, s := range p.hint {
-				a.add(s, ScoreHint, RuleHint)
+				a.add(s, weightHint, RuleHint)
 				a.sat(s, g, required)
 			}
 			for _, s := range p.desc {
-				a.add(s, ScoreDescription, RuleDescription)
+				a.add(s, weightDescription, RuleDescription)
 				a.sat(s, g, required)
 			}
 		}
@@ -593,15 +498,7 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32)
 // is a prefix of the flattened term and one that is a suffix of it; those
 // tools are checked with spansParts.
 func (ix *index) spans(a *accumulator, term string, g uint32) {
-	flat := term
-	if strings.ContainsAny(term, "_-.") {
-		flat = strings.Map(func(r rune) rune {
-			if r == '_' || r == '-' || r == '.' {
-				return -1
-			}
-			return r
-		}, term)
-	}
+	flat := unseparated(term)
 	if len(flat) < 2 || !partChars(flat) {
 		return
 	}
@@ -631,7 +528,7 @@ func (ix *index) spans(a *accumulator, term string, g uint32) {
 			c := &a.acc[s]
 			if c.spanGen == g && c.nameGen != g && spansParts(term, ix.slots[s].parts) {
 				c.nameGen = g
-				a.add(s, ScoreFullName, RuleFullName)
+				a.add(s, weightFullName, RuleFullName)
 			}
 		}
 	}
@@ -642,9 +539,9 @@ func (ix *index) spans(a *accumulator, term string, g uint32) {
 // tools whose text has each of the term's word runs as a word (all tools
 // when it has none), checked with hasWord.
 func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, f field) {
-	w, r := int32(ScoreDescription), RuleDescription
+	w, r := int32(weightDescription), RuleDescription
 	if f == fieldHint {
-		w, r = ScoreHint, RuleHint
+		w, r = weightHint, RuleHint
 	}
 	text := func(e *entry) lowerText {
 		if f == fieldHint {
@@ -690,375 +587,4 @@ func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, 
 	for _, s := range cands {
 		check(s)
 	}
-}
-
-// insertTopPool inserts c into top, kept sorted by score descending then
-// pool order, holding at most k candidates.
-func insertTopPool(top []scored, c scored, k int) []scored {
-	better := func(x, y *scored) bool { // x ranks before y
-		if x.score != y.score {
-			return x.score > y.score
-		}
-		return poolCompare(x.e, y.e) < 0
-	}
-	if len(top) == k && !better(&c, &top[k-1]) {
-		return top
-	}
-	i := len(top)
-	if i == k {
-		i--
-	} else {
-		top = append(top, scored{})
-	}
-	for i > 0 && better(&c, &top[i-1]) {
-		top[i] = top[i-1]
-		i--
-	}
-	top[i] = c
-	return top
-}
-
-// Name lookups. The exact-name path and select: look tools up by name,
-// alias and lowercased name. These maps are split into shards by a hash of
-// the lowercased key, so that a change copies one small shard, not a map of
-// every tool. A tool's name, its lowercased name and (hashed the same way)
-// its aliases decide its shards.
-
-const nameShards = 64
-
-type nameShard struct {
-	byName  map[string]*entry
-	byLower map[string][]*entry // pool order
-	alias   map[string]*entry
-}
-
-type nameIndex struct {
-	shards  [nameShards]*nameShard
-	aliases int // aliases in the shards
-}
-
-// nameSlot returns the shard of a key of one of the name maps: byName is
-// placed by the name, byLower by the lowercased name, alias by the alias.
-func nameSlot(key string) int { return int(maphash.String(hashSeed, key) & (nameShards - 1)) }
-
-// named returns the available tool called name.
-func (s *snapshot) named(name string) *entry {
-	if sh := s.names.shards[nameSlot(name)]; sh != nil {
-		return sh.byName[name]
-	}
-	return nil
-}
-
-// aliased returns the available tool that has alias a.
-func (s *snapshot) aliased(a string) *entry {
-	if s.names.aliases == 0 {
-		return nil
-	}
-	if sh := s.names.shards[nameSlot(a)]; sh != nil {
-		return sh.alias[a]
-	}
-	return nil
-}
-
-// lowered returns the available tools whose lowercased name is q, in pool
-// order. The slice is shared: do not change it.
-func (s *snapshot) lowered(q string) []*entry {
-	if sh := s.names.shards[nameSlot(q)]; sh != nil {
-		return sh.byLower[q]
-	}
-	return nil
-}
-
-// buildNames indexes tools, given in pool order.
-func buildNames(tools []*entry) *nameIndex {
-	ni := &nameIndex{}
-	for _, e := range tools {
-		ni.add(e, ni.own)
-	}
-	return ni
-}
-
-// own returns shard i, creating it; for a new index being built.
-func (ni *nameIndex) own(i int) *nameShard {
-	if ni.shards[i] == nil {
-		ni.shards[i] = &nameShard{}
-	}
-	return ni.shards[i]
-}
-
-func (ni *nameIndex) add(e *entry, own func(int) *nameShard) {
-	sh := own(nameSlot(e.tool.Name))
-	if sh.byName == nil {
-		sh.byName = map[string]*entry{}
-	}
-	sh.byName[e.tool.Name] = e
-	sh = own(nameSlot(e.lowerName))
-	if sh.byLower == nil {
-		sh.byLower = map[string][]*entry{}
-	}
-	l := sh.byLower[e.lowerName]
-	i, _ := slices.BinarySearchFunc(l, e, poolCompare)
-	sh.byLower[e.lowerName] = slices.Insert(slices.Clip(l), i, e)
-	for _, a := range e.tool.Aliases {
-		sh := own(nameSlot(a))
-		if sh.alias == nil {
-			sh.alias = map[string]*entry{}
-		}
-		sh.alias[a] = e
-		ni.aliases++
-	}
-}
-
-func (ni *nameIndex) remove(e *entry, own func(int) *nameShard) {
-	sh := own(nameSlot(e.tool.Name))
-	if sh.byName[e.tool.Name] == e {
-		delete(sh.byName, e.tool.Name)
-	}
-	sh = own(nameSlot(e.lowerName))
-	l := slices.DeleteFunc(slices.Clone(sh.byLower[e.lowerName]), func(x *entry) bool { return x == e })
-	if len(l) == 0 {
-		delete(sh.byLower, e.lowerName)
-	} else {
-		sh.byLower[e.lowerName] = l
-	}
-	for _, a := range e.tool.Aliases {
-		if sh := own(nameSlot(a)); sh.alias[a] == e {
-			delete(sh.alias, a)
-			ni.aliases--
-		}
-	}
-}
-
-// update returns a copy of ni without remove and with add; ni is not
-// changed.
-func (ni *nameIndex) update(remove, add []*entry) *nameIndex {
-	nn := &nameIndex{shards: ni.shards, aliases: ni.aliases}
-	var cloned [nameShards]bool
-	own := func(i int) *nameShard {
-		if !cloned[i] {
-			cloned[i] = true
-			old := nn.shards[i]
-			sh := &nameShard{}
-			if old != nil {
-				sh.byName, sh.byLower, sh.alias = cloneMap(old.byName), cloneMap(old.byLower), cloneMap(old.alias)
-			}
-			nn.shards[i] = sh
-		}
-		return nn.shards[i]
-	}
-	for _, e := range remove {
-		nn.remove(e, own)
-	}
-	for _, e := range add {
-		nn.add(e, own)
-	}
-	return nn
-}
-
-func cloneMap[V any](m map[string]V) map[string]V {
-	if m == nil {
-		return nil
-	}
-	c := make(map[string]V, len(m)+1)
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
-}
-
-// prefixIndex holds the deferred tools whose lowercased names start with
-// mcp__, sorted by lowercased name (then pool order), for the MCP-prefix
-// form. upper[i] counts the tools among the first i whose names have an
-// uppercase letter: where there are none, lowercased order is pool order.
-type prefixIndex struct {
-	tools []*entry
-	upper []int32
-}
-
-func lowerCompare(a, b *entry) int {
-	if c := strings.Compare(a.lowerName, b.lowerName); c != 0 {
-		return c
-	}
-	return poolCompare(a, b)
-}
-
-func prefixed(e *entry) bool { return strings.HasPrefix(e.lowerName, "mcp__") }
-
-func newPrefixIndex(tools []*entry) *prefixIndex {
-	p := &prefixIndex{tools: tools}
-	p.upper = make([]int32, len(tools)+1)
-	for i, e := range tools {
-		p.upper[i+1] = p.upper[i]
-		if e.upper {
-			p.upper[i+1]++
-		}
-	}
-	return p
-}
-
-// buildPrefix indexes the deferred tools (any order).
-func buildPrefix(deferred []*entry) *prefixIndex {
-	var tools []*entry
-	for _, e := range deferred {
-		if prefixed(e) {
-			tools = append(tools, e)
-		}
-	}
-	slices.SortFunc(tools, lowerCompare)
-	return newPrefixIndex(tools)
-}
-
-func (p *prefixIndex) update(remove, add []*entry) *prefixIndex {
-	remove = slices.DeleteFunc(slices.Clone(remove), func(e *entry) bool { return !prefixed(e) })
-	add = slices.DeleteFunc(slices.Clone(add), func(e *entry) bool { return !prefixed(e) })
-	if len(remove) == 0 && len(add) == 0 {
-		return p
-	}
-	return newPrefixIndex(patchSorted(p.tools, remove, add, lowerCompare))
-}
-
-// find returns up to k deferred tools whose lowercased names start with q
-// and that in accepts, in pool order.
-func (p *prefixIndex) find(q string, k int, in func(*entry) bool) []*entry {
-	lo, _ := slices.BinarySearchFunc(p.tools, q, func(e *entry, q string) int { return strings.Compare(e.lowerName, q) })
-	hi := lo + sort.Search(len(p.tools)-lo, func(i int) bool { return !strings.HasPrefix(p.tools[lo+i].lowerName, q) })
-	var out []*entry
-	if p.upper[hi] == p.upper[lo] {
-		// No uppercase name in range: lowercased order is pool order.
-		for _, e := range p.tools[lo:hi] {
-			if in(e) {
-				if out = append(out, e); len(out) == k {
-					break
-				}
-			}
-		}
-		return out
-	}
-	for _, e := range p.tools[lo:hi] {
-		if !in(e) {
-			continue
-		}
-		if i, _ := slices.BinarySearchFunc(out, e, poolCompare); i < k {
-			if len(out) == k {
-				out = out[:k-1]
-			}
-			out = slices.Insert(out, i, e)
-		}
-	}
-	return out
-}
-
-// patchSorted returns list, sorted by cmp, without the entries of remove and
-// with those of add. list is not changed.
-func patchSorted(list, remove, add []*entry, cmp func(a, b *entry) int) []*entry {
-	if len(remove) == 1 && len(add) == 1 && cmp(remove[0], add[0]) == 0 {
-		// One tool replaced: same place.
-		if i, ok := slices.BinarySearchFunc(list, remove[0], cmp); ok && list[i] == remove[0] {
-			out := slices.Clone(list)
-			out[i] = add[0]
-			return out
-		}
-	}
-	var pos []int
-	for _, e := range remove {
-		if i, ok := slices.BinarySearchFunc(list, e, cmp); ok && list[i] == e {
-			pos = append(pos, i)
-		}
-	}
-	slices.Sort(pos)
-	add = slices.SortedFunc(slices.Values(add), cmp)
-	out := make([]*entry, 0, len(list)-len(pos)+len(add))
-	from := 0
-	for _, i := range pos {
-		out = append(out, list[from:i]...)
-		from = i + 1
-	}
-	out = append(out, list[from:]...)
-	if len(add) == 0 {
-		return out
-	}
-	merged := make([]*entry, 0, len(out)+len(add))
-	from = 0
-	for _, e := range add {
-		i, _ := slices.BinarySearchFunc(out[from:], e, cmp)
-		merged = append(merged, out[from:from+i]...)
-		merged = append(merged, e)
-		from += i
-	}
-	return append(merged, out[from:]...)
-}
-
-// vocabulary lists the distinct name parts, and for every part character
-// and every pair of adjacent part characters the parts that contain it. It
-// only grows: a part whose tools are all gone stays listed (index.dead) until
-// the next rebuild. Growing appends to the lists in place: the indexes that
-// share them read only up to their own lengths, and only the newest index
-// is ever extended.
-type vocabulary struct {
-	parts []string
-	grams [gramCount][]int32
-}
-
-// Part characters are [a-z0-9.-]: 38 of them.
-const (
-	partAlphabet = 38
-	gramCount    = partAlphabet*partAlphabet + partAlphabet // pairs, then single characters
-)
-
-func partCode(c byte) int {
-	switch {
-	case c >= 'a' && c <= 'z':
-		return int(c - 'a')
-	case c >= '0' && c <= '9':
-		return 26 + int(c-'0')
-	case c == '.':
-		return 36
-	}
-	return 37 // '-'
-}
-
-func pairGram(a, b byte) int { return partCode(a)*partAlphabet + partCode(b) }
-
-func singleGram(c byte) int { return partAlphabet*partAlphabet + partCode(c) }
-
-// add lists part; v must not be shared with a published index.
-func (v *vocabulary) add(part string) {
-	id := int32(len(v.parts))
-	v.parts = append(v.parts, part)
-	put := func(g int) {
-		if l := v.grams[g]; len(l) == 0 || l[len(l)-1] != id {
-			v.grams[g] = append(l, id)
-		}
-	}
-	for i := 0; i < len(part); i++ {
-		put(singleGram(part[i]))
-		if i > 0 {
-			put(pairGram(part[i-1], part[i]))
-		}
-	}
-}
-
-// extend returns a vocabulary with parts added.
-func (v *vocabulary) extend(parts []string) *vocabulary {
-	nv := *v // copies the list headers; appends go past their lengths
-	for _, p := range parts {
-		nv.add(p)
-	}
-	return &nv
-}
-
-// candidates returns the ids of the parts that may contain term, a string
-// of part characters: those listed under its rarest pair (or, for one
-// character, under it).
-func (v *vocabulary) candidates(term string) []int32 {
-	if len(term) == 1 {
-		return v.grams[singleGram(term[0])]
-	}
-	best := v.grams[pairGram(term[0], term[1])]
-	for i := 2; i < len(term) && len(best) > 0; i++ {
-		if l := v.grams[pairGram(term[i-1], term[i])]; len(l) < len(best) {
-			best = l
-		}
-	}
-	return best
 }

@@ -91,7 +91,7 @@ func TestIncrementalIndexEqualsRebuild(t *testing.T) {
 		for n, e := range r.tools {
 			copies[n] = newEntry(&e.tool)
 		}
-		want := buildSnapshot(0, copies, r.servers, nil)
+		want := buildSnapshot(copies, r.servers, nil)
 		r.mu.Unlock()
 		require.Equal(t, viewOf(t, want.ix), viewOf(t, got.ix), "step %d: index", step)
 		require.Equal(t, entryNames(want.pool), entryNames(got.pool), "step %d: pool", step)
@@ -115,7 +115,7 @@ func TestOneToolChangeCopiesLittle(t *testing.T) {
 		tools = append(tools, Tool{Name: "mcp__s" + strconv.Itoa(i/40) + "__tool_" + strconv.Itoa(i), Server: "s" + strconv.Itoa(i/40),
 			Description: "Tool number " + strconv.Itoa(i) + " reads files and sends messages"})
 	}
-	r, err := NewRegistry(tools...)
+	r, err := NewRegistry(nil, tools...)
 	require.NoError(t, err)
 	before := r.load()
 	changed := tools[700]
@@ -203,7 +203,7 @@ func TestSchemaCache(t *testing.T) {
 }
 
 func TestPrefixFindKeepsPoolOrder(t *testing.T) {
-	r, err := NewRegistry(
+	r, err := NewRegistry(nil,
 		Tool{Name: "mcp__gh__create", Server: "gh"},
 		Tool{Name: "mcp__gh__Delete", Server: "gh"}, // uppercase: before "create" in pool order
 		Tool{Name: "mcp__gh__b", Server: "gh"},
@@ -310,13 +310,4 @@ func TestHasLineTerminator(t *testing.T) {
 	for _, s := range []string{"", "a", "a\nb", "\r", "x\u2028", "\u2029y", "\u2027", "\u202a", "é\u2030", "\xe2\x80", "\xe2", "ab\xe2\x80\xa8"} {
 		assert.Equal(t, strings.ContainsAny(s, "\n\r\u2028\u2029"), hasLineTerminator(s), "%q", s)
 	}
-}
-
-func TestSchemaCacheFollowsLimits(t *testing.T) {
-	const sch = `{"type":"object","properties":{"q":{"type":"string","description":"a query long enough"}}}`
-	var r Registry
-	require.NoError(t, r.Register(Tool{Name: "A", InputSchema: json.RawMessage(sch)}))
-	r.SetLimits(Limits{MaxSchemaBytes: 40})
-	err := r.Register(Tool{Name: "B", InputSchema: json.RawMessage(sch)})
-	require.ErrorIs(t, err, ErrLimit, "a schema valid under the old limits is checked again under the new ones")
 }

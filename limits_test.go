@@ -10,6 +10,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // nested returns a schema whose objects nest depth deep: {} is 1.
@@ -24,25 +25,29 @@ func sizedSchema(n int) string {
 }
 
 func TestLimitsDefaults(t *testing.T) {
-	got := Limits{MaxQueryTerms: -3}.withDefaults()
-	assert.Equal(t, Limits{
-		MaxQueryBytes:        DefaultMaxQueryBytes,
-		MaxQueryTerms:        DefaultMaxQueryTerms,
-		MaxSelectNames:       DefaultMaxSelectNames,
-		MaxResultSchemaBytes: DefaultMaxResultSchemaBytes,
-		MaxSchemaBytes:       DefaultMaxSchemaBytes,
-		MaxSchemaDepth:       DefaultMaxSchemaDepth,
-		MaxDescriptionBytes:  DefaultMaxDescriptionBytes,
-		MaxSchemaWork:        DefaultMaxSchemaWork,
+	got := NewSearcher(&Registry{}, &SearchOptions{MaxQueryTerms: -3}).opts
+	assert.Equal(t, SearchOptions{
+		MaxResults:           defaultMaxResults,
+		MaxResultsCap:        defaultMaxResultsCap,
+		MaxQueryBytes:        defaultMaxQueryBytes,
+		MaxQueryTerms:        defaultMaxQueryTerms,
+		MaxSelectNames:       defaultMaxSelectNames,
+		MaxResultSchemaBytes: defaultMaxResultSchemaBytes,
 	}, got, "zero and negative fields mean the defaults")
-	assert.Equal(t, 7, Limits{MaxQueryTerms: 7}.withDefaults().MaxQueryTerms, "a set field is kept")
-	assert.Less(t, DefaultMaxSchemaBytes, DefaultMaxResultSchemaBytes,
+	assert.Equal(t, RegistryOptions{
+		MaxSchemaBytes:      defaultMaxSchemaBytes,
+		MaxSchemaDepth:      defaultMaxSchemaDepth,
+		MaxDescriptionBytes: defaultMaxDescriptionBytes,
+		MaxSchemaWork:       defaultMaxSchemaWork,
+	}, (&RegistryOptions{MaxSchemaDepth: -1}).withDefaults(), "zero and negative fields mean the defaults")
+	assert.Equal(t, 7, NewSearcher(&Registry{}, &SearchOptions{MaxQueryTerms: 7}).opts.MaxQueryTerms, "a set field is kept")
+	assert.Less(t, defaultMaxSchemaBytes, defaultMaxResultSchemaBytes,
 		"with the defaults, the largest schema a tool may have always fits in a result on its own")
 }
 
 func TestQueryLimits(t *testing.T) {
 	r := specPool(t)
-	s := NewSearcher(r, &SearchOptions{Limits: Limits{MaxQueryBytes: 40, MaxQueryTerms: 3}})
+	s := NewSearcher(r, &SearchOptions{MaxQueryBytes: 40, MaxQueryTerms: 3})
 	for _, tc := range []struct {
 		name, query string
 		wantErr     string // "" = answered
@@ -95,22 +100,22 @@ func TestCountFields(t *testing.T) {
 		{"a b c d e f", 3, 3},
 	} {
 		assert.Equal(t, tc.want, countFields(tc.s, tc.upTo), "countFields(%q, %d)", tc.s, tc.upTo)
-		if tc.upTo > len(splitSpace(tc.s)) {
-			assert.Len(t, splitSpace(tc.s), tc.want, "countFields agrees with splitSpace on %q", tc.s)
+		if tc.upTo > len(words.Fields(tc.s)) {
+			assert.Len(t, words.Fields(tc.s), tc.want, "countFields agrees with splitSpace on %q", tc.s)
 		}
 	}
 }
 
 func TestSelectNamesLimitCutsAndSaysSo(t *testing.T) {
 	r := specPool(t)
-	s := NewSearcher(r, &SearchOptions{Limits: Limits{MaxSelectNames: 2}})
+	s := NewSearcher(r, &SearchOptions{MaxSelectNames: 2})
 
 	res := search(t, s, "select:WebFetch,TaskList,NotebookEdit,Nope", 0)
 	assert.Equal(t, []string{"WebFetch", "TaskList"}, matchNames(res), "the first MaxSelectNames names are looked up")
 	assert.Empty(t, res.NotFound, "names cut by the limit are not reported as missing tools")
 	require.Len(t, res.Notes, 1)
 	assert.Equal(t, "select: named 4 tools; the limit is 2 a query, so these were not looked up: NotebookEdit, Nope. Ask for them in another query.", res.Notes[0])
-	assert.Contains(t, res.Functions(), res.Notes[0], "the note reaches the model in every rendering")
+	assert.Contains(t, res.functions(), res.Notes[0], "the note reaches the model in every rendering")
 
 	res = search(t, s, "select:WebFetch,TaskList", 0)
 	assert.Equal(t, []string{"WebFetch", "TaskList"}, matchNames(res))
@@ -125,7 +130,7 @@ func TestResultSchemaBudget(t *testing.T) {
 		Tool{Name: "BetaSmall", Description: "alpha", InputSchema: json.RawMessage(small), ShouldDefer: true},
 		Tool{Name: "GammaBig", Description: "alpha", InputSchema: json.RawMessage(big), ShouldDefer: true},
 	))
-	s := NewSearcher(&r, &SearchOptions{Limits: Limits{MaxResultSchemaBytes: 1000}})
+	s := NewSearcher(&r, &SearchOptions{MaxResultSchemaBytes: 1000})
 
 	res := search(t, s, "select:AlphaBig,GammaBig,BetaSmall", 0)
 	assert.Equal(t, []string{"AlphaBig", "BetaSmall"}, matchNames(res), "a match that does not fit is left out; later ones that fit are kept")
@@ -149,22 +154,21 @@ func TestResultSchemaBudget(t *testing.T) {
 func TestSchemaSizeAndDepthLimits(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		limits  Limits
+		limits  RegistryOptions
 		schema  string
 		wantErr string // "" = accepted
 	}{
-		{"at the size limit", Limits{MaxSchemaBytes: 100}, sizedSchema(100), ""},
-		{"over the size limit", Limits{MaxSchemaBytes: 100}, sizedSchema(101), "the schema is 101 bytes, the limit is 100"},
-		{"default size limit", Limits{}, sizedSchema(DefaultMaxSchemaBytes + 1), fmt.Sprintf("the limit is %d", DefaultMaxSchemaBytes)},
-		{"at the depth limit", Limits{MaxSchemaDepth: 5}, nested(5), ""},
-		{"over the depth limit", Limits{MaxSchemaDepth: 5}, nested(6), "nests objects and arrays more than 5 deep"},
-		{"arrays count", Limits{MaxSchemaDepth: 3}, `{"enum":[[[1]]]}`, "more than 3 deep"},
-		{"brackets in strings do not count", Limits{MaxSchemaDepth: 2}, `{"description":"[[[{{{\"[[["}`, ""},
-		{"default depth limit", Limits{}, nested(DefaultMaxSchemaDepth + 1), fmt.Sprintf("more than %d deep", DefaultMaxSchemaDepth)},
+		{"at the size limit", RegistryOptions{MaxSchemaBytes: 100}, sizedSchema(100), ""},
+		{"over the size limit", RegistryOptions{MaxSchemaBytes: 100}, sizedSchema(101), "the schema is 101 bytes, the limit is 100"},
+		{"default size limit", RegistryOptions{}, sizedSchema(defaultMaxSchemaBytes + 1), fmt.Sprintf("the limit is %d", defaultMaxSchemaBytes)},
+		{"at the depth limit", RegistryOptions{MaxSchemaDepth: 5}, nested(5), ""},
+		{"over the depth limit", RegistryOptions{MaxSchemaDepth: 5}, nested(6), "nests objects and arrays more than 5 deep"},
+		{"arrays count", RegistryOptions{MaxSchemaDepth: 3}, `{"enum":[[[1]]]}`, "more than 3 deep"},
+		{"brackets in strings do not count", RegistryOptions{MaxSchemaDepth: 2}, `{"description":"[[[{{{\"[[["}`, ""},
+		{"default depth limit", RegistryOptions{}, nested(defaultMaxSchemaDepth + 1), fmt.Sprintf("more than %d deep", defaultMaxSchemaDepth)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var r Registry
-			r.SetLimits(tc.limits)
+			r := newRegistry(t, &tc.limits)
 			err := r.Register(Tool{Name: "T", InputSchema: json.RawMessage(tc.schema)})
 			if tc.wantErr == "" {
 				require.NoError(t, err)
@@ -174,14 +178,13 @@ func TestSchemaSizeAndDepthLimits(t *testing.T) {
 			require.ErrorIs(t, err, ErrLimit)
 			assert.Contains(t, err.Error(), tc.wantErr)
 			assert.Contains(t, err.Error(), `register "T"`, "the error names the tool")
-			assert.Equal(t, 0, r.Len())
+			assert.Equal(t, 0, registeredCount(r))
 		})
 	}
 }
 
 func TestLazySchemaLimits(t *testing.T) {
-	var r Registry
-	r.SetLimits(Limits{MaxSchemaBytes: 100, MaxSchemaDepth: 4})
+	r := newRegistry(t, &RegistryOptions{MaxSchemaBytes: 100, MaxSchemaDepth: 4})
 	lazy := func(s string) func() (json.RawMessage, error) {
 		return func() (json.RawMessage, error) { return json.RawMessage(s), nil }
 	}
@@ -190,38 +193,40 @@ func TestLazySchemaLimits(t *testing.T) {
 		Tool{Name: "Deep", Description: "lazy", ShouldDefer: true, LoadSchema: lazy(nested(5))},
 		Tool{Name: "Fine", Description: "lazy", ShouldDefer: true, LoadSchema: lazy(nested(4))},
 	))
-	res := search(t, NewSearcher(&r, nil), "lazy", 5)
+	res := search(t, NewSearcher(r, nil), "lazy", 5)
 	assert.Equal(t, []string{"Fine"}, matchNames(res))
 	require.Len(t, res.Notes, 2)
 	assert.Contains(t, res.Notes[0], `Big was left out: load schema of "Big"`)
 	assert.Contains(t, res.Notes[0], "the schema is 101 bytes, the limit is 100")
 	assert.Contains(t, res.Notes[1], `Deep was left out: load schema of "Deep"`)
 	assert.Contains(t, res.Notes[1], "more than 4 deep")
+	for _, n := range res.Notes {
+		assert.NotContains(t, n, "toolsearch:", "a note is for the model: no Go prefix")
+	}
 }
 
 func TestDescriptionLimit(t *testing.T) {
-	var r Registry
-	r.SetLimits(Limits{MaxDescriptionBytes: 10})
+	r := newRegistry(t, &RegistryOptions{MaxDescriptionBytes: 10})
 	require.NoError(t, r.Register(Tool{Name: "Ok", Description: strings.Repeat("d", 10)}))
 	err := r.Register(Tool{Name: "Long", Description: strings.Repeat("d", 11)})
 	require.ErrorIs(t, err, ErrLimit)
 	assert.EqualError(t, err, `register "Long": toolsearch: limit exceeded: the description is 11 bytes, the limit is 10`)
 
 	var z Registry // the zero Registry applies the default
-	err = z.Register(Tool{Name: "Long", Description: strings.Repeat("d", DefaultMaxDescriptionBytes+1)})
+	err = z.Register(Tool{Name: "Long", Description: strings.Repeat("d", defaultMaxDescriptionBytes+1)})
 	require.ErrorIs(t, err, ErrLimit)
-	require.NoError(t, z.Register(Tool{Name: "Max", Description: strings.Repeat("d", DefaultMaxDescriptionBytes)}))
+	require.NoError(t, z.Register(Tool{Name: "Max", Description: strings.Repeat("d", defaultMaxDescriptionBytes)}))
 }
 
-func TestSetLimitsAppliesToLaterRegistrations(t *testing.T) {
-	var r Registry
-	require.NoError(t, r.Register(Tool{Name: "Before", InputSchema: json.RawMessage(nested(6))}))
-	r.SetLimits(Limits{MaxSchemaDepth: 5})
-	require.ErrorIs(t, r.Register(Tool{Name: "After", InputSchema: json.RawMessage(nested(6))}), ErrLimit)
-	_, ok := r.Lookup("Before")
-	assert.True(t, ok, "tools registered before SetLimits are kept")
-	r.SetLimits(Limits{})
-	require.NoError(t, r.Register(Tool{Name: "After", InputSchema: json.RawMessage(nested(6))}), "Limits{} restores the defaults")
+// The limits are fixed when the registry is made: another registry made
+// with other limits does not change this one's.
+func TestRegistryLimitsAreFixed(t *testing.T) {
+	opts := &RegistryOptions{MaxSchemaDepth: 5}
+	r := newRegistry(t, opts)
+	opts.MaxSchemaDepth = 100 // options are copied
+	require.ErrorIs(t, r.Register(Tool{Name: "Deep", InputSchema: json.RawMessage(nested(6))}), ErrLimit)
+	other := newRegistry(t, nil)
+	require.NoError(t, other.Register(Tool{Name: "Deep", InputSchema: json.RawMessage(nested(6))}), "nil means the defaults")
 }
 
 func TestJSONDepth(t *testing.T) {
@@ -323,7 +328,7 @@ func TestSchemaWorkStopsEarly(t *testing.T) {
 	for _, raw := range schemas {
 		s, err := compileSchema(json.RawMessage(raw))
 		require.NoError(t, err)
-		for _, limit := range []int{100, DefaultMaxSchemaWork, 1 << 30} {
+		for _, limit := range []int{100, defaultMaxSchemaWork, 1 << 30} {
 			require.Equal(t, everyLevel(s, schemaWorkLevels, limit), schemaWork(s, schemaWorkLevels, limit), "limit %d, schema %.200s", limit, raw)
 		}
 	}
@@ -341,11 +346,10 @@ func TestSchemaWorkLimit(t *testing.T) {
 			err := r.Register(Tool{Name: "Fan", InputSchema: json.RawMessage(tc.schema)})
 			require.ErrorIs(t, err, ErrInvalidSchema)
 			require.ErrorIs(t, err, ErrLimit)
-			assert.EqualError(t, err, `register "Fan": toolsearch: invalid input schema: toolsearch: limit exceeded: validating one value may apply more than 10000 subschemas: its references fan out`)
+			assert.EqualError(t, err, `register "Fan": toolsearch: invalid input schema: limit exceeded: validating one value may apply more than 10000 subschemas: its references fan out`)
 		})
 	}
-	var r Registry
-	r.SetLimits(Limits{MaxSchemaWork: 100})
+	r := newRegistry(t, &RegistryOptions{MaxSchemaWork: 100})
 	require.NoError(t, r.Register(Tool{Name: "Small", InputSchema: json.RawMessage(anyOfChain(4))}), "2⁴ fits in 100")
 	require.ErrorIs(t, r.Register(Tool{Name: "Fan", InputSchema: json.RawMessage(anyOfChain(6))}), ErrLimit, "2⁶ does not")
 }
@@ -354,7 +358,7 @@ func TestRealSchemasWithinLimits(t *testing.T) {
 	loadCatalog(t, "testdata/bench/livemcpbench.json") // 527 schemas of real MCP servers, all accepted
 }
 
-// hostileWideSchema returns a schema just under DefaultMaxSchemaBytes whose
+// hostileWideSchema returns a schema just under defaultMaxSchemaBytes whose
 // definitions refer to each other through properties and items: the work
 // bound has to follow every reference at every level.
 func hostileWideSchema() string {
@@ -363,7 +367,7 @@ func hostileWideSchema() string {
 	n := 0
 	for i := 0; ; i++ {
 		def := fmt.Sprintf(`"d%d":{"properties":{"a":{"$ref":"#/$defs/d%d"},"b":{"$ref":"#/$defs/d%d"}},"allOf":[{"$ref":"#/$defs/e%d"}]},"e%d":{"items":{"$ref":"#/$defs/d%d"}},`, i, i+1, i/2, i, i, i/3)
-		if b.Len()+len(def)+200 > DefaultMaxSchemaBytes {
+		if b.Len()+len(def)+200 > defaultMaxSchemaBytes {
 			n = i
 			break
 		}

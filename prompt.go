@@ -2,9 +2,17 @@ package toolsearch
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
+
+// This file holds every text the model reads that the package writes: the
+// ToolSearch and CallTool definitions, the lists of deferred tools, the
+// texts of results (no match, names not found, "Tool loaded.", notes) and
+// the refusals. Each is fixed wording around names and numbers, so a prompt
+// is byte-identical for the same registry.
 
 // ToolDefinition is a tool as sent to a model: the shape of the Anthropic
 // Messages API's tools entries. DeferLoading marks a deferred tool for
@@ -16,8 +24,8 @@ type ToolDefinition struct {
 	DeferLoading bool            `json:"defer_loading,omitempty"`
 }
 
-// toolSearchDescription is the ToolSearch tool's description. It is part of
-// every prompt, so it is short.
+// toolSearchDescription is the ToolSearch tool's default description. It is
+// part of every prompt, so it is short.
 const toolSearchDescription = `Fetches the full definitions of deferred tools so that you can call them. Deferred tools are listed by name only; their schemas are not loaded, so you cannot call one until this tool has returned it.
 
 Query forms:
@@ -25,46 +33,85 @@ Query forms:
 - "notebook jupyter" — keyword search, best max_results matches (default 5)
 - "+slack send" — "+" makes a word required; the others rank the results`
 
-// toolSearchSchema is the ToolSearch input schema.
-const toolSearchSchema = `{"type":"object","properties":{"query":{"type":"string","description":"select:Name1,Name2 for exact names, or keywords (prefix a word with + to require it)"},"max_results":{"type":"integer","minimum":1,"description":"Maximum number of keyword matches (default 5)"}},"required":["query"],"additionalProperties":false}`
+// defaultInputSchema returns the default ToolSearch input schema, reading
+// the query from field.
+func defaultInputSchema(field string) string {
+	f, _ := json.Marshal(field)
+	return `{"type":"object","properties":{` + string(f) + `:{"type":"string","description":"select:Name1,Name2 for exact names, or keywords (prefix a word with + to require it)"},"max_results":{"type":"integer","minimum":1,"description":"Maximum number of keyword matches (default 5)"}},"required":[` + string(f) + `],"additionalProperties":false}`
+}
 
-// toolSearchRegexDescription is the ToolSearch description with the regex
-// strategy.
-const toolSearchRegexDescription = `Fetches the full definitions of deferred tools so that you can call them. Deferred tools are listed by name only; their schemas are not loaded, so you cannot call one until this tool has returned it.
+// regexDescription and regexSchema are the ToolSearch description and
+// input schema of the regex strategy.
+const (
+	regexDescription = `Fetches the full definitions of deferred tools so that you can call them. Deferred tools are listed by name only; their schemas are not loaded, so you cannot call one until this tool has returned it.
 
 The pattern is a regular expression (RE2 syntax, case-insensitive, at most 200 characters) matched against tool names, descriptions and argument names and descriptions; the best max_results matches are returned (default 5). Examples:
 - "slack" — tools that mention slack
 - "(create|open).*issue" — creating or opening issues
 - "select:Read,WebFetch" — load these tools by exact name
 Escape special characters such as ( ) [ ] . * + ? with a backslash.`
+	regexSchema = `{"type":"object","properties":{"pattern":{"type":"string","description":"RE2 regular expression, case-insensitive, at most 200 characters; or select:Name1,Name2 for exact names"},"max_results":{"type":"integer","minimum":1,"description":"Maximum number of matches (default 5)"}},"required":["pattern"],"additionalProperties":false}`
+)
 
-// toolSearchRegexSchema is the ToolSearch input schema with the regex
-// strategy.
-const toolSearchRegexSchema = `{"type":"object","properties":{"pattern":{"type":"string","description":"RE2 regular expression, case-insensitive, at most 200 characters; or select:Name1,Name2 for exact names"},"max_results":{"type":"integer","minimum":1,"description":"Maximum number of matches (default 5)"}},"required":["pattern"],"additionalProperties":false}`
+// toolSearchInput is a StrategyInput with the defaults filled in.
+type toolSearchInput struct {
+	field, description string
+	schema             json.RawMessage
+	schemaIsDefault    bool   // the default schema for "query": one compiled validator for all
+	usage              string // the expected input, for error texts
+	pattern            bool
+}
+
+func resolveInput(in StrategyInput) toolSearchInput {
+	r := toolSearchInput{field: in.Field, description: in.Description, schema: in.Schema, pattern: in.Pattern}
+	if r.field == "" {
+		r.field = "query"
+	}
+	if r.description == "" {
+		r.description = toolSearchDescription
+	}
+	if len(r.schema) == 0 {
+		r.schema = json.RawMessage(defaultInputSchema(r.field))
+		r.schemaIsDefault = r.field == "query"
+	}
+	f, _ := json.Marshal(r.field)
+	r.usage = `expected {` + string(f) + `: string, "max_results"?: integer ≥ 1}`
+	return r
+}
 
 // ToolDefinition returns the definition of the ToolSearch tool, to send to
-// the model with the tools that are not deferred. It follows the Searcher's
-// strategy: with the regex strategy the input is {"pattern", "max_results"}
-// and the description explains patterns.
+// the model with the tools that are not deferred. Its description and input
+// schema are those of the Searcher's strategy (StrategyInput): with the
+// regex strategy the input is {"pattern", "max_results"} and the
+// description explains patterns.
 func (s *Searcher) ToolDefinition() ToolDefinition {
-	desc, schema := s.toolSearchInput()
 	return ToolDefinition{
 		Name:        ToolSearchName,
-		Description: desc,
-		InputSchema: json.RawMessage(schema),
+		Description: s.input.description,
+		InputSchema: slices.Clone(s.input.schema),
 	}
 }
 
-// toolSearchInput returns the ToolSearch description and input schema for
-// the Searcher's strategy.
-func (s *Searcher) toolSearchInput() (description, schema string) {
-	if _, ok := s.opts.Strategy.(regexStrategy); ok {
-		return toolSearchRegexDescription, toolSearchRegexSchema
+// The CallTool bridge (SessionOptions.CallBridge). Its definition never
+// changes, so that a tool list holding it stays byte-identical.
+const (
+	callToolDescription = `Calls a tool that ToolSearch returned. Tools found with ToolSearch are not added to your tool list: call them through this tool, with "name" set to the tool's exact name and "arguments" to an object that follows the schema ToolSearch returned for it.`
+	callToolSchema      = `{"type":"object","properties":{"name":{"type":"string","description":"The exact name of a tool returned by ToolSearch"},"arguments":{"type":"object","description":"The tool's arguments, following its schema"}},"required":["name","arguments"],"additionalProperties":false}`
+	bridgeUsage         = `expected {"name": string, "arguments": object}`
+)
+
+// callToolDefinition returns the definition of the CallTool bridge.
+func callToolDefinition() ToolDefinition {
+	return ToolDefinition{
+		Name:        CallToolName,
+		Description: callToolDescription,
+		InputSchema: json.RawMessage(callToolSchema),
 	}
-	return toolSearchDescription, toolSearchSchema
 }
 
-// Headers of the texts that tell the model what is deferred.
+// The texts that tell the model which tools are deferred: the
+// system-prompt section, the <available-deferred-tools> block of a full
+// announcement, and the delta of a later one.
 const (
 	sectionHeader = "The following deferred tools are available via ToolSearch:"
 	blockOpen     = "<available-deferred-tools>"
@@ -73,21 +120,68 @@ const (
 	deltaRemoved  = "The following deferred tools are no longer available (their MCP server disconnected). Do not search for them — ToolSearch will return no match:"
 )
 
+// promptTexts are the texts that list the deferred tools of one view (a
+// scope) of one snapshot, rendered once.
+type promptTexts struct {
+	names   []string // sorted
+	section string
+	block   string
+}
+
+// renderTexts renders the texts for the deferred tools of s that in
+// accepts.
+func renderTexts(s *snapshot, in func(*entry) bool) *promptTexts {
+	names := make([]string, 0, len(s.deferred))
+	for _, e := range s.deferred {
+		if in(e) {
+			names = append(names, e.tool.Name)
+		}
+	}
+	names = sortNames(names)
+	return &promptTexts{names: names, section: renderSection(names), block: renderBlock(names)}
+}
+
+// promptTexts returns the prompt texts of the Searcher's view of snap: the
+// snapshot's own for an unscoped Searcher, else the Searcher's.
+func (s *Searcher) promptTexts(snap *snapshot) *promptTexts {
+	if s.opts.Scope == nil {
+		return snap.texts.get(snap, func(*promptTexts) *promptTexts { return renderTexts(snap, everything) })
+	}
+	return s.texts.get(snap, func(*promptTexts) *promptTexts { return renderTexts(snap, s.in) })
+}
+
 // SystemPromptSection returns the system-prompt text that lists the
-// deferred tools: a header line, then the names sorted and comma-separated.
-// It is "" when no tool is deferred. The text is byte-identical for the same
-// deferred set whatever the registration order, and is rendered once per
+// deferred tools the Searcher sees: a header line, then the names sorted
+// and comma-separated; "" when there is none. It is byte-identical for the
+// same deferred set whatever the registration order, and rendered once per
 // registry change.
-func (s *Searcher) SystemPromptSection() string { return s.texts(s.reg.load()).section }
+func (s *Searcher) SystemPromptSection() string { return s.promptTexts(s.reg.load()).section }
 
-// DeferredToolsBlock returns the deferred tools as an
-// <available-deferred-tools> block, one name a line, sorted; "" when no tool
-// is deferred. Byte-identical for the same deferred set.
-func (s *Searcher) DeferredToolsBlock() string { return s.texts(s.reg.load()).block }
-
-// DeferredNames returns the names of the deferred tools, sorted. The slice
-// is the caller's.
-func (s *Searcher) DeferredNames() []string { return slices.Clone(s.texts(s.reg.load()).names) }
+// sortNames sorts names taken in pool order: two sorted runs (tools not
+// from MCP servers, then MCP tools), merged in one pass.
+func sortNames(names []string) []string {
+	split := 1
+	for split < len(names) && names[split-1] <= names[split] {
+		split++
+	}
+	if split >= len(names) {
+		return names
+	}
+	a, b := names[:split], names[split:]
+	if !slices.IsSorted(b) {
+		slices.Sort(names)
+		return names
+	}
+	out := make([]string, 0, len(names))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0] < a[0] {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
 
 func renderSection(names []string) string {
 	if len(names) == 0 {
@@ -125,11 +219,10 @@ func renderBlock(names []string) string {
 	return b.String()
 }
 
-// DeltaText returns the announcement of a change to the deferred set: the
+// deltaText returns the announcement of a change to the deferred set: the
 // names that became available and those that went away (their server
-// disconnected), each list sorted, one name a line. It is "" when both are
-// empty.
-func DeltaText(added, removed []string) string {
+// disconnected), each list sorted, one name a line; "" when both are empty.
+func deltaText(added, removed []string) string {
 	var b strings.Builder
 	write := func(header string, names []string) {
 		if len(names) == 0 {
@@ -153,4 +246,153 @@ func sortedCopy(s []string) []string {
 	c := slices.Clone(s)
 	slices.Sort(c)
 	return slices.Compact(c)
+}
+
+// The texts of a result.
+
+const toolLoaded = "Tool loaded."
+
+// noMatchText is the text of a result without matches: "No matching
+// deferred tools found", plus, when MCP servers are pending, a sentence
+// naming them and asking the model to search again.
+func noMatchText(pending []string) string {
+	const none = "No matching deferred tools found"
+	if len(pending) == 0 {
+		return none
+	}
+	return none + ". Some MCP servers are still connecting: " + strings.Join(pending, ", ") +
+		". Their tools will become available shortly — try searching again."
+}
+
+// notFoundText says which select: names matched nothing, with suggestions;
+// "" when all were found.
+func notFoundText(notFound []string, suggestions map[string][]string) string {
+	if len(notFound) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("No tool named ")
+	for i, n := range notFound {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(n)
+		if s := suggestions[n]; len(s) > 0 {
+			b.WriteString(" (did you mean " + strings.Join(s, ", ") + "?)")
+		}
+	}
+	b.WriteByte('.')
+	return b.String()
+}
+
+// The notes of a result: what a limit or a failure changed or left out.
+
+func maxResultsLowered(asked, limit int) string {
+	return "max_results " + strconv.Itoa(asked) + " was lowered to the limit " + strconv.Itoa(limit)
+}
+
+func selectCut(names []string, limit int) string {
+	return "select: named " + strconv.Itoa(len(names)) + " tools; the limit is " + strconv.Itoa(limit) +
+		" a query, so these were not looked up: " + strings.Join(names[limit:], ", ") + ". Ask for them in another query."
+}
+
+func leftOutBudget(name string, size, left, limit int) string {
+	return name + " was left out: its schema is " + strconv.Itoa(size) + " bytes and this result has " +
+		strconv.Itoa(left) + " of its " + strconv.Itoa(limit) + " schema bytes left. Select it in a query of its own."
+}
+
+func leftOutUnloaded(name string, err error) string { return name + " was left out: " + modelText(err) }
+
+// modelText returns the text of err, an error of the package or of a
+// user's LoadSchema, for the model: without the "toolsearch: " prefix of
+// the sentinels it wraps.
+func modelText(err error) string { return strings.ReplaceAll(err.Error(), "toolsearch: ", "") }
+
+// The refusals of ToolSearch input. invalidQuery puts invalidInputPrefix
+// before each.
+
+const invalidInputPrefix = "Invalid ToolSearch input: "
+
+func argsNotJSON(err error, usage string) string {
+	return "arguments are not valid JSON (" + err.Error() + "); " + usage
+}
+
+func argsTrailing(usage string) string {
+	return "arguments hold more than one JSON value, or text after it; " + usage
+}
+
+func argsNoQuery(field, usage string) string { return field + " must be a string; " + usage }
+
+func argsBadMaxResults(usage string) string { return "max_results must be an integer ≥ 1; " + usage }
+
+func badMaxResults(n int) string {
+	return "max_results must be an integer ≥ 1, got " + strconv.Itoa(n)
+}
+
+func queryTooLong(n, limit int) string {
+	return "the query is " + strconv.Itoa(n) + " bytes long, the limit is " + strconv.Itoa(limit)
+}
+
+func tooManyTerms(limit int) string {
+	return "the query has more than " + strconv.Itoa(limit) + " terms; use fewer, more specific words"
+}
+
+func patternTooLong(n, limit int) string {
+	return fmt.Sprintf("the pattern is %d characters long; the limit is %d: use a shorter pattern, for example a few alternatives like \"slack|message\"", n, limit)
+}
+
+func patternInvalid(why string) string {
+	return "the pattern is not a valid RE2 regular expression (" + why + "): escape special characters such as ( ) [ ] . * + ? with a backslash"
+}
+
+// The refusals of the call guard (Session.CheckCall).
+
+func refuseToolSearch() string {
+	return "ToolSearch is not run as an application tool: its calls are answered by the tool search."
+}
+
+func refuseUnavailable(name, server string, pending bool) string {
+	why := "is disconnected"
+	if pending {
+		why = "is still connecting; try again shortly"
+	}
+	return "Tool " + name + " is not available: its MCP server " + server + " " + why + "."
+}
+
+func refuseUnknown(name string, suggestions []string) string {
+	msg := "No tool named " + name + " is available."
+	if len(suggestions) > 0 {
+		msg += " Did you mean " + strings.Join(suggestions, ", ") + "?"
+	}
+	return msg
+}
+
+func refuseNoSchema(name string, err error) string {
+	return "Tool " + name + " cannot be called: " + modelText(err) + "."
+}
+
+func refuseArgsNotJSON(name string, err error) string {
+	return "The arguments for " + name + " are not valid JSON: " + err.Error() + "."
+}
+
+func refuseArgsNotLoaded(name, why string) string {
+	return "The arguments for " + name + " do not match its schema (" + why + "). This tool's schema was not loaded: call ToolSearch with select:" + name + ", then retry."
+}
+
+func refuseArgs(name, why string) string {
+	return "The arguments for " + name + " do not match its schema: " + why + "."
+}
+
+func refuseBridgeNotJSON(err error) string {
+	return "The arguments for " + CallToolName + " are not valid JSON: " + err.Error() + "; " + bridgeUsage + "."
+}
+
+func refuseBridgeArgs(why string) string {
+	return "The arguments for " + CallToolName + " do not match its schema: " + why + "; " + bridgeUsage + "."
+}
+
+func refuseBridgeSelf() string { return CallToolName + " cannot call itself." }
+
+func refuseBridgeToolSearch() string {
+	return ToolSearchName + " is in your tool list: call it directly, not through " + CallToolName + "."
 }

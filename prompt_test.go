@@ -14,11 +14,11 @@ import (
 func TestPromptGolden(t *testing.T) {
 	s := NewSearcher(specPool(t), nil)
 	golden(t, "system_prompt_section.txt", []byte(s.SystemPromptSection()))
-	golden(t, "deferred_tools_block.txt", []byte(s.DeferredToolsBlock()))
+	golden(t, "deferred_tools_block.txt", []byte(deferredBlock(s)))
 	def, err := json.MarshalIndent(s.ToolDefinition(), "", "  ")
 	require.NoError(t, err)
 	golden(t, "toolsearch_definition.json", def)
-	golden(t, "delta.txt", []byte(DeltaText(
+	golden(t, "delta.txt", []byte(deltaText(
 		[]string{"mcp__jira__search", "mcp__jira__create_ticket", "mcp__jira__search"},
 		[]string{"mcp__slack__send_message"})))
 }
@@ -46,7 +46,7 @@ func TestPromptIndependentOfRegistrationOrder(t *testing.T) {
 		}
 		got := NewSearcher(&r, nil)
 		require.Equal(t, want.SystemPromptSection(), got.SystemPromptSection(), "order %d", i)
-		require.Equal(t, want.DeferredToolsBlock(), got.DeferredToolsBlock(), "order %d", i)
+		require.Equal(t, deferredBlock(want), deferredBlock(got), "order %d", i)
 		for _, q := range []string{"web", "list", "github issue", "mcp__github"} {
 			a, _ := want.Search(q, 0)
 			b, _ := got.Search(q, 0)
@@ -56,21 +56,21 @@ func TestPromptIndependentOfRegistrationOrder(t *testing.T) {
 }
 
 func TestPromptTextsEmptyWithoutDeferredTools(t *testing.T) {
-	r, err := NewRegistry(Tool{Name: "Read"})
+	r, err := NewRegistry(nil, Tool{Name: "Read"})
 	require.NoError(t, err)
 	s := NewSearcher(r, nil)
 	assert.Empty(t, s.SystemPromptSection())
-	assert.Empty(t, s.DeferredToolsBlock())
-	assert.Empty(t, DeltaText(nil, nil))
+	assert.Empty(t, deferredBlock(s))
+	assert.Empty(t, deltaText(nil, nil))
 }
 
 func TestScopedPromptTexts(t *testing.T) {
 	s := NewSearcher(specPool(t), &SearchOptions{Scope: &Scope{Allow: []string{"WebFetch", "Read", "mcp__slack__send_message"}}})
 	assert.Equal(t, "The following deferred tools are available via ToolSearch:\nWebFetch, mcp__slack__send_message", s.SystemPromptSection())
 	star := NewSearcher(specPool(t), &SearchOptions{Scope: &Scope{Allow: []string{"*"}}})
-	assert.Empty(t, star.DeferredNames(), "deferred tools are in a * scope only with IncludeDeferred")
+	assert.Empty(t, deferredNames(star), "deferred tools are in a * scope only with IncludeDeferred")
 	all := NewSearcher(specPool(t), &SearchOptions{Scope: &Scope{Allow: []string{"*"}, IncludeDeferred: true}})
-	assert.Len(t, all.DeferredNames(), 10)
+	assert.Len(t, deferredNames(all), 10)
 }
 
 func TestToolSearchDescriptionIsConcise(t *testing.T) {

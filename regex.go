@@ -1,49 +1,56 @@
 package toolsearch
 
 import (
+	"context"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"math"
 	"regexp"
 	"regexp/syntax"
-	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
-// MaxPatternLength is the longest pattern, in characters, the regex
-// strategy accepts.
-const MaxPatternLength = 200
-
-// Regex strategy weights: a tool scores, for each field, the field's weight
-// times the number of the pattern's top-level alternatives that match there
-// (a pattern without a top-level "|" is one alternative).
+// The regex strategy's limits and weights: a tool scores, for each field,
+// the field's weight times the number of the pattern's top-level
+// alternatives that match there (a pattern without a top-level "|" is one
+// alternative).
 const (
-	RegexWeightName        = 4 // the tool's name
-	RegexWeightDescription = 2 // its description or search hint
-	RegexWeightArgument    = 1 // any argument name or description
+	maxPatternLength       = words.MaxPattern // characters in a pattern
+	regexWeightName        = 4                // the tool's name
+	regexWeightDescription = 2                // its description or search hint
+	regexWeightArgument    = 1                // any argument name or description
 )
 
 type regexStrategy struct{}
 
 // RegexStrategy returns the regex strategy: the model sends an RE2 pattern
-// (https://github.com/google/re2/wiki/Syntax) of at most MaxPatternLength
-// characters, matched case-insensitively against each deferred tool's name,
+// (https://github.com/google/re2/wiki/Syntax) of at most 200 characters,
+// matched case-insensitively against each deferred tool's name,
 // description, search hint, and argument names and descriptions (the
 // properties of its input schema, nested ones included, each matched on its
 // own so that ^ and $ anchor to it; a schema supplied lazily through
-// LoadSchema is not read for this). Tools are ranked by the
-// Regex weights, ties in pool order: with "slack|message|send", a tool that
-// has all three words ranks above one that has one. A tool the pattern does
-// not match is left out. "select:A,B" and a tool's exact name work as with every
-// strategy. A pattern that is too long or does not compile is an error
-// wrapping ErrInvalidQuery whose text tells the model what to fix.
+// LoadSchema is not read for this). A tool scores 4 for each top-level
+// alternative of the pattern ("a|b|c" has three) that matches its name, 2
+// for each that matches its description or hint, and 1 for each that
+// matches an argument; ties keep pool order: with "slack|message|send", a
+// tool that has all three words ranks above one that has one. A tool the
+// pattern does not match is left out. "select:A,B" and a tool's exact name
+// work as with every strategy; a query starting with "mcp__" is a pattern
+// like any other. A pattern that is too long or does not compile is an
+// error wrapping ErrInvalidQuery whose text tells the model what to fix.
 //
 // With this strategy the ToolSearch input is {"pattern": string,
-// "max_results"?: integer}.
+// "max_results"?: integer}, and its description explains patterns.
 func RegexStrategy() Strategy { return regexStrategy{} }
 
 func (regexStrategy) Name() string { return "regex" }
+
+func (regexStrategy) Input() StrategyInput {
+	return StrategyInput{Field: "pattern", Description: regexDescription, Schema: json.RawMessage(regexSchema), Pattern: true}
+}
 
 // regexDoc is the text of one tool the regex strategy matches, lowercased
 // (a case-insensitive match is the same on it, and a literal can then be
@@ -55,31 +62,33 @@ type regexDoc struct {
 }
 
 type regexIndex struct {
-	docs []*entry
-	text []*regexDoc
-	data map[*entry]*regexDoc
+	docs toolDocs[*regexDoc]
+	text []*regexDoc // per tool, in Corpus order
 }
 
-func (regexStrategy) index(tools []*entry, prev strategyIndex) strategyIndex {
-	var old map[*entry]*regexDoc
-	if p, ok := prev.(*regexIndex); ok {
-		old = p.data
+func newRegexDoc(t *Tool) *regexDoc {
+	desc := t.Description
+	if t.SearchHint != "" {
+		desc += "\n" + t.SearchHint
 	}
-	x := &regexIndex{docs: tools, text: make([]*regexDoc, len(tools)), data: make(map[*entry]*regexDoc, len(tools))}
-	for i, e := range tools {
-		d := old[e]
-		if d == nil {
-			desc := e.tool.Description
-			if e.tool.SearchHint != "" {
-				desc += "\n" + e.tool.SearchHint
-			}
-			names, descs := argumentTexts(e.tool.InputSchema)
-			d = &regexDoc{name: e.lowerName, desc: lower(desc)}
-			for _, a := range append(names, descs...) {
-				d.args = append(d.args, lower(a))
-			}
-		}
-		x.data[e], x.text[i] = d, d
+	names, descs := argumentTexts(t.InputSchema)
+	d := &regexDoc{name: words.Lower(t.Name), desc: words.Lower(desc)}
+	for _, a := range append(names, descs...) {
+		d.args = append(d.args, words.Lower(a))
+	}
+	return d
+}
+
+// Index lowercases the texts of c's tools.
+func (regexStrategy) Index(c Corpus, prev Index) Index {
+	var old toolDocs[*regexDoc]
+	if p, ok := prev.(*regexIndex); ok {
+		old = p.docs
+	}
+	x := &regexIndex{docs: make(toolDocs[*regexDoc], c.Len()), text: make([]*regexDoc, c.Len())}
+	for i := range x.text {
+		t := c.Tool(i)
+		x.text[i] = old.get(&t, x.docs, newRegexDoc)
 	}
 	return x
 }
@@ -106,12 +115,11 @@ func (a *alternative) match(text string) bool {
 // compilePattern checks a pattern from the model and compiles its
 // top-level alternatives.
 func compilePattern(p string) ([]alternative, error) {
-	if n := utf8.RuneCountInString(p); n > MaxPatternLength {
-		return nil, fmt.Errorf("%w: the pattern is %d characters long; the limit is %d: use a shorter pattern, for example a few alternatives like \"slack|message\"", ErrInvalidQuery, n, MaxPatternLength)
+	if n := utf8.RuneCountInString(p); n > maxPatternLength {
+		return nil, errors.New(patternTooLong(n, maxPatternLength))
 	}
 	if _, err := regexp.Compile(p); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
-		return nil, fmt.Errorf("%w: the pattern is not a valid RE2 regular expression (%s): escape special characters such as ( ) [ ] . * + ? with a backslash", ErrInvalidQuery, msg)
+		return nil, errors.New(patternInvalid(strings.TrimPrefix(err.Error(), "error parsing regexp: ")))
 	}
 	if alts, ok := compileAlternatives(splitAlternatives(p)); ok {
 		return alts, nil
@@ -199,93 +207,38 @@ func asciiLiteral(t *syntax.Regexp) (string, bool) {
 	return strings.ToLower(s), true
 }
 
-func (x *regexIndex) rank(pattern string, k int) ([]scored, error) {
+// Rank appends every tool the pattern matches somewhere. An invalid pattern
+// is an error.
+func (x *regexIndex) Rank(_ context.Context, pattern string, hits []Hit) ([]Hit, []string, error) {
 	alts, err := compilePattern(pattern)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []scored
 	for i, d := range x.text {
 		score, rules := 0, Rule(0)
 		for j := range alts {
 			a := &alts[j]
 			if a.match(d.name) {
-				score += RegexWeightName
+				score += regexWeightName
 				rules |= RulePartSubstring
 			}
 			if a.match(d.desc) {
-				score += RegexWeightDescription
+				score += regexWeightDescription
 				rules |= RuleDescription
 			}
 			for _, arg := range d.args {
 				if a.match(arg) {
-					score += RegexWeightArgument
+					score += regexWeightArgument
 					rules |= RuleArgument
 					break
 				}
 			}
 		}
 		if score > 0 {
-			out = append(out, scored{x.docs[i], score, rules})
+			hits = append(hits, Hit{Tool: i, Score: float64(score), Rules: rules})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b scored) int { return b.score - a.score })
-	if k >= 0 && len(out) > k {
-		out = out[:k]
-	}
-	return out, nil
-}
-
-// argumentTexts returns the argument names and descriptions of an input
-// schema: the keys of every "properties" object and the "description" of
-// every property, nested ones included, keys sorted at each level. A schema that
-// does not decode gives none.
-func argumentTexts(schema json.RawMessage) (names, descs []string) {
-	if len(schema) == 0 {
-		return nil, nil
-	}
-	var root any
-	if json.Unmarshal(schema, &root) != nil {
-		return nil, nil
-	}
-	var walk func(v any, depth int)
-	walk = func(v any, depth int) {
-		if depth > 32 {
-			return
-		}
-		switch v := v.(type) {
-		case map[string]any:
-			if props, ok := v["properties"].(map[string]any); ok {
-				keys := make([]string, 0, len(props))
-				for k := range props {
-					keys = append(keys, k)
-				}
-				slices.Sort(keys)
-				for _, k := range keys {
-					names = append(names, k)
-					if p, ok := props[k].(map[string]any); ok {
-						if d, ok := p["description"].(string); ok && d != "" {
-							descs = append(descs, d)
-						}
-					}
-				}
-			}
-			keys := make([]string, 0, len(v))
-			for k := range v {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
-				walk(v[k], depth+1)
-			}
-		case []any:
-			for _, x := range v {
-				walk(x, depth+1)
-			}
-		}
-	}
-	walk(root, 0)
-	return names, descs
+	return hits, nil, nil
 }
 
 // literalsOf returns a set of lowercased literals one of which every match
@@ -348,28 +301,4 @@ func containsAny(text string, lits []string) bool {
 		}
 	}
 	return false
-}
-
-// WordsPattern turns a request in words into a pattern for the regex
-// strategy, as a model might write one: the request's distinct words
-// (lowercased; the hybrid strategy's stop words left out unless nothing
-// else is left) joined with "|", as many as fit in MaxPatternLength
-// characters. Words are runs of letters and digits, so the pattern never
-// holds a special character. "" gives "".
-func WordsPattern(request string) string {
-	var b strings.Builder
-	n := 0
-	for _, t := range hybridTerms(request) {
-		w := utf8.RuneCountInString(t.word)
-		if n > 0 && n+1+w > MaxPatternLength || n == 0 && w > MaxPatternLength {
-			break
-		}
-		if n > 0 {
-			b.WriteByte('|')
-			n++
-		}
-		b.WriteString(t.word)
-		n += w
-	}
-	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 func regexSearcher(t *testing.T) *Searcher {
@@ -23,8 +24,8 @@ func TestRegexPatternErrors(t *testing.T) {
 		{"unclosed group", "create(issue", "not a valid RE2 regular expression (missing closing ): `create(issue`)"},
 		{"bad repeat", "*issue", "not a valid RE2 regular expression (missing argument to repetition operator: `*`)"},
 		{"lookahead is not RE2", "(?=x)", "not a valid RE2 regular expression"},
-		{"too long", strings.Repeat("a", MaxPatternLength+1), "the pattern is 201 characters long; the limit is 200"},
-		{"too long in characters", strings.Repeat("é", MaxPatternLength+1), "201 characters long"},
+		{"too long", strings.Repeat("a", maxPatternLength+1), "the pattern is 201 characters long; the limit is 200"},
+		{"too long in characters", strings.Repeat("é", maxPatternLength+1), "201 characters long"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,7 +35,7 @@ func TestRegexPatternErrors(t *testing.T) {
 		})
 	}
 	t.Run("200 characters are accepted", func(t *testing.T) {
-		_, err := s.Search(strings.Repeat("é", MaxPatternLength), 5)
+		_, err := s.Search(strings.Repeat("é", maxPatternLength), 5)
 		assert.NoError(t, err)
 	})
 }
@@ -75,7 +76,7 @@ func TestRegexScoreAndRules(t *testing.T) {
 	require.Equal(t, "mcp__github__create_issue", res.Matches[0].Name)
 	// issue: name, description and argument ("Issue title"); title:
 	// argument.
-	assert.Equal(t, RegexWeightName+RegexWeightDescription+2*RegexWeightArgument, res.Matches[0].Score)
+	assert.Equal(t, float64(regexWeightName+regexWeightDescription+2*regexWeightArgument), res.Matches[0].Score)
 	assert.Equal(t, RulePartSubstring|RuleDescription|RuleArgument, res.Matches[0].Rules)
 }
 
@@ -123,7 +124,7 @@ func TestRegexAlternativesAgreeWithRegexp(t *testing.T) {
 		for _, text := range texts {
 			got := false
 			for i := range alts {
-				got = got || alts[i].match(lower(text))
+				got = got || alts[i].match(words.Lower(text))
 			}
 			assert.Equal(t, ref.MatchString(text), got, "pattern %q on %q", p, text)
 		}
@@ -165,29 +166,4 @@ func TestArgumentTexts(t *testing.T) {
 	n, d := argumentTexts(json.RawMessage(`not json`))
 	assert.Empty(t, n)
 	assert.Empty(t, d)
-}
-
-func TestWordsPattern(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"Send a message to the Slack channel, please", "send|message|slack|channel"},
-		{"the a", "the|a"},
-		{"", ""},
-		{"C++ (v2.0)?", "c|v2|0"},
-		{strings.Repeat("abcdefghi ", 30), "abcdefghi"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got := WordsPattern(tt.in)
-			assert.Equal(t, tt.want, got)
-			_, err := compilePattern(got)
-			assert.NoError(t, err)
-		})
-	}
-	long := WordsPattern(strings.Repeat("word", 1) + " " + strings.Repeat("x", 300))
-	assert.Equal(t, "word", long, "a word that does not fit is left out")
-	var many []string
-	for i := range 100 {
-		many = append(many, "w"+strings.Repeat("q", i%7)+string(rune('a'+i%26))+string(rune('a'+i/26)))
-	}
-	assert.LessOrEqual(t, len([]rune(WordsPattern(strings.Join(many, " ")))), MaxPatternLength)
 }

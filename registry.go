@@ -1,99 +1,15 @@
 package toolsearch
 
 import (
-	"bytes"
-	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
-	"io"
 	"iter"
 	"maps"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
-
-// ToolSearchName is the name of the ToolSearch tool. A registered tool with
-// this name is never deferred.
-const ToolSearchName = "ToolSearch"
-
-// MaxNameLength is the longest tool name a Registry accepts, in bytes.
-const MaxNameLength = 128
-
-// Errors returned by the Registry, wrapped with the tool's name; test them
-// with errors.Is.
-var (
-	// ErrInvalidName: a name is empty, longer than MaxNameLength or has a
-	// character outside [A-Za-z0-9_.-].
-	ErrInvalidName = errors.New("toolsearch: invalid tool name")
-	// ErrDuplicateTool: a name (or alias) is already taken.
-	ErrDuplicateTool = errors.New("toolsearch: duplicate tool name")
-	// ErrInvalidSchema: an input schema is not valid JSON, not a JSON
-	// object, not a valid JSON Schema, or refers to an external document.
-	ErrInvalidSchema = errors.New("toolsearch: invalid input schema")
-	// ErrNoSuchTool: a name given to Remove is not registered.
-	ErrNoSuchTool = errors.New("toolsearch: no such tool")
-)
-
-// Tool is one tool definition. Name is required; every other field is
-// optional. A Tool is a value: the Registry copies it (Aliases and
-// InputSchema included) when it is registered.
-type Tool struct {
-	// Name is the name the model calls the tool by: 1 to 128 characters
-	// from [A-Za-z0-9_.-]. MCP tools are named mcp__<server>__<tool>
-	// (see MCPToolName).
-	Name string
-	// Description is the text the model sees.
-	Description string
-	// InputSchema is the tool's input JSON Schema (a JSON object). Empty
-	// means {"type":"object"}. It is validated when the tool is registered.
-	InputSchema json.RawMessage
-	// LoadSchema, when InputSchema is empty, supplies the schema lazily: it
-	// is called at most once per registered Tool value, the first time the
-	// tool is returned by a search, and its result is validated then. A
-	// tool whose LoadSchema fails is left out of that result with a note.
-	LoadSchema func() (json.RawMessage, error)
-	// SearchHint is a short phrase of extra search words.
-	SearchHint string
-	// ShouldDefer asks for a tool that is not from an MCP server to be
-	// deferred. MCP tools are always deferred unless AlwaysLoad is set.
-	ShouldDefer bool
-	// AlwaysLoad keeps the tool loaded: it is never deferred and never
-	// returned by keyword searches. It beats everything else.
-	AlwaysLoad bool
-	// Server is the MCP server the tool comes from; empty for other tools.
-	Server string
-	// MCPName is the tool's raw name on its MCP server.
-	MCPName string
-	// Aliases are other names that select:NAME accepts for this tool.
-	Aliases []string
-}
-
-// IsMCP reports whether the tool comes from an MCP server: Server is set or
-// the name starts with "mcp__".
-func (t *Tool) IsMCP() bool {
-	return t.Server != "" || strings.HasPrefix(t.Name, "mcp__")
-}
-
-// Deferred reports whether the tool is deferred: AlwaysLoad → no; MCP tool →
-// yes; named ToolSearch → no; otherwise ShouldDefer.
-func (t *Tool) Deferred() bool {
-	switch {
-	case t.AlwaysLoad:
-		return false
-	case t.IsMCP():
-		return true
-	case t.Name == ToolSearchName:
-		return false
-	}
-	return t.ShouldDefer
-}
 
 // ServerStatus is the connection state of an MCP server.
 type ServerStatus int
@@ -121,29 +37,102 @@ func (s ServerStatus) String() string {
 	return "connected"
 }
 
-// Registry holds tool definitions. The zero value is an empty registry ready
-// to use. A Registry is safe for concurrent use: readers work on an
-// immutable snapshot published atomically and never wait for writers;
-// writers are serialized. A Registry must not be copied after first use.
+// The defaults of RegistryOptions.
+const (
+	defaultMaxSchemaBytes      = 64 << 10 // bytes in one tool's input schema
+	defaultMaxSchemaDepth      = 64       // nesting of objects and arrays in one schema
+	defaultMaxDescriptionBytes = 16 << 10 // bytes in one tool's description
+	defaultMaxSchemaWork       = 10_000   // subschemas applied to one value when validating
+)
+
+// RegistryOptions bound what a tool definition (from an MCP server, say)
+// can make the Registry do. A nil *RegistryOptions means the defaults; a
+// zero or negative field means that field's default. They are fixed when
+// the Registry is made; the zero Registry uses the defaults. A tool over a
+// limit is refused with an error naming it and wrapping ErrLimit (and
+// ErrInvalidSchema for a schema); the limits apply to lazy schemas
+// (Tool.LoadSchema) when they are loaded.
+type RegistryOptions struct {
+	// MaxSchemaBytes is the largest input schema accepted, in bytes.
+	// Default 64 KiB.
+	MaxSchemaBytes int
+	// MaxSchemaDepth is the deepest nesting of JSON objects and arrays an
+	// input schema may have ({} is depth 1). It is checked before the
+	// schema is compiled, so a deep schema costs one scan of its bytes.
+	// Default 64.
+	MaxSchemaDepth int
+	// MaxSchemaWork bounds the work of validating arguments against an
+	// input schema (Session.CheckCall does): the most subschemas that
+	// validation may apply to any one value of the arguments, following
+	// $ref, allOf, anyOf, oneOf and the like, for arguments nested up to
+	// 64 levels. It is computed when the schema is compiled. A schema whose
+	// references fan out (a chain of anyOf pairs referring to the next pair
+	// costs 2ⁿ, and a recursive one 2 to the power of the arguments' depth)
+	// is refused rather than hang a validation later. Real schemas stay far
+	// below the default: at most 13 among the 6,334 schemas of
+	// testdata/bench. Default 10,000.
+	MaxSchemaWork int
+	// MaxDescriptionBytes is the longest description accepted, in bytes: it
+	// bounds the text every keyword search scans per tool. A longer one is
+	// refused (wrapping ErrLimit only): the description is what the model
+	// reads to choose the tool, so cutting it for matching alone would
+	// change search results without anyone being told. Default 16 KiB.
+	// NewMCPTool already cuts MCP descriptions at 2,048 characters,
+	// visibly.
+	MaxDescriptionBytes int
+}
+
+// withDefaults returns o with every zero or negative field set to its
+// default.
+func (o *RegistryOptions) withDefaults() RegistryOptions {
+	var r RegistryOptions
+	if o != nil {
+		r = *o
+	}
+	r.MaxSchemaBytes = orDefault(r.MaxSchemaBytes, defaultMaxSchemaBytes)
+	r.MaxSchemaDepth = orDefault(r.MaxSchemaDepth, defaultMaxSchemaDepth)
+	r.MaxSchemaWork = orDefault(r.MaxSchemaWork, defaultMaxSchemaWork)
+	r.MaxDescriptionBytes = orDefault(r.MaxDescriptionBytes, defaultMaxDescriptionBytes)
+	return r
+}
+
+// Registry holds tool definitions. The zero value is an empty registry with
+// the default RegistryOptions, ready to use. A Registry is safe for
+// concurrent use: readers work on an immutable snapshot published
+// atomically and never wait for writers; writers are serialized. A Registry
+// must not be copied after first use.
 type Registry struct {
 	mu      sync.Mutex // serializes writers
 	tools   map[string]*entry
 	owners  map[string]string // name or alias → tool name
 	servers map[string]ServerStatus
-	version uint64
 	snap    atomic.Pointer[snapshot]
-	scratch scratchPool // per-query score arrays, shared by the snapshots
-	schemas schemaCache // schemas known to be valid
-	limits  Limits      // registration-side limits (limits.go); zero until set or first used
+	limits  *RegistryOptions // with defaults; nil until first used (the zero Registry)
+	scratch scratchPool      // per-query score arrays, shared by the snapshots
+	hitBufs sync.Pool        // per-query hit buffers
+	schemas schemaCache      // schemas known to be valid
+	indexes strategyIndexes  // the strategies' indexes of the newest snapshot
 }
 
-// NewRegistry returns an empty Registry holding tools.
-func NewRegistry(tools ...Tool) (*Registry, error) {
-	r := &Registry{}
+// NewRegistry returns a Registry with options opts (nil: the defaults)
+// holding tools. An error is Register's: nothing is registered.
+func NewRegistry(opts *RegistryOptions, tools ...Tool) (*Registry, error) {
+	lim := opts.withDefaults()
+	r := &Registry{limits: &lim}
 	if err := r.Register(tools...); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// registryLimits returns the limits in force, shared by the entries built
+// under them. r.mu must be held.
+func (r *Registry) registryLimits() *RegistryOptions {
+	if r.limits == nil { // the zero Registry
+		lim := (*RegistryOptions)(nil).withDefaults()
+		r.limits = &lim
+	}
+	return r.limits
 }
 
 func (r *Registry) load() *snapshot {
@@ -187,11 +176,11 @@ func (r *Registry) write(tools []Tool, replace bool) error {
 // Invalid tools are left out of built and reported in errs, in input order.
 func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (built []*entry, errs []error) {
 	taken := map[string]string{} // name or alias → owner, within this batch
-	lim := r.registryLimits()    // one copy, shared by the entries built here
-	schemas, schemaErrs := r.checkSchemas(tools, &lim)
+	lim := r.registryLimits()
+	schemas, schemaErrs := r.checkSchemas(tools, lim)
 	for i := range tools {
 		t := &tools[i]
-		if err := validateTool(t, &lim, schemaErrs[i]); err != nil {
+		if err := validateTool(t, lim, schemaErrs[i]); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -213,7 +202,7 @@ func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (
 			taken[n] = t.Name
 		}
 		e := newEntryShared(t, schemas[i])
-		e.lim = &lim
+		e.lim = lim
 		if old := r.tools[t.Name]; old != nil && old.sameAs(e) {
 			e = old // unchanged: keep derived data and any loaded schema
 		}
@@ -272,10 +261,9 @@ func (r *Registry) drop(n string) {
 // patches the current snapshot; a large one, or one the current snapshot's
 // index has no room for, rebuilds it. r.mu must be held.
 func (r *Registry) publish(changed []string) {
-	r.version++
 	old := r.snap.Load()
 	if old == nil || old.ix.needsRebuild() {
-		r.snap.Store(buildSnapshot(r.version, r.tools, r.servers, &r.scratch))
+		r.snap.Store(buildSnapshot(r.tools, r.servers, &r.scratch))
 		return
 	}
 	var remove, add []*entry
@@ -301,54 +289,50 @@ func (r *Registry) publish(changed []string) {
 		}
 	}
 	if len(remove)+len(add) > max(64, len(old.pool)/8) {
-		r.snap.Store(buildSnapshot(r.version, r.tools, r.servers, &r.scratch))
+		r.snap.Store(buildSnapshot(r.tools, r.servers, &r.scratch))
 		return
 	}
-	r.snap.Store(old.apply(r.version, remove, add, r.servers))
+	r.snap.Store(old.apply(remove, add, r.servers))
 }
 
-// Remove removes the named tools. Names that are not registered are
-// reported with ErrNoSuchTool; the others are removed all the same.
-func (r *Registry) Remove(names ...string) error {
+// Remove removes the named tools and returns how many it removed; a name
+// that is not registered is ignored, as delete ignores a missing key.
+func (r *Registry) Remove(names ...string) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var errs, gone []string
+	var gone []string
 	for _, n := range names {
-		if _, ok := r.tools[n]; ok {
+		if _, ok := r.tools[n]; ok && !slices.Contains(gone, n) {
 			gone = append(gone, n)
-		} else {
-			errs = append(errs, fmt.Sprintf("%q", n))
 		}
 	}
 	if len(gone) > 0 {
 		r.commit(nil, gone)
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("remove %s: %w", strings.Join(errs, ", "), ErrNoSuchTool)
-	}
-	return nil
+	return len(gone)
 }
 
 // SetServerTools replaces every tool of MCP server server with tools at
-// once, as after an MCP tools/list_changed notification. A tool whose Server
-// is empty is given server; one naming another server is an error. Tools
-// that are invalid or whose names are taken by tools outside this server are
-// skipped and reported in the returned error (each wrapping a sentinel); the
-// valid ones are registered all the same, so one bad tool does not take a
-// server down. The server's status is not changed.
-func (r *Registry) SetServerTools(server string, tools []Tool) error {
+// once, as after an MCP tools/list_changed notification. A tool whose
+// Server is empty is given server. The valid tools are registered; a tool
+// that is invalid, names another server (ErrServerMismatch) or whose name
+// is taken by a tool outside this server is skipped, and skipped holds one
+// error per skipped tool, naming it and wrapping a sentinel: one bad tool
+// does not take a server down. err is non-nil only when nothing was done:
+// an empty server name (ErrInvalidName). The server's status is not
+// changed.
+func (r *Registry) SetServerTools(server string, tools []Tool) (skipped []error, err error) {
 	if server == "" {
-		return fmt.Errorf("set server tools: %w: empty server name", ErrInvalidName)
+		return nil, fmt.Errorf("set server tools: %w: empty server name", ErrInvalidName)
 	}
 	tools = slices.Clone(tools)
-	var errs []error
 	keep := tools[:0]
 	for _, t := range tools {
 		if t.Server == "" {
 			t.Server = server
 		}
 		if t.Server != server {
-			errs = append(errs, fmt.Errorf("register %q: %w: its Server is %q, not %q", t.Name, ErrInvalidName, t.Server, server))
+			skipped = append(skipped, fmt.Errorf("register %q: %w: its Server is %q, not %q", t.Name, ErrServerMismatch, t.Server, server))
 			continue
 		}
 		keep = append(keep, t)
@@ -363,7 +347,7 @@ func (r *Registry) SetServerTools(server string, tools []Tool) error {
 	}
 	built, prepErrs := r.prepare(keep, false, old)
 	r.commit(built, slices.Collect(maps.Keys(old)))
-	return errors.Join(append(errs, prepErrs...)...)
+	return append(skipped, prepErrs...), nil
 }
 
 // RemoveServer removes every tool of MCP server server and forgets its
@@ -444,15 +428,9 @@ func (r *Registry) Tools() iter.Seq[Tool] {
 	}
 }
 
-// Len returns the number of available tools.
-func (r *Registry) Len() int { return len(r.load().pool) }
-
-// Version returns a number that changes with every change to the registry.
-func (r *Registry) Version() uint64 { return r.load().version }
-
 // validateTool checks the name, aliases and description of t against lim,
 // and reports schemaErr, the result of checking its schema (checkSchemas).
-func validateTool(t *Tool, lim *Limits, schemaErr error) error {
+func validateTool(t *Tool, lim *RegistryOptions, schemaErr error) error {
 	if err := checkName(t.Name); err != nil {
 		return fmt.Errorf("register %q: %w", t.Name, err)
 	}
@@ -461,344 +439,11 @@ func validateTool(t *Tool, lim *Limits, schemaErr error) error {
 			return fmt.Errorf("register %q: alias %q: %w", t.Name, a, err)
 		}
 	}
-	if err := lim.checkDescription(t.Description); err != nil {
-		return fmt.Errorf("register %q: %w", t.Name, err)
+	if n := len(t.Description); n > lim.MaxDescriptionBytes {
+		return fmt.Errorf("register %q: %w: the description is %d bytes, the limit is %d", t.Name, ErrLimit, n, lim.MaxDescriptionBytes)
 	}
 	if schemaErr != nil {
 		return fmt.Errorf("register %q: %w", t.Name, schemaErr)
 	}
 	return nil
-}
-
-// checkName reports whether n is a valid tool name, naming every bad
-// character.
-func checkName(n string) error {
-	if n == "" {
-		return fmt.Errorf("%w: empty", ErrInvalidName)
-	}
-	if len(n) > MaxNameLength {
-		return fmt.Errorf("%w: %d bytes long, the limit is %d", ErrInvalidName, len(n), MaxNameLength)
-	}
-	var bad []string
-	for i, c := range n {
-		if !nameChar(c) {
-			bad = append(bad, fmt.Sprintf("%q at byte %d", c, i))
-		}
-	}
-	if len(bad) > 0 {
-		return fmt.Errorf("%w: characters outside [A-Za-z0-9_.-]: %s", ErrInvalidName, strings.Join(bad, ", "))
-	}
-	return nil
-}
-
-func nameChar(c rune) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
-}
-
-// MCPToolName returns the name under which tool tool of MCP server server is
-// registered: mcp__<server>__<tool>, with every character outside
-// [A-Za-z0-9_-] replaced by '_'.
-func MCPToolName(server, tool string) string {
-	return "mcp__" + sanitizeMCP(server) + "__" + sanitizeMCP(tool)
-}
-
-func sanitizeMCP(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, c := range s {
-		if c == '.' || !nameChar(c) {
-			c = '_'
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-// MaxMCPDescription is the length, in characters, at which NewMCPTool cuts
-// an MCP tool's description.
-const MaxMCPDescription = 2048
-
-const truncatedMark = "… [truncated]"
-
-// NewMCPTool converts a tool listed by MCP server server into a Tool: its
-// name is MCPToolName(server, name), a description longer than 2,048
-// characters is cut there and ends with "… [truncated]", and the _meta keys
-// "anthropic/alwaysLoad" (boolean true) and "anthropic/searchHint" (a
-// string; whitespace runs collapsed, trimmed) set AlwaysLoad and SearchHint.
-// The schema is not validated here; registering the tool does that.
-func NewMCPTool(server, name, description string, inputSchema json.RawMessage, meta map[string]any) Tool {
-	t := Tool{
-		Name:        MCPToolName(server, name),
-		Description: truncateDescription(description),
-		InputSchema: slices.Clone(inputSchema),
-		Server:      server,
-		MCPName:     name,
-	}
-	if v, ok := meta["anthropic/alwaysLoad"].(bool); ok && v {
-		t.AlwaysLoad = true
-	}
-	if v, ok := meta["anthropic/searchHint"].(string); ok {
-		t.SearchHint = strings.Join(splitSpace(v), " ")
-	}
-	return t
-}
-
-func truncateDescription(d string) string {
-	n := 0
-	for i := range d {
-		if n == MaxMCPDescription {
-			return d[:i] + truncatedMark
-		}
-		n++
-	}
-	return d
-}
-
-// snapshot is an immutable view of the registry. Everything derived from the
-// set of tools hangs off it and is built at most once. A change builds the
-// next snapshot from this one, sharing what the change does not touch
-// (index.go).
-type snapshot struct {
-	version  uint64
-	pool     []*entry // available tools in pool order
-	deferred []*entry // available deferred tools in pool order
-	// names finds available tools by name, alias and lowercased name (see
-	// named, aliased, lowered).
-	names   *nameIndex
-	prefix  *prefixIndex // deferred tools by lowercased name, for mcp__ prefixes
-	ix      *index       // keyword index of the deferred tools
-	pending []string     // pending servers, sorted
-	texts   textCache
-}
-
-var emptySnapshot = buildSnapshot(0, nil, nil, nil)
-
-// available reports whether e's server (if any) is connected.
-func available(e *entry, servers map[string]ServerStatus) bool {
-	return e.tool.Server == "" || servers[e.tool.Server] == ServerConnected
-}
-
-// buildSnapshot builds a snapshot from scratch.
-func buildSnapshot(version uint64, tools map[string]*entry, servers map[string]ServerStatus, scratch *scratchPool) *snapshot {
-	s := &snapshot{version: version}
-	s.pool = make([]*entry, 0, len(tools))
-	for _, e := range tools {
-		if available(e, servers) {
-			s.pool = append(s.pool, e)
-		}
-	}
-	slices.SortFunc(s.pool, poolCompare)
-	for _, e := range s.pool {
-		if e.deferred {
-			s.deferred = append(s.deferred, e)
-		}
-	}
-	s.names = buildNames(s.pool)
-	s.prefix = buildPrefix(s.deferred)
-	s.ix = buildIndex(s.deferred, scratch)
-	s.pending = pendingServers(servers)
-	return s
-}
-
-// apply returns the snapshot that follows s when the tools in remove leave
-// the available set and those in add join it. s is not changed.
-func (s *snapshot) apply(version uint64, remove, add []*entry, servers map[string]ServerStatus) *snapshot {
-	n := &snapshot{version: version, pending: pendingServers(servers)}
-	n.pool = patchSorted(s.pool, remove, add, poolCompare)
-	isDeferred := func(e *entry) bool { return !e.deferred }
-	rmD := slices.DeleteFunc(slices.Clone(remove), isDeferred)
-	addD := slices.DeleteFunc(slices.Clone(add), isDeferred)
-	n.names = s.names.update(remove, add)
-	if len(rmD)+len(addD) == 0 {
-		n.deferred, n.prefix, n.ix = s.deferred, s.prefix, s.ix
-		return n
-	}
-	n.deferred = patchSorted(s.deferred, rmD, addD, poolCompare)
-	n.prefix = s.prefix.update(rmD, addD)
-	n.ix = s.ix.update(rmD, addD)
-	return n
-}
-
-func pendingServers(servers map[string]ServerStatus) []string {
-	var p []string
-	for srv, st := range servers {
-		if st == ServerPending {
-			p = append(p, srv)
-		}
-	}
-	slices.Sort(p)
-	return p
-}
-
-// poolCompare orders tools not from MCP servers before MCP tools, each group
-// by name in byte order.
-func poolCompare(a, b *entry) int {
-	if a.isMCP != b.isMCP {
-		if a.isMCP {
-			return 1
-		}
-		return -1
-	}
-	return cmp.Compare(a.tool.Name, b.tool.Name)
-}
-
-// schemaURL is the base URL a tool schema is compiled under. Relative
-// references resolve against it and are refused by refuseLoad.
-const schemaURL = "toolsearch:///input_schema.json"
-
-// errExternalRef is returned for any document a schema refers to outside
-// itself: schemas are inert, they never make the library read a file or
-// open a connection.
-var errExternalRef = fmt.Errorf("refusing to load an external document: schemas may only use references inside themselves")
-
-func refuseLoad(url string) (io.ReadCloser, error) {
-	return nil, fmt.Errorf("%w: %s", errExternalRef, url)
-}
-
-// compileSchema compiles raw as a JSON Schema without ever loading an
-// external document. A schema that declares no $schema is read as draft
-// 2020-12 (the MCP default); if it is invalid there but valid as draft-07 or
-// draft-04, dialects MCP servers still emit, it is accepted as such.
-func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
-	if !json.Valid(raw) {
-		return nil, fmt.Errorf("%w: not valid JSON", ErrInvalidSchema)
-	}
-	if b := bytes.TrimLeft(raw, " \t\r\n"); len(b) == 0 || b[0] != '{' {
-		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidSchema)
-	}
-	var first error
-	for _, d := range []*jsonschema.Draft{jsonschema.Draft2020, jsonschema.Draft7, jsonschema.Draft4} {
-		c := jsonschema.NewCompiler()
-		c.Draft = d
-		c.LoadURL = refuseLoad
-		if err := c.AddResource(schemaURL, bytes.NewReader(raw)); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
-		}
-		s, err := c.Compile(schemaURL)
-		if err == nil {
-			return s, nil
-		}
-		if first == nil {
-			first = err
-		}
-		if errors.Is(err, errExternalRef) || bytes.Contains(raw, []byte(`"$schema"`)) {
-			break // not a dialect problem
-		}
-	}
-	return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, first)
-}
-
-// checkSchema checks raw against the size and depth limits of lim, then
-// compiles it and bounds the work of validating against it. The size and
-// depth are checked first, so that an enormous or deeply nested schema is
-// never handed to the compiler.
-func checkSchema(raw json.RawMessage, lim *Limits) error {
-	if err := lim.checkSchemaSize(raw); err != nil {
-		return err
-	}
-	s, err := compileSchema(raw)
-	if err != nil {
-		return err
-	}
-	return lim.checkSchemaWork(s)
-}
-
-// schemaCache remembers the input schemas that passed checkSchema, byte for
-// byte, so that a schema seen before (one shape shared by many tools, a
-// server listing its tools again, a Replace) is not checked again, and the
-// tools that have it share one copy. Only valid schemas are kept: an invalid
-// one is checked every time, so its error is always complete. Validity is a
-// function of the bytes and the limits alone, so a hit is as good as a
-// check; the cache is dropped when the limits change.
-type schemaCache struct {
-	seed  maphash.Seed
-	valid map[uint64][]json.RawMessage
-	n     int
-	lim   Limits // the limits the schemas were checked against
-}
-
-func (c *schemaCache) find(raw json.RawMessage) (json.RawMessage, uint64) {
-	if c.valid == nil {
-		c.seed = maphash.MakeSeed()
-		c.valid = map[uint64][]json.RawMessage{}
-	}
-	h := maphash.Bytes(c.seed, raw)
-	for _, v := range c.valid[h] {
-		if bytes.Equal(v, raw) {
-			return v, h
-		}
-	}
-	return nil, h
-}
-
-func (c *schemaCache) add(h uint64, raw json.RawMessage) json.RawMessage {
-	v := slices.Clone(raw)
-	c.valid[h] = append(c.valid[h], v)
-	c.n++
-	return v
-}
-
-// parallelSchemas is the number of schemas to compile from which checkSchemas
-// spreads the work over GOMAXPROCS goroutines.
-const parallelSchemas = 32
-
-// checkSchemas checks the schemas of tools. For each tool it returns the
-// schema bytes to keep (shared with other tools that have the same schema)
-// and the error for an invalid schema. Schemas not seen before are compiled,
-// on several goroutines when there are many. r.mu must be held.
-func (r *Registry) checkSchemas(tools []Tool, lim *Limits) ([]json.RawMessage, []error) {
-	keep := make([]json.RawMessage, len(tools))
-	errs := make([]error, len(tools))
-	if r.schemas.n > 4*len(r.tools)+4096 || r.schemas.lim != *lim {
-		// Forget schemas no tool may have any more, or checked under other
-		// limits.
-		r.schemas = schemaCache{lim: *lim}
-	}
-	var todo []int              // tools whose schema is compiled: the first of each new schema
-	same := map[int]int{}       // tool → the tool in todo with the same new schema
-	first := map[uint64][]int{} // hash → tools in todo
-	for i := range tools {
-		raw := tools[i].InputSchema
-		if len(raw) == 0 {
-			continue
-		}
-		var h uint64
-		if keep[i], h = r.schemas.find(raw); keep[i] != nil {
-			continue
-		}
-		j := slices.IndexFunc(first[h], func(j int) bool { return bytes.Equal(tools[j].InputSchema, raw) })
-		if j >= 0 {
-			same[i] = first[h][j]
-			continue
-		}
-		first[h] = append(first[h], i)
-		todo = append(todo, i)
-	}
-	if len(todo) >= parallelSchemas && runtime.GOMAXPROCS(0) > 1 {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range runtime.GOMAXPROCS(0) {
-			wg.Go(func() {
-				for j := next.Add(1) - 1; j < int64(len(todo)); j = next.Add(1) - 1 {
-					i := todo[j]
-					errs[i] = checkSchema(tools[i].InputSchema, lim)
-				}
-			})
-		}
-		wg.Wait()
-	} else {
-		for _, i := range todo {
-			errs[i] = checkSchema(tools[i].InputSchema, lim)
-		}
-	}
-	for _, i := range todo {
-		if errs[i] == nil {
-			_, h := r.schemas.find(tools[i].InputSchema)
-			keep[i] = r.schemas.add(h, tools[i].InputSchema)
-		}
-	}
-	for i, j := range same {
-		keep[i], errs[i] = keep[j], errs[j]
-	}
-	return keep, errs
 }

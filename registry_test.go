@@ -23,7 +23,7 @@ func names(r *Registry) []string {
 
 func TestZeroRegistryIsUsable(t *testing.T) {
 	var r Registry
-	assert.Equal(t, 0, r.Len())
+	assert.Equal(t, 0, registeredCount(&r))
 	res, err := NewSearcher(&r, nil).Search("anything", 0)
 	require.NoError(t, err)
 	assert.NotNil(t, res.Matches, "matches must encode as [], not null")
@@ -55,7 +55,7 @@ func TestNameValidation(t *testing.T) {
 			}
 			require.ErrorIs(t, err, ErrInvalidName)
 			assert.Contains(t, err.Error(), tc.wantErr)
-			assert.Equal(t, 0, r.Len(), "an invalid tool must not be registered")
+			assert.Equal(t, 0, registeredCount(&r), "an invalid tool must not be registered")
 		})
 	}
 }
@@ -172,10 +172,10 @@ func TestPoolOrderIgnoresRegistrationOrder(t *testing.T) {
 }
 
 func TestMCPNaming(t *testing.T) {
-	assert.Equal(t, "mcp__my_server__get_file-v2", MCPToolName("my server", "get.file-v2"))
-	assert.Equal(t, "mcp__a_b__c_d", MCPToolName("a/b", "c:d"))
+	assert.Equal(t, "mcp__my_server__get_file-v2", mcpToolName("my server", "get.file-v2"))
+	assert.Equal(t, "mcp__a_b__c_d", mcpToolName("a/b", "c:d"))
 
-	long := strings.Repeat("é", MaxMCPDescription+10)
+	long := strings.Repeat("é", maxMCPDescription+10)
 	tl := NewMCPTool("srv.1", "do it", long, json.RawMessage(schema), map[string]any{
 		"anthropic/alwaysLoad": true,
 		"anthropic/searchHint": "  send \t a\n message  ",
@@ -185,13 +185,13 @@ func TestMCPNaming(t *testing.T) {
 	assert.Equal(t, "do it", tl.MCPName)
 	assert.True(t, tl.AlwaysLoad)
 	assert.Equal(t, "send a message", tl.SearchHint)
-	assert.Equal(t, strings.Repeat("é", MaxMCPDescription)+"… [truncated]", tl.Description)
+	assert.Equal(t, strings.Repeat("é", maxMCPDescription)+"… [truncated]", tl.Description)
 
-	short := NewMCPTool("s", "t", strings.Repeat("x", MaxMCPDescription), nil, map[string]any{
+	short := NewMCPTool("s", "t", strings.Repeat("x", maxMCPDescription), nil, map[string]any{
 		"anthropic/alwaysLoad": "true", // not a boolean: ignored
 		"anthropic/searchHint": " \n ",
 	})
-	assert.Equal(t, strings.Repeat("x", MaxMCPDescription), short.Description, "exactly 2,048 characters is not cut")
+	assert.Equal(t, strings.Repeat("x", maxMCPDescription), short.Description, "exactly 2,048 characters is not cut")
 	assert.False(t, short.AlwaysLoad, "alwaysLoad must be boolean true")
 	assert.Empty(t, short.SearchHint, "a blank hint is no hint")
 }
@@ -199,7 +199,7 @@ func TestMCPNaming(t *testing.T) {
 func TestServers(t *testing.T) {
 	var r Registry
 	require.NoError(t, r.Register(Tool{Name: "Core"}))
-	err := r.SetServerTools("gh", []Tool{
+	err := setServerTools(&r, "gh", []Tool{
 		NewMCPTool("gh", "create_issue", "Create an issue.", nil, nil),
 		NewMCPTool("gh", "list_issues", "List issues.", nil, nil),
 		{Name: "mcp__gh__bad tool"},
@@ -211,26 +211,29 @@ func TestServers(t *testing.T) {
 	assert.Equal(t, []string{"Core", "mcp__gh__create_issue", "mcp__gh__list_issues"}, names(&r), "good tools are registered all the same")
 
 	// tools/list_changed: the list is replaced at once.
-	require.NoError(t, r.SetServerTools("gh", []Tool{NewMCPTool("gh", "get_issue", "Get an issue.", nil, nil)}))
+	require.NoError(t, setServerTools(&r, "gh", []Tool{NewMCPTool("gh", "get_issue", "Get an issue.", nil, nil)}))
 	assert.Equal(t, []string{"Core", "mcp__gh__get_issue"}, names(&r))
 
-	err = r.SetServerTools("other", []Tool{{Name: "Core"}})
+	err = setServerTools(&r, "other", []Tool{{Name: "Core"}})
 	require.ErrorIs(t, err, ErrDuplicateTool, "a server cannot take a name outside it")
-	err = r.SetServerTools("third", []Tool{{Name: "x", Server: "other"}})
-	require.Error(t, err)
+	err = setServerTools(&r, "third", []Tool{{Name: "x", Server: "other"}})
+	require.ErrorIs(t, err, ErrServerMismatch, "a tool of another server is not an invalid name")
+	require.NotErrorIs(t, err, ErrInvalidName)
 	assert.Contains(t, err.Error(), `its Server is "other", not "third"`)
+	_, err = r.SetServerTools("", nil)
+	require.ErrorIs(t, err, ErrInvalidName, "an empty server name is a whole-call error")
 
 	s := NewSearcher(&r, nil)
 	r.SetServerStatus("gh", ServerDisconnected)
 	assert.Equal(t, []string{"Core"}, names(&r), "a disconnected server's tools are not available")
-	assert.Empty(t, s.DeferredNames())
+	assert.Empty(t, deferredNames(s))
 	r.SetServerStatus("jira", ServerPending)
 	res, err := s.Search("issue", 0)
 	require.NoError(t, err)
 	assert.Empty(t, res.Matches)
 	assert.Equal(t, []string{"jira"}, res.PendingMCPServers)
 	r.SetServerStatus("gh", ServerConnected)
-	assert.Equal(t, []string{"mcp__gh__get_issue"}, s.DeferredNames(), "tools come back on reconnect")
+	assert.Equal(t, []string{"mcp__gh__get_issue"}, deferredNames(s), "tools come back on reconnect")
 	assert.Equal(t, ServerPending, r.ServerStatus("jira"))
 
 	assert.Equal(t, 1, r.RemoveServer("gh"))
@@ -242,11 +245,9 @@ func TestServers(t *testing.T) {
 }
 
 func TestRemove(t *testing.T) {
-	r, err := NewRegistry(Tool{Name: "A", Aliases: []string{"a1"}}, Tool{Name: "B"})
+	r, err := NewRegistry(nil, Tool{Name: "A", Aliases: []string{"a1"}}, Tool{Name: "B"})
 	require.NoError(t, err)
-	err = r.Remove("A", "Nope")
-	require.ErrorIs(t, err, ErrNoSuchTool)
-	assert.Contains(t, err.Error(), `"Nope"`)
+	assert.Equal(t, 1, r.Remove("A", "Nope", "A"), "unknown names are ignored and a name counts once")
 	assert.Equal(t, []string{"B"}, names(r), "known names are removed even when others are not")
 	require.NoError(t, r.Register(Tool{Name: "a1"}), "the alias of a removed tool is free")
 }
@@ -276,7 +277,7 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 				n := fmt.Sprintf("Tool%d_%d", w, i)
 				assert.NoError(t, r.Register(Tool{Name: n, Description: "web thing", ShouldDefer: true}))
 				if i%2 == 0 {
-					assert.NoError(t, r.Remove(n))
+					assert.Equal(t, 1, r.Remove(n))
 				}
 			}
 		})
@@ -291,7 +292,7 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	assert.Equal(t, 12+4*25, r.Len())
+	assert.Equal(t, 12+4*25, registeredCount(r))
 }
 
 func TestErrorsAreWrapped(t *testing.T) {

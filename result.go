@@ -1,18 +1,56 @@
 package toolsearch
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"math"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
-// Format is a rendering of a Result for the model.
+// Result is the answer to one ToolSearch query. Its JSON form is the inline
+// rendering (see JSON). The slices are the caller's; a match's Schema is
+// shared with the registry and must not be changed.
+type Result struct {
+	// Matches are the tools found, best first. Never nil.
+	Matches []Match `json:"matches"`
+	// Query is the query as given.
+	Query string `json:"query"`
+	// TotalDeferredTools is the number of deferred tools searched.
+	TotalDeferredTools int `json:"total_deferred_tools"`
+	// PendingMCPServers are the servers still connecting, sorted.
+	PendingMCPServers []string `json:"pending_mcp_servers,omitempty"`
+	// NotFound are the names of a select: query that match no tool, in
+	// request order.
+	NotFound []string `json:"not_found,omitempty"`
+	// Suggestions maps each name in NotFound that has close tool names to
+	// up to three of them, closest first.
+	Suggestions map[string][]string `json:"suggestions,omitempty"`
+	// Notes say what a limit, a failure or the strategy changed or left
+	// out (a lowered max_results, select: names not looked up, a tool whose
+	// schema could not be loaded or did not fit in MaxResultSchemaBytes),
+	// naming the tools.
+	Notes []string `json:"notes,omitempty"`
+	// Form is the query form that answered: "select", "exact", "prefix" or
+	// "keywords" (the strategy's ranking, whatever the strategy).
+	Form string `json:"-"`
+}
+
+// Match is one tool in a Result.
+type Match struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+	// Deferred reports whether the tool is deferred (a select: query may
+	// return tools that are not).
+	Deferred bool `json:"-"`
+	// Score is the strategy's score for the ranked form (0 for the other
+	// forms). The default strategy's scores are whole numbers.
+	Score float64 `json:"-"`
+	// Rules are the rules that fired for at least one term.
+	Rules Rule `json:"-"`
+}
+
+// Format is a rendering of a Result for the model. Its text form (String,
+// MarshalText, UnmarshalText) is "inline", "tool_reference" or "functions".
 type Format uint8
 
 // The renderings of a Result.
@@ -28,6 +66,39 @@ const (
 	// match, the encoding models see for tool lists.
 	FormatFunctions
 )
+
+// String returns "inline", "tool_reference" or "functions".
+func (f Format) String() string {
+	switch f {
+	case FormatInline:
+		return "inline"
+	case FormatToolReference:
+		return "tool_reference"
+	case FormatFunctions:
+		return "functions"
+	}
+	return "Format(" + fmt.Sprint(uint8(f)) + ")"
+}
+
+// MarshalText returns the String form.
+func (f Format) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+// UnmarshalText reads "inline" (or "json"), "tool_reference" (or
+// "anthropic") or "functions". Another text is an error wrapping
+// ErrInvalidOption.
+func (f *Format) UnmarshalText(text []byte) error {
+	switch string(text) {
+	case "inline", "json":
+		*f = FormatInline
+	case "tool_reference", "anthropic":
+		*f = FormatToolReference
+	case "functions":
+		*f = FormatFunctions
+	default:
+		return fmt.Errorf("%w: unknown format %q (want inline, tool_reference or functions)", ErrInvalidOption, text)
+	}
+	return nil
+}
 
 // ContentBlock is one block of a tool_result's content: a text block or an
 // Anthropic tool_reference block.
@@ -46,60 +117,49 @@ func (r *Result) JSON() []byte {
 	return b
 }
 
-// NoMatchText returns the text for a result without matches: "No matching
-// deferred tools found", plus, when MCP servers are pending, a sentence
-// naming them and asking the model to search again.
-func (r *Result) NoMatchText() string {
-	const none = "No matching deferred tools found"
-	if len(r.PendingMCPServers) == 0 {
-		return none
+// Content returns the result rendered in format f as tool result content,
+// the one way to answer a ToolSearch call:
+//
+//   - FormatInline: one text block, the JSON;
+//   - FormatToolReference: one tool_reference block per match and a
+//     "Tool loaded." text block;
+//   - FormatFunctions: one text block,
+//     "<functions>\n<function>{…}</function>\n…</functions>", each function
+//     {"description", "name", "parameters"} (JSON escapes '<' and '>', so
+//     no description can close the block).
+//
+// Without matches, the tool_reference and functions renderings are the
+// text "No matching deferred tools found" (naming the pending MCP servers,
+// if any). Names not found and notes follow, as text blocks or lines.
+func (r *Result) Content(f Format) []ContentBlock {
+	switch f {
+	case FormatToolReference:
+		return r.toolReferences()
+	case FormatFunctions:
+		return []ContentBlock{{Type: "text", Text: r.functions()}}
 	}
-	return none + ". Some MCP servers are still connecting: " + strings.Join(r.PendingMCPServers, ", ") +
-		". Their tools will become available shortly — try searching again."
-}
-
-// notFoundText says which select: names matched nothing, with suggestions;
-// "" when all were found.
-func (r *Result) notFoundText() string {
-	if len(r.NotFound) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("No tool named ")
-	for i, n := range r.NotFound {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(n)
-		if s := r.Suggestions[n]; len(s) > 0 {
-			b.WriteString(" (did you mean " + strings.Join(s, ", ") + "?)")
-		}
-	}
-	b.WriteByte('.')
-	return b.String()
+	return []ContentBlock{{Type: "text", Text: string(r.JSON())}}
 }
 
 // extraTexts returns the not-found and note texts, in that order.
 func (r *Result) extraTexts() []string {
 	var out []string
-	if t := r.notFoundText(); t != "" {
+	if t := notFoundText(r.NotFound, r.Suggestions); t != "" {
 		out = append(out, t)
 	}
 	return append(out, r.Notes...)
 }
 
-// ToolReferences returns the Anthropic rendering: one tool_reference block
-// per match and a "Tool loaded." text block; with no match, the NoMatchText.
-// Names not found and notes follow as text blocks.
-func (r *Result) ToolReferences() []ContentBlock {
+// toolReferences returns the Anthropic rendering.
+func (r *Result) toolReferences() []ContentBlock {
 	var out []ContentBlock
 	if len(r.Matches) == 0 {
-		out = append(out, ContentBlock{Type: "text", Text: r.NoMatchText()})
+		out = append(out, ContentBlock{Type: "text", Text: noMatchText(r.PendingMCPServers)})
 	} else {
 		for _, m := range r.Matches {
 			out = append(out, ContentBlock{Type: "tool_reference", ToolName: m.Name})
 		}
-		out = append(out, ContentBlock{Type: "text", Text: "Tool loaded."})
+		out = append(out, ContentBlock{Type: "text", Text: toolLoaded})
 	}
 	for _, t := range r.extraTexts() {
 		out = append(out, ContentBlock{Type: "text", Text: t})
@@ -115,19 +175,11 @@ type functionJSON struct {
 	Parameters  json.RawMessage `json:"parameters"`
 }
 
-// Functions returns the functions rendering:
-//
-//	<functions>
-//	<function>{"description":…,"name":…,"parameters":…}</function>
-//	</functions>
-//
-// With no match it is the NoMatchText. Names not found and notes follow on
-// their own lines. JSON escapes '<' and '>', so no description can close
-// the block.
-func (r *Result) Functions() string {
+// functions returns the functions rendering.
+func (r *Result) functions() string {
 	var b strings.Builder
 	if len(r.Matches) == 0 {
-		b.WriteString(r.NoMatchText())
+		b.WriteString(noMatchText(r.PendingMCPServers))
 	} else {
 		b.WriteString("<functions>\n")
 		for _, m := range r.Matches {
@@ -146,122 +198,4 @@ func (r *Result) Functions() string {
 		b.WriteString(t)
 	}
 	return b.String()
-}
-
-// Content returns the result rendered in format f as tool_result content
-// blocks: FormatInline and FormatFunctions give one text block.
-func (r *Result) Content(f Format) []ContentBlock {
-	switch f {
-	case FormatToolReference:
-		return r.ToolReferences()
-	case FormatFunctions:
-		return []ContentBlock{{Type: "text", Text: r.Functions()}}
-	}
-	return []ContentBlock{{Type: "text", Text: string(r.JSON())}}
-}
-
-// ParseFormat returns the Format named "inline" (or "json"),
-// "tool_reference" (or "anthropic") or "functions".
-func ParseFormat(s string) (Format, error) {
-	switch s {
-	case "inline", "json":
-		return FormatInline, nil
-	case "tool_reference", "anthropic":
-		return FormatToolReference, nil
-	case "functions":
-		return FormatFunctions, nil
-	}
-	return 0, fmt.Errorf("toolsearch: unknown format %q (want inline, tool_reference or functions)", s)
-}
-
-// Call answers a ToolSearch call: args are the raw JSON arguments as the
-// model sent them. They are validated against the ToolSearch input schema;
-// malformed JSON, a missing or non-string query, a max_results that is not
-// an integer ≥ 1, unknown fields and a query over the limits (see Limits)
-// give an error wrapping ErrInvalidQuery whose text tells the model what was
-// wrong (send it back as an error tool_result). With the regex strategy the
-// input is {"pattern", "max_results"} instead, and a pattern that is too
-// long or does not compile is such an error too. Call never panics on any
-// input.
-func (s *Searcher) Call(args json.RawMessage) (*Result, error) {
-	query, k, err := s.parseArgs(args)
-	if err != nil {
-		return nil, err
-	}
-	kk, note, err := s.limit(k)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.checkQuery(query); err != nil {
-		return nil, err
-	}
-	return s.search(query, kk, note)
-}
-
-const (
-	usage      = `expected {"query": string, "max_results"?: integer ≥ 1}`
-	regexUsage = `expected {"pattern": string, "max_results"?: integer ≥ 1}`
-)
-
-func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err error) {
-	_, schema := s.toolSearchInput()
-	field, usage := "query", usage
-	if schema != toolSearchSchema {
-		field, usage = "pattern", regexUsage
-	}
-	d := json.NewDecoder(bytes.NewReader(args))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return "", 0, fmt.Errorf("%w: arguments are not valid JSON (%v); %s", ErrInvalidQuery, err, usage)
-	}
-	if _, err := d.Token(); err != io.EOF { // d.More misses a stray '}' or ']'
-		return "", 0, fmt.Errorf("%w: arguments hold more than one JSON value, or text after it; %s", ErrInvalidQuery, usage)
-	}
-	s.inputOnce.Do(func() {
-		sch, err := compileSchema(json.RawMessage(schema))
-		if err != nil {
-			panic("toolsearch: the ToolSearch schema does not compile: " + err.Error())
-		}
-		s.inputSchema = sch
-	})
-	if err := s.inputSchema.Validate(v); err != nil {
-		return "", 0, fmt.Errorf("%w: %s; %s", ErrInvalidQuery, validationMessage(err), usage)
-	}
-	m := v.(map[string]any) // the schema requires an object
-	query = m[field].(string)
-	if n, ok := m["max_results"].(json.Number); ok {
-		f, err := n.Float64()
-		switch {
-		case err != nil || f > math.MaxInt32:
-			k = math.MaxInt32 // lowered to the cap, with a note
-		default:
-			k = int(f)
-		}
-	}
-	return query, k, nil
-}
-
-// validationMessage turns a jsonschema error into one line for the model.
-func validationMessage(err error) string {
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return err.Error()
-	}
-	var msgs []string
-	for _, e := range ve.BasicOutput().Errors {
-		if e.Error == "" || strings.HasPrefix(e.Error, "doesn't validate with") {
-			continue
-		}
-		loc := strings.TrimPrefix(e.InstanceLocation, "/")
-		if loc == "" {
-			msgs = append(msgs, e.Error)
-		} else {
-			msgs = append(msgs, loc+": "+e.Error)
-		}
-	}
-	if len(msgs) == 0 {
-		return ve.Error()
-	}
-	return strings.Join(msgs, "; ")
 }

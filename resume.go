@@ -2,21 +2,17 @@ package toolsearch
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 )
 
-// ErrInvalidHistory is returned (wrapped) for a history that is not JSON
-// or not in a shape DiscoveredInHistory reads.
-var ErrInvalidHistory = errors.New("toolsearch: invalid history")
-
-// DiscoveredInHistory returns the names of the tools that a conversation
-// history shows as discovered, sorted, without duplicates. history is raw
-// JSON: an array of messages (or items), or a request body holding one
-// under "messages" or "input". Three shapes are read, and may be mixed:
+// Resume adds to the discovered set the tools that a conversation history
+// shows as discovered, for a conversation that goes on in a new Session
+// (after a restart, say). history is raw JSON: an array of messages (or
+// items), or a request body holding one under "messages" or "input".
+// Three shapes are read, and may be mixed:
 //
 //   - Anthropic Messages: every {"type":"tool_reference","tool_name":…}
 //     block inside a tool_result's content (or a tool_search_tool_result),
@@ -31,14 +27,27 @@ var ErrInvalidHistory = errors.New("toolsearch: invalid history")
 // rendering. A tool result whose call is not in the history (the history
 // was cut) still counts when its text is an inline ToolSearch result
 // (an object with "matches", "query" and "total_deferred_tools"). Error
-// results and every other message are ignored. A history that is not
-// JSON or not an array is an error wrapping ErrInvalidHistory; a name
-// that is not a valid tool name is reported (wrapping ErrInvalidName) and
-// left out, and the other names are returned all the same.
-func DiscoveredInHistory(history json.RawMessage) ([]string, error) {
+// results and every other message are ignored.
+//
+// A history that is not JSON or not an array is an error wrapping
+// ErrInvalidHistory, and nothing is added. A name that is not a valid tool
+// name is skipped: skipped holds one error per such name, wrapping
+// ErrInvalidName; the other names are added.
+func (s *Session) Resume(history json.RawMessage) (skipped []error, err error) {
+	names, skipped, err := discoveredInHistory(history)
+	if err != nil {
+		return nil, err
+	}
+	return append(skipped, s.AddDiscovered(names...)...), nil
+}
+
+// discoveredInHistory returns the names of the tools that history shows as
+// discovered (see Resume), sorted, without duplicates, and an error for
+// each name that is not a valid tool name, left out.
+func discoveredInHistory(history json.RawMessage) (names []string, skipped []error, err error) {
 	var doc any
 	if err := json.Unmarshal(history, &doc); err != nil {
-		return nil, fmt.Errorf("%w: not valid JSON: %v", ErrInvalidHistory, err)
+		return nil, nil, fmt.Errorf("%w: not valid JSON: %v", ErrInvalidHistory, err)
 	}
 	if m, ok := doc.(map[string]any); ok {
 		switch {
@@ -47,15 +56,15 @@ func DiscoveredInHistory(history json.RawMessage) ([]string, error) {
 		case m["input"] != nil:
 			doc = m["input"]
 			if _, ok := doc.(string); ok {
-				return []string{}, nil // a Responses input given as plain text
+				return []string{}, nil, nil // a Responses input given as plain text
 			}
 		default:
-			return nil, fmt.Errorf(`%w: an object without "messages" or "input"`, ErrInvalidHistory)
+			return nil, nil, fmt.Errorf(`%w: an object without "messages" or "input"`, ErrInvalidHistory)
 		}
 	}
 	items, ok := doc.([]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: want an array of messages, got %s", ErrInvalidHistory, jsonKind(doc))
+		return nil, nil, fmt.Errorf("%w: want an array of messages, got %s", ErrInvalidHistory, jsonKind(doc))
 	}
 	h := historyScan{searchCalls: map[string]bool{}, names: map[string]bool{}}
 	for _, it := range items {
@@ -70,28 +79,15 @@ func DiscoveredInHistory(history json.RawMessage) ([]string, error) {
 			h.readResultText(t, search)
 		}
 	}
-	var errs []error
-	out := make([]string, 0, len(h.names))
+	names = make([]string, 0, len(h.names))
 	for _, n := range slices.Sorted(maps.Keys(h.names)) {
 		if err := checkName(n); err != nil {
-			errs = append(errs, fmt.Errorf("history names %q: %w", n, err))
+			skipped = append(skipped, fmt.Errorf("history names %q: %w", n, err))
 			continue
 		}
-		out = append(out, n)
+		names = append(names, n)
 	}
-	return out, errors.Join(errs...)
-}
-
-// Resume adds the tools that history shows as discovered (see
-// DiscoveredInHistory) to the discovered set. On an error wrapping
-// ErrInvalidHistory nothing is added; bad names are reported and the
-// others added.
-func (s *Session) Resume(history json.RawMessage) error {
-	names, err := DiscoveredInHistory(history)
-	if errors.Is(err, ErrInvalidHistory) {
-		return err
-	}
-	return errors.Join(err, s.AddDiscovered(names...))
+	return names, skipped, nil
 }
 
 func jsonKind(v any) string {

@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -19,7 +20,7 @@ func recordHistory(t *testing.T, s *Session, shape string, queries ...string) js
 		id := fmt.Sprintf("call_%d", i+1)
 		args, err := json.Marshal(map[string]string{"query": q})
 		require.NoError(t, err)
-		content, isErr := s.HandleToolSearch(args)
+		content, isErr := handle(s, args)
 		require.False(t, isErr, "ToolSearch %s", args)
 		text := ""
 		if len(content) > 0 {
@@ -76,18 +77,21 @@ func TestResumeFromRecordedHistory(t *testing.T) {
 			reg := smallRegistry(t)
 			s := NewSession(reg, &SessionOptions{Format: tc.format})
 			history := recordHistory(t, s, tc.shape, queries...)
-			require.Len(t, s.Discovered(), 6, "the conversation fetched six tools")
+			require.Len(t, discovered(s), 6, "the conversation fetched six tools")
 
 			r := NewSession(reg, &SessionOptions{Format: tc.format})
-			require.NoError(t, r.Resume(history))
-			assert.Equal(t, s.Discovered(), r.Discovered(), "discovered set rebuilt from the history")
+			skipped, err := r.Resume(history)
+			require.NoError(t, err)
+			require.Empty(t, skipped)
+			assert.Equal(t, discovered(s), discovered(r), "discovered set rebuilt from the history")
 			assert.Equal(t, string(toolsJSON(t, s)), string(toolsJSON(t, r)), "Tools() after resume")
 
 			for _, key := range []string{"messages", "input"} {
 				body := fmt.Appendf(nil, `{"model":"m",%q:%s}`, key, history)
-				names, err := DiscoveredInHistory(body)
+				names, skipped, err := discoveredInHistory(body)
 				require.NoError(t, err)
-				assert.Equal(t, s.Discovered(), names, "history inside a request body under %q", key)
+				require.Empty(t, skipped)
+				assert.Equal(t, discovered(s), names, "history inside a request body under %q", key)
 			}
 		})
 	}
@@ -139,11 +143,15 @@ func TestDiscoveredInHistoryCases(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := DiscoveredInHistory(json.RawMessage(tc.history))
+			got, skipped, err := discoveredInHistory(json.RawMessage(tc.history))
 			if tc.wantErr != nil {
-				require.ErrorIs(t, err, tc.wantErr, "DiscoveredInHistory(%s)", tc.history)
+				require.ErrorIs(t, errors.Join(append(skipped, err)...), tc.wantErr, "discoveredInHistory(%s)", tc.history)
 			} else {
-				require.NoError(t, err, "DiscoveredInHistory(%s)", tc.history)
+				require.NoError(t, err, "discoveredInHistory(%s)", tc.history)
+				require.Empty(t, skipped, "discoveredInHistory(%s)", tc.history)
+			}
+			if errors.Is(tc.wantErr, ErrInvalidHistory) {
+				require.Empty(t, skipped, "a history that cannot be read is a whole-call error")
 			}
 			assert.Equal(t, tc.want, got)
 		})
@@ -153,10 +161,17 @@ func TestDiscoveredInHistoryCases(t *testing.T) {
 func TestResumeAddsNames(t *testing.T) {
 	s := NewSession(smallRegistry(t), nil)
 	sessionSearch(t, s, "select:WebSearch")
-	require.NoError(t, s.Resume(json.RawMessage(`[{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":[{"type":"tool_reference","tool_name":"WebFetch"}]}]}]`)))
-	assert.Equal(t, []string{"WebFetch", "WebSearch"}, s.Discovered(), "Resume adds to the discovered set")
-	require.ErrorIs(t, s.Resume(json.RawMessage(`nope`)), ErrInvalidHistory)
-	assert.Equal(t, []string{"WebFetch", "WebSearch"}, s.Discovered(), "a history that cannot be read changes nothing")
-	require.NoError(t, s.AddDiscovered("TaskList"))
-	assert.Contains(t, s.Discovered(), "TaskList")
+	skipped, err := s.Resume(json.RawMessage(`[{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":[{"type":"tool_reference","tool_name":"WebFetch"}]}]}]`))
+	require.NoError(t, err)
+	require.Empty(t, skipped)
+	assert.Equal(t, []string{"WebFetch", "WebSearch"}, discovered(s), "Resume adds to the discovered set")
+	_, err = s.Resume(json.RawMessage(`nope`))
+	require.ErrorIs(t, err, ErrInvalidHistory)
+	assert.Equal(t, []string{"WebFetch", "WebSearch"}, discovered(s), "a history that cannot be read changes nothing")
+	require.Empty(t, s.AddDiscovered("TaskList"))
+	skipped = s.AddDiscovered("bad name", "Good")
+	require.Len(t, skipped, 1, "a bad name is skipped and reported")
+	require.ErrorIs(t, skipped[0], ErrInvalidName)
+	assert.Contains(t, discovered(s), "Good", "the valid names are recorded")
+	assert.Contains(t, discovered(s), "TaskList")
 }

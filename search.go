@@ -1,48 +1,65 @@
 package toolsearch
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"hash/maphash"
+	"io"
+	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
-// Search defaults.
+// The defaults of SearchOptions.
 const (
-	DefaultMaxResults    = 5  // keyword and MCP-prefix results when max_results is not given
-	DefaultMaxResultsCap = 20 // the largest max_results honoured
+	defaultMaxResults           = 5         // matches when max_results is not given
+	defaultMaxResultsCap        = 20        // the largest max_results honoured
+	defaultMaxQueryBytes        = 8192      // bytes in one query
+	defaultMaxQueryTerms        = 32        // whitespace-separated terms in one query
+	defaultMaxSelectNames       = 32        // names looked up by one select: query
+	defaultMaxResultSchemaBytes = 256 << 10 // schema bytes in one Result
 )
-
-// ErrInvalidQuery is returned (wrapped) for ToolSearch input that cannot be
-// answered: malformed arguments or a bad max_results.
-var ErrInvalidQuery = errors.New("toolsearch: invalid ToolSearch input")
 
 // SearchOptions configure a Searcher. A nil *SearchOptions means the
-// defaults; a zero field means that field's default. Options are copied.
+// defaults; a zero or negative field means that field's default. Options
+// are copied.
+//
+// The limits bound what a query from a model can make the Searcher do. No
+// limit is applied silently: a query over MaxQueryBytes or MaxQueryTerms is
+// an error wrapping ErrInvalidQuery and ErrLimit, and a cut (select: names,
+// result schemas, a lowered max_results) is named in Result.Notes.
 type SearchOptions struct {
-	// MaxResults is the number of keyword or MCP-prefix matches returned
-	// when the query does not say. Default DefaultMaxResults.
+	// MaxResults is the number of MCP-prefix or ranked matches returned
+	// when the query does not say. Default 5.
 	MaxResults int
-	// MaxResultsCap is the largest max_results honoured: a larger request is
-	// lowered to it and the result says so in Notes. Default
-	// DefaultMaxResultsCap.
+	// MaxResultsCap is the largest max_results honoured: a larger request
+	// is lowered to it and the result says so in Notes. Default 20.
 	MaxResultsCap int
 	// Scope limits the tools this Searcher sees; nil means every tool.
 	Scope *Scope
-	// Limits bound queries and results: its query-side fields apply
-	// (MaxQueryBytes, MaxQueryTerms, MaxSelectNames, MaxResultSchemaBytes);
-	// zero fields mean the defaults. See Limits.
-	Limits Limits
-	// Strategy ranks keyword queries (select: and exact names work the same
-	// with every strategy); nil means DefaultStrategy, the spec's scoring.
+	// Strategy ranks the queries that no other form answers; nil means
+	// DefaultStrategy.
 	Strategy Strategy
+
+	// MaxQueryBytes is the longest query answered, in bytes. Default 8192.
+	MaxQueryBytes int
+	// MaxQueryTerms is the most whitespace-separated terms a query may
+	// have; a select: query and a pattern (StrategyInput.Pattern) are not
+	// counted. Default 32.
+	MaxQueryTerms int
+	// MaxSelectNames is the most names one select: query looks up; the
+	// names after it are not looked up, and a note lists them. Default 32.
+	MaxSelectNames int
+	// MaxResultSchemaBytes is the most schema bytes one Result carries.
+	// Matches are taken best first; one whose schema does not fit in what
+	// is left is left out, with a note naming it and giving the sizes.
+	// Default 256 KiB, more than the largest schema a Registry accepts by
+	// default, so that any tool fits in a result of its own.
+	MaxResultSchemaBytes int
 }
 
 // Scope is an allow-list of tool names for a subagent. A tool is in scope
@@ -77,28 +94,24 @@ func (sc *Scope) filter() func(*entry) bool {
 	}
 }
 
-// Allows reports whether the scope allows tool t.
-func (sc *Scope) Allows(t *Tool) bool {
-	if sc == nil {
-		return true
-	}
-	return sc.filter()(&entry{tool: *t, deferred: t.Deferred()})
-}
+func everything(*entry) bool { return true }
 
 // Searcher answers ToolSearch queries over a Registry. It is safe for
 // concurrent use and cheap to create; it sees every change to the registry
-// from the next search on.
+// from the next query on.
 type Searcher struct {
-	reg  *Registry
-	opts SearchOptions
-	in   func(*entry) bool // the scope
-	// scoped caches the prompt texts of a scoped Searcher for one snapshot.
-	scoped atomic.Pointer[scopedTexts]
+	reg      *Registry
+	opts     SearchOptions
+	strategy Strategy
+	in       func(*entry) bool // the scope
+	input    toolSearchInput
 
-	inputOnce   sync.Once
-	inputSchema *jsonschema.Schema
+	validateOnce sync.Once
+	validator    *jsonschema.Schema
+	validateErr  error
 
-	strategy strategyHolder // the strategy's index for the current snapshot
+	texts memo[*promptTexts] // the prompt texts of a scoped Searcher
+	index *memo[Index]       // the strategy's index: the registry's shared one, or the Searcher's own
 }
 
 // NewSearcher returns a Searcher over reg.
@@ -113,136 +126,145 @@ func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
 		s.opts.Scope = &sc
 	}
 	s.in = s.opts.Scope.filter()
-	if s.opts.MaxResultsCap <= 0 {
-		s.opts.MaxResultsCap = DefaultMaxResultsCap
+	o := &s.opts
+	o.MaxResultsCap = orDefault(o.MaxResultsCap, defaultMaxResultsCap)
+	o.MaxResults = min(orDefault(o.MaxResults, defaultMaxResults), o.MaxResultsCap)
+	o.MaxQueryBytes = orDefault(o.MaxQueryBytes, defaultMaxQueryBytes)
+	o.MaxQueryTerms = orDefault(o.MaxQueryTerms, defaultMaxQueryTerms)
+	o.MaxSelectNames = orDefault(o.MaxSelectNames, defaultMaxSelectNames)
+	o.MaxResultSchemaBytes = orDefault(o.MaxResultSchemaBytes, defaultMaxResultSchemaBytes)
+	s.strategy = o.Strategy
+	if s.strategy == nil {
+		s.strategy = DefaultStrategy()
 	}
-	if s.opts.MaxResults <= 0 {
-		s.opts.MaxResults = DefaultMaxResults
+	s.input = resolveInput(s.strategy.Input())
+	if shareable(s.strategy) {
+		s.index = reg.indexes.memoOf(s.strategy)
+	} else {
+		s.index = &memo[Index]{}
 	}
-	s.opts.MaxResults = min(s.opts.MaxResults, s.opts.MaxResultsCap)
-	s.opts.Limits = s.opts.Limits.withDefaults()
 	return s
 }
 
-// QueryForm is the form a query was answered by.
-type QueryForm uint8
-
-// The query forms, in the order they are tried.
-const (
-	FormSelect   QueryForm = iota + 1 // select:A,B
-	FormExact                         // the query is a tool's name
-	FormPrefix                        // an mcp__ name prefix
-	FormKeywords                      // keywords
-)
-
-// String returns "select", "exact", "prefix" or "keywords".
-func (f QueryForm) String() string {
-	switch f {
-	case FormSelect:
-		return "select"
-	case FormExact:
-		return "exact"
-	case FormPrefix:
-		return "prefix"
-	case FormKeywords:
-		return "keywords"
+// orDefault returns v, or def when v is zero or negative.
+func orDefault(v, def int) int {
+	if v <= 0 {
+		return def
 	}
-	return "unknown"
+	return v
 }
 
-// Result is the answer to one ToolSearch query. Its JSON form is the inline
-// rendering (see JSON). The slices are the caller's.
-type Result struct {
-	// Matches are the tools found, best first. Never nil.
-	Matches []Match `json:"matches"`
-	// Query is the query as given.
-	Query string `json:"query"`
-	// TotalDeferredTools is the number of deferred tools searched.
-	TotalDeferredTools int `json:"total_deferred_tools"`
-	// PendingMCPServers are the servers still connecting, sorted.
-	PendingMCPServers []string `json:"pending_mcp_servers,omitempty"`
-	// NotFound are the names of a select: query that match no tool, in
-	// request order.
-	NotFound []string `json:"not_found,omitempty"`
-	// Suggestions maps each name in NotFound that has close tool names to
-	// up to three of them, closest first.
-	Suggestions map[string][]string `json:"suggestions,omitempty"`
-	// Notes say what a limit changed or left out (a lowered max_results,
-	// select: names not looked up, a tool whose schema could not be loaded
-	// or did not fit in MaxResultSchemaBytes), naming the tools.
-	Notes []string `json:"notes,omitempty"`
-	// Form is the query form that answered.
-	Form QueryForm `json:"-"`
-}
-
-// Match is one tool in a Result.
-type Match struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Schema      json.RawMessage `json:"schema"`
-	// Deferred reports whether the tool is deferred (a select: query may
-	// return tools that are not).
-	Deferred bool `json:"-"`
-	// Score is the keyword score (0 for the other forms); for the bm25 and
-	// hybrid strategies, the score times ScoreScale, rounded.
-	Score int `json:"-"`
-	// Rules are the scoring rules that fired for at least one term.
-	Rules Rule `json:"-"`
-}
-
-// scored is a keyword candidate.
-type scored struct {
-	e     *entry
-	score int
-	rules Rule
-}
-
-// Search answers query, returning at most maxResults keyword or MCP-prefix
-// matches; maxResults 0 means the Searcher's default, and a value above the
-// cap is lowered to it (with a note in the result). It returns an error
-// wrapping ErrInvalidQuery for a negative maxResults, for a query over
-// MaxQueryBytes or MaxQueryTerms (also wrapping ErrLimit; see Limits), and,
-// with the regex strategy, for a pattern that is too long or does not
-// compile.
+// Search answers query as a ToolSearch call with these arguments would be
+// answered, returning at most maxResults MCP-prefix or ranked matches;
+// maxResults 0 means the Searcher's default, and a value above
+// MaxResultsCap is lowered to it (with a note in the result).
 //
-// The query forms are tried in order: select:, exact name, MCP prefix,
-// keywords (see the package documentation).
+// The query forms are tried in order: select:, exact name, MCP prefix, then
+// the strategy's ranking (see the package documentation). The error, which
+// wraps ErrInvalidQuery and whose text is written for the model, reports a
+// negative maxResults, a query over MaxQueryBytes or MaxQueryTerms (also
+// wrapping ErrLimit), or a query the strategy refuses (an invalid regex
+// pattern).
 func (s *Searcher) Search(query string, maxResults int) (*Result, error) {
-	k, note, err := s.limit(maxResults)
+	return s.search(context.Background(), query, maxResults)
+}
+
+// Call answers a ToolSearch call: args are the raw JSON arguments as the
+// model sent them, validated against the ToolSearch input schema
+// (ToolDefinition). Malformed JSON, a missing or non-string query, a
+// max_results that is not an integer ≥ 1, unknown fields, and the errors of
+// Search give an error wrapping ErrInvalidQuery whose text tells the model
+// what was wrong: send it back as an error tool result. Call never panics
+// on any input.
+func (s *Searcher) Call(args json.RawMessage) (*Result, error) {
+	return s.call(context.Background(), args)
+}
+
+func (s *Searcher) call(ctx context.Context, args json.RawMessage) (*Result, error) {
+	query, k, err := s.parseArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	return s.search(ctx, query, k)
+}
+
+// parseArgs reads the query and max_results (0 when not given) of a
+// ToolSearch call.
+func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err error) {
+	in := &s.input
+	d := json.NewDecoder(bytes.NewReader(args))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return "", 0, invalidQuery(argsNotJSON(err, in.usage))
+	}
+	if _, err := d.Token(); err != io.EOF { // d.More misses a stray '}' or ']'
+		return "", 0, invalidQuery(argsTrailing(in.usage))
+	}
+	validator, err := s.inputValidator()
+	if err != nil {
+		return "", 0, err
+	}
+	if err := validator.Validate(v); err != nil {
+		return "", 0, invalidQuery(validationMessage(err) + "; " + in.usage)
+	}
+	m, _ := v.(map[string]any)
+	query, ok := m[in.field].(string)
+	if !ok {
+		return "", 0, invalidQuery(argsNoQuery(in.field, in.usage))
+	}
+	if raw, given := m["max_results"]; given {
+		n, ok := raw.(json.Number)
+		f, err := n.Float64()
+		switch {
+		case !ok || f < 1 || f != math.Trunc(f):
+			return "", 0, invalidQuery(argsBadMaxResults(in.usage))
+		case err != nil || f > math.MaxInt32:
+			k = math.MaxInt32 // lowered to the cap, with a note
+		default:
+			k = int(f)
+		}
+	}
+	return query, k, nil
+}
+
+// inputValidator returns the compiled ToolSearch input schema.
+func (s *Searcher) inputValidator() (*jsonschema.Schema, error) {
+	if s.input.schemaIsDefault {
+		return defaultInputValidator(), nil
+	}
+	s.validateOnce.Do(func() {
+		s.validator, s.validateErr = compileSchema(s.input.schema)
+		if s.validateErr != nil {
+			s.validateErr = invalidStrategyInput(s.strategy.Name(), s.validateErr)
+		}
+	})
+	return s.validator, s.validateErr
+}
+
+var defaultInputValidator = sync.OnceValue(func() *jsonschema.Schema {
+	v, err := compileSchema(json.RawMessage(defaultInputSchema("query")))
+	if err != nil {
+		panic("toolsearch: the ToolSearch schema does not compile: " + err.Error())
+	}
+	return v
+})
+
+// search is the one query pipeline: every way of answering a query (Search,
+// Call, Session.Call) goes through it, with every strategy. It applies the
+// limits, then tries the forms in order: select:, exact name, MCP prefix
+// (unless the strategy reads patterns), then the strategy's ranking, whose
+// hits it filters by scope and cuts to the best k; last it loads the
+// schemas within the result budget.
+func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*Result, error) {
+	k, note, err := s.maxResults(maxResults)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.checkQuery(query); err != nil {
 		return nil, err
 	}
-	return s.search(query, k, note)
-}
-
-// checkQuery applies the query limits. The term limit does not apply to
-// select: queries and regex patterns, which are not split into terms.
-func (s *Searcher) checkQuery(query string) error {
-	_, isSelect := selectArg(query)
-	_, isRegex := s.opts.Strategy.(regexStrategy)
-	return s.opts.Limits.checkQuery(query, isSelect || isRegex)
-}
-
-func (s *Searcher) limit(n int) (k int, note string, err error) {
-	switch {
-	case n < 0:
-		return 0, "", fmt.Errorf("%w: max_results must be an integer ≥ 1, got %d", ErrInvalidQuery, n)
-	case n == 0:
-		return s.opts.MaxResults, "", nil
-	case n > s.opts.MaxResultsCap:
-		return s.opts.MaxResultsCap, "max_results " + strconv.Itoa(n) + " was lowered to the limit " + strconv.Itoa(s.opts.MaxResultsCap), nil
-	}
-	return n, "", nil
-}
-
-func everything(*entry) bool { return true }
-
-func (s *Searcher) search(query string, k int, note string) (*Result, error) {
 	snap := s.reg.load()
-	in := s.in
 	res := &Result{
 		Query:              query,
 		TotalDeferredTools: s.deferredCount(snap),
@@ -251,48 +273,142 @@ func (s *Searcher) search(query string, k int, note string) (*Result, error) {
 	if note != "" {
 		res.Notes = append(res.Notes, note)
 	}
-	var found []*entry
-	var scores []scored
-	if arg, ok := selectArg(query); ok {
-		res.Form = FormSelect
-		var missing []string
-		var one [1]*entry
-		if name := trimSpace(arg); !strings.Contains(arg, ",") && name != "" {
-			// One name (never cut by MaxSelectNames): no lists to build.
-			if e := snap.resolve(name, in); e != nil {
-				one[0] = e
-				found = one[:]
-			} else {
-				missing = []string{name}
-			}
-		} else {
-			names, cut := s.opts.Limits.cutSelect(selectNames(arg))
-			if cut != "" {
-				res.Notes = append(res.Notes, cut)
-			}
-			found, missing = snap.selectTools(names, in)
+	var one [1]*entry
+	var found []*entry // the tools of a name form, in order
+	var hits []Hit     // the ranked form's best, in order
+	arg, isSelect := selectArg(query)
+	q := words.TrimSpace(query)
+	switch {
+	case isSelect:
+		res.Form = "select"
+		found = s.selectTools(snap, arg, res, one[:0])
+	case q == "":
+		res.Form = "keywords" // nothing to rank
+	default:
+		if e := snap.exact(q, s.in); e != nil {
+			res.Form, one[0] = "exact", e
+			found = one[:]
+			break
 		}
-		res.NotFound = missing
-		for _, n := range missing {
-			if sug := snap.suggest(n, in); len(sug) > 0 {
-				if res.Suggestions == nil {
-					res.Suggestions = map[string][]string{}
-				}
-				res.Suggestions[n] = sug
+		if !s.input.pattern && isPrefixQuery(q) {
+			if found = snap.prefix.find(words.Lower(q), k, s.in); len(found) > 0 {
+				res.Form = "prefix"
+				break
 			}
 		}
-	} else {
-		var err error
-		if res.Form, found, scores, err = s.keyword(snap, query, k); err != nil {
+		res.Form = "keywords"
+		buf := s.reg.hitBuffer()
+		defer s.reg.putHitBuffer(buf)
+		var notes []string
+		if hits, notes, err = s.rank(ctx, snap, query, k, buf.hits[:0]); err != nil {
 			return nil, err
 		}
+		buf.hits = hits
+		res.Notes = append(res.Notes, notes...)
 	}
-	res.Matches = make([]Match, 0, len(found)+len(scores))
-	budget := schemaBudget{limit: s.opts.Limits.MaxResultSchemaBytes}
-	add := func(e *entry, score int, rules Rule) {
+	s.fill(res, snap, found, hits)
+	return res, nil
+}
+
+// isPrefixQuery reports whether the trimmed query is in the MCP prefix form:
+// lowercased, it starts with "mcp__" and has more. (No character outside
+// ASCII lowercases to one of "mcp_", so the prefix is compared as ASCII.)
+func isPrefixQuery(q string) bool {
+	return len(q) > len("mcp__") && strings.EqualFold(q[:len("mcp__")], "mcp__")
+}
+
+// maxResults turns a requested max_results (0: the default) into the number
+// of matches to return, with the note that says it was lowered.
+func (s *Searcher) maxResults(n int) (k int, note string, err error) {
+	switch {
+	case n < 0:
+		return 0, "", invalidQuery(badMaxResults(n))
+	case n == 0:
+		return s.opts.MaxResults, "", nil
+	case n > s.opts.MaxResultsCap:
+		return s.opts.MaxResultsCap, maxResultsLowered(n, s.opts.MaxResultsCap), nil
+	}
+	return n, "", nil
+}
+
+// checkQuery applies MaxQueryBytes and MaxQueryTerms. The term limit does
+// not apply to select: queries and patterns, which are not split into
+// terms.
+func (s *Searcher) checkQuery(query string) error {
+	if len(query) > s.opts.MaxQueryBytes {
+		return overLimit(queryTooLong(len(query), s.opts.MaxQueryBytes))
+	}
+	if _, isSelect := selectArg(query); !isSelect && !s.input.pattern && moreFields(query, s.opts.MaxQueryTerms) {
+		return overLimit(tooManyTerms(s.opts.MaxQueryTerms))
+	}
+	return nil
+}
+
+// rank runs the strategy's index over the deferred tools of snap and
+// returns the best k of its hits in scope (k < 0: all), best first, ties in
+// pool order.
+func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int, buf []Hit) ([]Hit, []string, error) {
+	idx := s.index.get(snap, func(prev Index) Index {
+		return s.strategy.Index(&snapshotCorpus{snap}, prev)
+	})
+	hits, notes, err := idx.Rank(ctx, query, buf)
+	if err != nil {
+		return nil, nil, invalidQuery(err.Error(), err)
+	}
+	n := len(snap.deferred)
+	kept := hits[:0]
+	for _, h := range hits {
+		if h.Tool >= 0 && h.Tool < n && h.Score > 0 && s.in(snap.deferred[h.Tool]) {
+			kept = append(kept, h)
+		}
+	}
+	return topK(kept, k), notes, nil
+}
+
+// topK reorders hits so that the best k (k < 0: all) come first, by score
+// descending then pool order (Tool), and returns them.
+func topK(hits []Hit, k int) []Hit {
+	better := func(a, b Hit) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return a.Tool - b.Tool
+	}
+	if k < 0 || k >= len(hits)/4 {
+		slices.SortFunc(hits, better)
+		if k >= 0 && len(hits) > k {
+			hits = hits[:k]
+		}
+		return hits
+	}
+	// Keep the best k at the front without sorting everything.
+	n := 0
+	for _, h := range hits {
+		if n == k && (k == 0 || better(h, hits[k-1]) >= 0) {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(hits[:n], h, better)
+		if n < k {
+			n++
+		}
+		copy(hits[i+1:n], hits[i:n-1])
+		hits[i] = h
+	}
+	return hits[:n]
+}
+
+// fill adds the matches to res: found (a name form) or hits (the ranked
+// form), each with its schema, as long as the schemas fit in the result.
+func (s *Searcher) fill(res *Result, snap *snapshot, found []*entry, hits []Hit) {
+	res.Matches = make([]Match, 0, len(found)+len(hits))
+	budget := schemaBudget{limit: s.opts.MaxResultSchemaBytes}
+	add := func(e *entry, score float64, rules Rule) {
 		schema, err := e.loadSchema()
 		if err != nil {
-			res.Notes = append(res.Notes, e.tool.Name+" was left out: "+err.Error())
+			res.Notes = append(res.Notes, leftOutUnloaded(e.tool.Name, err))
 			return
 		}
 		if note, ok := budget.take(e.tool.Name, len(schema)); !ok {
@@ -307,10 +423,24 @@ func (s *Searcher) search(query string, k int, note string) (*Result, error) {
 	for _, e := range found {
 		add(e, 0, 0)
 	}
-	for _, c := range scores {
-		add(c.e, c.score, c.rules)
+	for _, h := range hits {
+		add(snap.deferred[h.Tool], h.Score, h.Rules)
 	}
-	return res, nil
+}
+
+// schemaBudget tracks the schema bytes left in one Result.
+type schemaBudget struct {
+	limit, used int
+}
+
+// take reserves n bytes for tool name's schema, or returns a note saying
+// why the tool was left out.
+func (b *schemaBudget) take(name string, n int) (note string, ok bool) {
+	if n <= b.limit-b.used {
+		b.used += n
+		return "", true
+	}
+	return leftOutBudget(name, n, b.limit-b.used, b.limit), false
 }
 
 // deferredCount returns the number of deferred tools the Searcher sees in
@@ -319,124 +449,21 @@ func (s *Searcher) deferredCount(snap *snapshot) int {
 	if s.opts.Scope == nil {
 		return len(snap.deferred)
 	}
-	return len(s.texts(snap).names)
+	return len(s.promptTexts(snap).names)
 }
 
-// keywordSearch runs the exact-name, MCP-prefix and keyword forms.
-func (s *snapshot) keywordSearch(query string, k int, in func(*entry) bool) (QueryForm, []*entry, []scored) {
-	trimmed := trimSpace(query)
-	found, ok := s.exactASCII(trimmed, in)
-	q := ""
-	if !ok {
-		q = lower(trimmed)
-		found = s.exactOf(s.lowered(q), in)
+// hitBuf is a reusable buffer of hits.
+type hitBuf struct{ hits []Hit }
+
+func (r *Registry) hitBuffer() *hitBuf {
+	if b, ok := r.hitBufs.Get().(*hitBuf); ok {
+		return b
 	}
-	if found != nil {
-		return FormExact, found, nil
-	}
-	if ok {
-		q = lower(trimmed)
-	}
-	if q == "" {
-		return FormKeywords, nil, nil
-	}
-	if strings.HasPrefix(q, "mcp__") && len(q) > len("mcp__") {
-		if hits := s.prefix.find(q, k, in); len(hits) > 0 {
-			return FormPrefix, hits, nil
-		}
-	}
-	t := parseTerms(q)
-	return FormKeywords, nil, s.ix.search(&t, k, in)
+	return &hitBuf{}
 }
 
-// exact returns the tool whose lowercased name is q: a deferred one first,
-// then any, in pool order.
-func (s *snapshot) exact(q string, in func(*entry) bool) *entry {
-	if l := s.exactOf(s.lowered(q), in); l != nil {
-		return l[0]
+func (r *Registry) putHitBuffer(b *hitBuf) {
+	if cap(b.hits) <= 1<<16 {
+		r.hitBufs.Put(b)
 	}
-	return nil
-}
-
-// exactOf picks the exact-name match among l, the tools of one lowercased
-// name in pool order: a deferred one first, then any. It returns a
-// one-element slice of l, or nil.
-func (s *snapshot) exactOf(l []*entry, in func(*entry) bool) []*entry {
-	pick := -1
-	for i, e := range l {
-		if !in(e) {
-			continue
-		}
-		if e.deferred {
-			return l[i : i+1 : i+1]
-		}
-		if pick < 0 {
-			pick = i
-		}
-	}
-	if pick < 0 {
-		return nil
-	}
-	return l[pick : pick+1 : pick+1]
-}
-
-// exactASCII is the exact-name form for a short ASCII query, lowercased in
-// a stack buffer so that a query that names no tool costs no allocation.
-// ok is false when the query is not short ASCII.
-func (s *snapshot) exactASCII(q string, in func(*entry) bool) (found []*entry, ok bool) {
-	var buf [MaxNameLength]byte
-	if len(q) > len(buf) {
-		return nil, false
-	}
-	for i := 0; i < len(q); i++ {
-		c := q[i]
-		if c >= 0x80 {
-			return nil, false
-		}
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		buf[i] = c
-	}
-	b := buf[:len(q)]
-	sh := s.names.shards[maphash.Bytes(hashSeed, b)&(nameShards-1)]
-	if sh == nil {
-		return nil, true
-	}
-	return s.exactOf(sh.byLower[string(b)], in), true
-}
-
-// insertTop inserts c into top, kept sorted by score descending with ties in
-// arrival (pool) order, and holding at most k candidates.
-func insertTop(top []scored, c scored, k int) []scored {
-	if len(top) == k && (k == 0 || top[k-1].score >= c.score) {
-		return top
-	}
-	i := len(top)
-	for i > 0 && top[i-1].score < c.score {
-		i--
-	}
-	if len(top) < k {
-		top = append(top, scored{})
-	}
-	copy(top[i+1:], top[i:len(top)-1])
-	top[i] = c
-	return top
-}
-
-// hasLineTerminator reports whether s has a JavaScript line terminator:
-// \n, \r, U+2028 or U+2029 (strings.ContainsAny with them is several times
-// slower, and select: queries test it on every call).
-func hasLineTerminator(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\n', '\r':
-			return true
-		case 0xe2: // U+2028 and U+2029 are e2 80 a8 and e2 80 a9
-			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -9,11 +9,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 type hit struct {
 	name  string
-	score int
+	score float64
 }
 
 func search(t *testing.T, s *Searcher, q string, k int) *Result {
@@ -44,31 +45,31 @@ func TestSpecCases(t *testing.T) {
 	s := NewSearcher(specPool(t), nil)
 	for _, tc := range []struct {
 		name, query string
-		form        QueryForm
+		form        string
 		want        []hit
 	}{
-		{"web ranks WebSearch by hint and description", "web", FormKeywords, []hit{{"WebSearch", 16}, {"WebFetch", 10}}},
-		{"a repeated term counts twice", "web web", FormKeywords, []hit{{"WebSearch", 32}, {"WebFetch", 20}}},
-		{"MCP name part plus description", "slack", FormKeywords, []hit{{"mcp__slack__send_message", 14}, {"mcp__slack__list_channels", 12}}},
-		{"two terms in name and description", "github issue", FormKeywords, []hit{
+		{"web ranks WebSearch by hint and description", "web", "keywords", []hit{{"WebSearch", 16}, {"WebFetch", 10}}},
+		{"a repeated term counts twice", "web web", "keywords", []hit{{"WebSearch", 32}, {"WebFetch", 20}}},
+		{"MCP name part plus description", "slack", "keywords", []hit{{"mcp__slack__send_message", 14}, {"mcp__slack__list_channels", 12}}},
+		{"two terms in name and description", "github issue", "keywords", []hit{
 			{"mcp__github__create_issue", 28}, {"mcp__github__list_issues", 18}, {"mcp__github__create_pull_request", 12}}},
-		{"required term", "+slack send", FormKeywords, []hit{{"mcp__slack__send_message", 28}, {"mcp__slack__list_channels", 12}}},
-		{"required term satisfied by the description only", "+repository issue", FormKeywords, []hit{
+		{"required term", "+slack send", "keywords", []hit{{"mcp__slack__send_message", 28}, {"mcp__slack__list_channels", 12}}},
+		{"required term satisfied by the description only", "+repository issue", "keywords", []hit{
 			{"mcp__github__create_issue", 16}, {"mcp__github__list_issues", 8}}},
-		{"exact name path, any case", "TASKLIST", FormExact, []hit{{"TaskList", 0}}},
-		{"exact name path trims", "  webfetch\t", FormExact, []hit{{"WebFetch", 0}}},
-		{"exact name path reaches tools that are not deferred", "read", FormExact, []hit{{"Read", 0}}},
-		{"MCP prefix path in pool order", "mcp__github", FormPrefix, []hit{
+		{"exact name path, any case", "TASKLIST", "exact", []hit{{"TaskList", 0}}},
+		{"exact name path trims", "  webfetch\t", "exact", []hit{{"WebFetch", 0}}},
+		{"exact name path reaches tools that are not deferred", "read", "exact", []hit{{"Read", 0}}},
+		{"MCP prefix path in pool order", "mcp__github", "prefix", []hit{
 			{"mcp__github__create_issue", 0}, {"mcp__github__create_pull_request", 0}, {"mcp__github__list_issues", 0}}},
-		{"full-name fallback", "create_issue", FormKeywords, []hit{{"mcp__github__create_issue", 3}}},
-		{"full-name fallback without separators", "sendmessage", FormKeywords, []hit{{"mcp__slack__send_message", 3}}},
-		{"ties keep pool order", "list", FormKeywords, []hit{
+		{"full-name fallback", "create_issue", "keywords", []hit{{"mcp__github__create_issue", 3}}},
+		{"full-name fallback without separators", "sendmessage", "keywords", []hit{{"mcp__slack__send_message", 3}}},
+		{"ties keep pool order", "list", "keywords", []hit{
 			{"mcp__github__list_issues", 14}, {"mcp__slack__list_channels", 14}, {"TaskList", 12}}},
-		{"substring of a name part", "note", FormKeywords, []hit{{"NotebookEdit", 5}}},
-		{"alwaysLoad MCP tool never returned by keywords", "jira ticket", FormKeywords, []hit{}},
-		{"c++ is matched literally: no word boundary after ++ before a space", "c++", FormKeywords, []hit{}},
-		{"mcp__ alone is a keyword query", "mcp__", FormKeywords, []hit{}},
-		{"prefix with no match falls through to keywords", "mcp__nothing", FormKeywords, []hit{}},
+		{"substring of a name part", "note", "keywords", []hit{{"NotebookEdit", 5}}},
+		{"alwaysLoad MCP tool never returned by keywords", "jira ticket", "keywords", []hit{}},
+		{"c++ is matched literally: no word boundary after ++ before a space", "c++", "keywords", []hit{}},
+		{"mcp__ alone is a keyword query", "mcp__", "keywords", []hit{}},
+		{"prefix with no match falls through to keywords", "mcp__nothing", "keywords", []hit{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := search(t, s, tc.query, 0)
@@ -104,7 +105,7 @@ func TestSelect(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := search(t, s, tc.query, 2)
-			assert.Equal(t, FormSelect, res.Form)
+			assert.Equal(t, "select", res.Form)
 			if tc.want == nil {
 				tc.want = []string{}
 			}
@@ -113,7 +114,7 @@ func TestSelect(t *testing.T) {
 		})
 	}
 	for _, q := range []string{" select:Read", "select:Read\nWebFetch", "select:", "selec:Read"} {
-		assert.NotEqual(t, FormSelect, search(t, s, q, 0).Form, "%q is not a select query", q)
+		assert.NotEqual(t, "select", search(t, s, q, 0).Form, "%q is not a select query", q)
 	}
 }
 
@@ -130,7 +131,7 @@ func TestSelectSuggestions(t *testing.T) {
 }
 
 func TestExactNamePrefersDeferredTools(t *testing.T) {
-	r, err := NewRegistry(Tool{Name: "Foo"}, Tool{Name: "foo", ShouldDefer: true}, Tool{Name: "Bar"}, Tool{Name: "bar"})
+	r, err := NewRegistry(nil, Tool{Name: "Foo"}, Tool{Name: "foo", ShouldDefer: true}, Tool{Name: "Bar"}, Tool{Name: "bar"})
 	require.NoError(t, err)
 	s := NewSearcher(r, nil)
 	assert.Equal(t, []string{"foo"}, matchNames(search(t, s, "FOO", 0)), "the deferred tool wins over an earlier tool in pool order")
@@ -149,11 +150,11 @@ func TestMaxResults(t *testing.T) {
 		require.NoError(t, r.Register(Tool{Name: "mcp__s__tool" + string(rune('a'+i%26)) + strings.Repeat("x", i/26), Description: "thing"}))
 	}
 	s := NewSearcher(&r, nil)
-	assert.Len(t, search(t, s, "thing", 0).Matches, DefaultMaxResults)
+	assert.Len(t, search(t, s, "thing", 0).Matches, defaultMaxResults)
 	assert.Len(t, search(t, s, "thing", 7).Matches, 7)
-	assert.Len(t, search(t, s, "mcp__s__", 0).Matches, DefaultMaxResults, "max_results applies to the MCP prefix path")
+	assert.Len(t, search(t, s, "mcp__s__", 0).Matches, defaultMaxResults, "max_results applies to the MCP prefix path")
 	res := search(t, s, "thing", 25)
-	assert.Len(t, res.Matches, DefaultMaxResultsCap)
+	assert.Len(t, res.Matches, defaultMaxResultsCap)
 	assert.Equal(t, []string{"max_results 25 was lowered to the limit 20"}, res.Notes)
 	_, err := s.Search("thing", -1)
 	require.ErrorIs(t, err, ErrInvalidQuery)
@@ -189,20 +190,6 @@ func TestTerms(t *testing.T) {
 	assert.Equal(t, []string{"slack", "x"}, got.required)
 	assert.Equal(t, []string{"slack", "x", "send", "+", "send"}, got.all, "required first, then the others with duplicates")
 
-	// JavaScript whitespace splits and trims; U+0085 and U+200B do not.
-	assert.Equal(t, []string{"a", "b", "c", "d\u200be\u0085f"}, splitSpace("\ufeffa\u3000b\u2028c\u00a0d\u200be\u0085f\u205f"))
-}
-
-func TestLowerMatchesJavaScript(t *testing.T) {
-	for in, want := range map[string]string{
-		"ABC":      "abc",
-		"İstanbul": "i\u0307stanbul",
-		"ΟΔΟΣ":     "οδος",
-		"ΣΑΣ ΣΑ":   "σας σα",
-		"Σ":        "σ",
-	} {
-		assert.Equal(t, want, lower(in), "lower(%q)", in)
-	}
 }
 
 // randomText returns a generator of texts of n pieces drawn from alphabet.
@@ -234,23 +221,23 @@ func TestHasWordEqualsRegexp(t *testing.T) {
 func TestLowerTextEqualsLowered(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	gen := randomText(rng, "a", "B", "b", "A", "_", "1", " ", "-", "+", ".", "é", "É", "(", "aB", "C++", "İ", "K", "Σ")
-	words := func(lt lowerText) []string {
+	runs := func(lt lowerText) []string {
 		var out []string
 		lt.words(func(w string) { out = append(out, w) })
 		return out
 	}
 	folded := 0
 	for range 50000 {
-		s, term := gen(rng.IntN(14)), lower(gen(1+rng.IntN(3)))
+		s, term := gen(rng.IntN(14)), words.Lower(gen(1+rng.IntN(3)))
 		lt := newText(s)
 		if lt.fold {
 			folded++
 		}
-		low := lower(s)
+		low := words.Lower(s)
 		require.Equal(t, hasWord(low, term), lt.has(term), "newText(%q).has(%q)", s, term)
 		var want []string
 		wordRuns(low, func(w string) { want = append(want, w) })
-		require.Equal(t, want, words(lt), "newText(%q).words", s)
+		require.Equal(t, want, runs(lt), "newText(%q).words", s)
 	}
 	assert.Greater(t, folded, 1000, "the ASCII (folded) case is exercised")
 	assert.Less(t, folded, 49000, "the non-ASCII (lowered) case is exercised")
@@ -269,7 +256,7 @@ func TestSpansParts(t *testing.T) {
 }
 
 func TestDescriptionAndSchemaInMatches(t *testing.T) {
-	r, err := NewRegistry(
+	r, err := NewRegistry(nil,
 		Tool{Name: "A", Description: "Alpha tool.", InputSchema: json.RawMessage("{\n  \"type\": \"object\"\n}"), ShouldDefer: true},
 		Tool{Name: "B", Description: "Beta tool.", ShouldDefer: true},
 	)

@@ -3,6 +3,8 @@ package toolsearch
 import (
 	"slices"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // selectArg returns the text after "select:" when query is a select query:
@@ -25,7 +27,7 @@ func selectArg(query string) (string, bool) {
 func selectNames(arg string) []string {
 	var names []string
 	for p := range strings.SplitSeq(arg, ",") {
-		if p = trimSpace(p); p != "" {
+		if p = words.TrimSpace(p); p != "" {
 			names = append(names, p)
 		}
 	}
@@ -51,7 +53,7 @@ func (s *snapshot) resolve(name string, in func(*entry) bool) *entry {
 		return e
 	}
 	var found *entry
-	for _, e := range s.lowered(lower(name)) {
+	for _, e := range s.lowered(words.Lower(name)) {
 		if !in(e) {
 			continue
 		}
@@ -63,19 +65,46 @@ func (s *snapshot) resolve(name string, in func(*entry) bool) *entry {
 	return found
 }
 
-// selectTools resolves the names of a select: query. Found tools keep
-// request order without duplicates; names that resolve to nothing are
-// returned in missing, in request order.
-func (s *snapshot) selectTools(names []string, in func(*entry) bool) (found []*entry, missing []string) {
-	for _, n := range names {
-		e := s.resolve(n, in)
-		if e == nil {
-			missing = append(missing, n)
-		} else if !slices.Contains(found, e) {
+// selectTools answers a select: query whose argument is arg: the tools it
+// names, in request order without duplicates, appended to buf. It records
+// in res the names that match nothing (NotFound), with up to three close
+// names each (Suggestions), and the names left out by MaxSelectNames
+// (Notes).
+func (s *Searcher) selectTools(snap *snapshot, arg string, res *Result, buf []*entry) []*entry {
+	found := buf
+	var missing []string
+	if name := words.TrimSpace(arg); !strings.Contains(arg, ",") && name != "" {
+		// One name (never cut by MaxSelectNames): no lists to build.
+		if e := snap.resolve(name, s.in); e != nil {
 			found = append(found, e)
+		} else {
+			missing = []string{name}
+		}
+	} else {
+		names := selectNames(arg)
+		if limit := s.opts.MaxSelectNames; len(names) > limit {
+			res.Notes = append(res.Notes, selectCut(names, limit))
+			names = names[:limit]
+		}
+		for _, n := range names {
+			e := snap.resolve(n, s.in)
+			if e == nil {
+				missing = append(missing, n)
+			} else if !slices.Contains(found, e) {
+				found = append(found, e)
+			}
 		}
 	}
-	return found, missing
+	res.NotFound = missing
+	for _, n := range missing {
+		if sug := snap.suggest(n, s.in); len(sug) > 0 {
+			if res.Suggestions == nil {
+				res.Suggestions = map[string][]string{}
+			}
+			res.Suggestions[n] = sug
+		}
+	}
+	return found
 }
 
 // maxSuggestions is how many names are suggested for a name not found.
@@ -127,16 +156,6 @@ func (s *snapshot) suggest(name string, in func(*entry) bool) []string {
 		out = append(out, c.name)
 	}
 	return out
-}
-
-// foldName lowercases n and drops '_', '-' and '.'.
-func foldName(n string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || r == '.' {
-			return -1
-		}
-		return r
-	}, lower(n))
 }
 
 func abs(x int) int {

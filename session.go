@@ -1,37 +1,36 @@
 package toolsearch
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // SessionOptions configure a Session. A nil *SessionOptions means the
 // defaults; a zero field means that field's default. Options are copied.
 type SessionOptions struct {
-	// Scope limits the tools of the conversation (a subagent's allow-list);
-	// nil means every tool. It overrides Search.Scope.
-	Scope *Scope
+	// Search configures how the Session answers ToolSearch calls (its
+	// Searcher). Search.Scope is the conversation's scope (a subagent's
+	// allow-list): it limits the tool list, the announcements, the
+	// ToolSearch results and the call guard alike; nil means every tool.
+	Search SearchOptions
 	// Format is the rendering of ToolSearch results; default FormatInline.
 	// With CallBridge on, FormatToolReference is rendered as FormatInline
 	// (the model needs the schemas in the result).
 	Format Format
 	// Mode says when tools are deferred; default ModeAlways.
 	Mode ToolSearchMode
-	// ContextWindow is the model's context window in tokens, for
-	// ModeAuto; default DefaultContextWindow.
+	// ContextWindow is the model's context window in tokens, for an auto
+	// Mode; default 200,000.
 	ContextWindow int
-	// CountTokens counts the tokens of tool definitions, for ModeAuto; it
-	// should return what the provider's token counting reports for a
-	// request carrying just these tools (AutoTokenOverhead is subtracted).
-	// When nil, or when it returns an error, characters are counted
-	// instead. It is called without any lock held, at most once per
+	// CountTokens counts the tokens of tool definitions, for an auto Mode;
+	// it should return what the provider's token counting reports for a
+	// request carrying just these tools (500 tokens of fixed overhead are
+	// subtracted). When nil, or when it returns an error, characters are
+	// counted instead. It is called without any lock held, at most once per
 	// registry change in the usual case (racing calls may repeat it), and
 	// possibly from several goroutines.
 	CountTokens func(tools []ToolDefinition) (int, error)
@@ -39,21 +38,23 @@ type SessionOptions struct {
 	// added to Tools() and the model calls them through CallTool, so the
 	// tool list stays the same for the whole conversation.
 	CallBridge bool
-	// Search configures the Session's Searcher (MaxResults, MaxResultsCap);
-	// nil means the defaults. Its Scope is ignored: Scope above is used.
-	Search *SearchOptions
 }
+
+// defaultContextWindow is the context window assumed when
+// SessionOptions.ContextWindow is 0.
+const defaultContextWindow = 200_000
 
 // Session is the state of one conversation over a shared Registry: the
 // tools the model has discovered through ToolSearch, what it was told
 // about the deferred tools, and its scope. Many Sessions may share one
 // Registry; each sees only its own discoveries. A Session is safe for
 // concurrent use; it never holds a lock while calling user code (lazy
-// schemas, CountTokens).
+// schemas, CountTokens, a Strategy).
 //
-// A turn of an agent loop uses it like this: send Tools() (and Announce()
-// text) with the request; answer a ToolSearch call with HandleToolSearch;
-// check any other call with CheckCall before running it.
+// A turn of an agent loop uses it like this: send Tools() (and the
+// Announce() text) with the request; answer a ToolSearch call with Call,
+// rendering the result with Content(Format()); check any other call with
+// CheckCall before running it.
 type Session struct {
 	reg      *Registry
 	opts     SessionOptions
@@ -64,7 +65,7 @@ type Session struct {
 	discovered map[string]struct{}
 	announced  []string // deferred names last announced, sorted; nil = none
 
-	auto atomic.Pointer[autoDecision]
+	auto memo[bool] // the auto-mode decision
 }
 
 // NewSession returns a Session over reg, which must not be nil.
@@ -73,28 +74,18 @@ func NewSession(reg *Registry, opts *SessionOptions) *Session {
 	if opts != nil {
 		s.opts = *opts
 	}
-	var so SearchOptions
-	if s.opts.Search != nil {
-		so = *s.opts.Search
-	}
-	so.Scope = s.opts.Scope
-	s.searcher = NewSearcher(reg, &so)
-	s.opts.Scope = s.searcher.opts.Scope // the Searcher's copy
-	s.opts.Search = nil
+	s.searcher = NewSearcher(reg, &s.opts.Search)
+	s.opts.Search = s.searcher.opts // the Searcher's copy, defaults filled in
 	s.in = s.searcher.in
-	s.opts.ContextWindow = cmp.Or(s.opts.ContextWindow, DefaultContextWindow)
-	if s.opts.Mode.Kind == ModeAuto && s.opts.Mode.Percent <= 0 {
-		s.opts.Mode.Percent = DefaultAutoPercent
-	}
+	s.opts.ContextWindow = orDefault(s.opts.ContextWindow, defaultContextWindow)
 	return s
 }
 
-// Searcher returns the Session's Searcher: the Registry seen through the
-// Session's scope. Searches made directly on it are not recorded.
-func (s *Session) Searcher() *Searcher { return s.searcher }
-
-// format returns the rendering used for ToolSearch results.
-func (s *Session) format() Format {
+// Format returns the rendering of ToolSearch results: SessionOptions.Format,
+// except that with CallBridge a tool-reference format is rendered inline
+// (the model needs the schemas in the result). Answer a ToolSearch call
+// with res.Content(s.Format()).
+func (s *Session) Format() Format {
 	if s.opts.CallBridge && s.opts.Format == FormatToolReference {
 		return FormatInline
 	}
@@ -114,55 +105,25 @@ func (s *Session) searchOn(snap *snapshot) bool {
 // hasDeferred reports whether the scope has a deferred tool, or an MCP
 // server is pending that may bring one.
 func (s *Session) hasDeferred(snap *snapshot) bool {
-	return len(s.searcher.texts(snap).names) > 0 || len(snap.pending) > 0 && s.maySeeDeferred()
+	return len(s.searcher.promptTexts(snap).names) > 0 || len(snap.pending) > 0 && s.maySeeDeferred()
 }
 
 // modeDefers reports whether the mode defers the deferred tools of snap.
 func (s *Session) modeDefers(snap *snapshot) bool {
 	switch m := s.opts.Mode; {
-	case m.Kind == ModeNever || m.Kind == ModeAuto && m.Percent >= 100:
+	case m <= ModeAlways:
+		return true
+	case m >= ModeNever:
 		return false
-	case m.Kind == ModeAuto:
-		return s.autoOn(snap)
 	}
-	return true
+	return s.autoOn(snap)
 }
 
 // maySeeDeferred reports whether the scope can hold a deferred tool, so
 // that a pending server may bring one.
 func (s *Session) maySeeDeferred() bool {
-	sc := s.opts.Scope
+	sc := s.opts.Search.Scope
 	return sc == nil || sc.IncludeDeferred || slices.ContainsFunc(sc.Allow, func(n string) bool { return n != "*" })
-}
-
-// autoOn decides ModeAuto for snap: the deferred tools in scope are
-// measured with CountTokens (or in characters) once per snapshot.
-func (s *Session) autoOn(snap *snapshot) bool {
-	if d := s.auto.Load(); d != nil && d.snap == snap {
-		return d.on
-	}
-	var defs []ToolDefinition
-	for _, e := range snap.deferred {
-		if s.in(e) {
-			defs = append(defs, definition(e, false))
-		}
-	}
-	threshold := autoThreshold(s.opts.ContextWindow, s.opts.Mode.Percent)
-	on, counted := false, false
-	if s.opts.CountTokens != nil {
-		if n, err := s.opts.CountTokens(defs); err == nil {
-			on, counted = autoDefersTokens(n, threshold), true
-		}
-	}
-	if !counted {
-		chars := 0
-		for i := range defs {
-			chars += definitionChars(&defs[i])
-		}
-		on = autoDefersChars(chars, threshold)
-	}
-	s.auto.Store(&autoDecision{snap: snap, on: on})
-	return on
 }
 
 // definition returns the ToolDefinition of e. A schema that cannot be
@@ -176,12 +137,10 @@ func definition(e *entry, deferLoading bool) ToolDefinition {
 	return ToolDefinition{
 		Name:         e.tool.Name,
 		Description:  e.tool.Description,
-		InputSchema:  slicesClone(schema),
+		InputSchema:  slices.Clone(schema),
 		DeferLoading: deferLoading,
 	}
 }
-
-func slicesClone(b json.RawMessage) json.RawMessage { return json.RawMessage(slices.Clone([]byte(b))) }
 
 // Tools returns the tool definitions to send with the next request, in
 // this order:
@@ -202,10 +161,10 @@ func slicesClone(b json.RawMessage) json.RawMessage { return json.RawMessage(sli
 // registry, scope and discovered set. With CallBridge it does not depend
 // on the discovered set at all.
 //
-// A tool whose lazy schema cannot be loaded is left out, and the error
-// names it; the other definitions are returned all the same. The slice is
-// the caller's.
-func (s *Session) Tools() ([]ToolDefinition, error) {
+// A tool whose lazy schema cannot be loaded is left out of defs, and
+// skipped holds one error per such tool, naming it; send defs all the same.
+// The slices are the caller's.
+func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 	snap := s.reg.load()
 	on := s.searchOn(snap)
 	var disc map[string]struct{}
@@ -214,14 +173,12 @@ func (s *Session) Tools() ([]ToolDefinition, error) {
 		disc = maps.Clone(s.discovered)
 		s.mu.Unlock()
 	}
-	var out []ToolDefinition
-	var errs []error
 	add := func(e *entry, deferLoading bool) {
 		if _, err := e.loadSchema(); err != nil {
-			errs = append(errs, err)
+			skipped = append(skipped, err)
 			return
 		}
-		out = append(out, definition(e, deferLoading))
+		defs = append(defs, definition(e, deferLoading))
 	}
 	for _, e := range snap.pool {
 		if !s.in(e) || on && (e.deferred || e.tool.Name == ToolSearchName || s.opts.CallBridge && e.tool.Name == CallToolName) {
@@ -230,12 +187,11 @@ func (s *Session) Tools() ([]ToolDefinition, error) {
 		add(e, false)
 	}
 	if !on {
-		return out, errors.Join(errs...)
+		return defs, skipped
 	}
-	out = append(out, s.searcher.ToolDefinition())
+	defs = append(defs, s.searcher.ToolDefinition())
 	if s.opts.CallBridge {
-		out = append(out, CallToolDefinition())
-		return out, errors.Join(errs...)
+		return append(defs, callToolDefinition()), skipped
 	}
 	if len(disc) > 0 {
 		refs := s.opts.Format == FormatToolReference
@@ -245,14 +201,22 @@ func (s *Session) Tools() ([]ToolDefinition, error) {
 			}
 		}
 	}
-	return out, errors.Join(errs...)
+	return defs, skipped
 }
 
-// Search answers a ToolSearch call (args are the raw arguments the model
-// sent) through the Session's scope and records every tool it returned
-// as discovered (a tool that is not deferred is recorded too, as a
-// history would show it, and is sent once all the same). Errors are those of Searcher.Call.
-func (s *Session) Search(args json.RawMessage) (*Result, error) {
+// Call answers a ToolSearch call (args are the raw arguments the model
+// sent) through the Session's Searcher, as Searcher.Call does, and records
+// every tool it returned as discovered (a tool that is not deferred is
+// recorded too, as a history would show it, and is sent once all the
+// same). An agent loop answers a ToolSearch call with
+//
+//	res, err := s.Call(args)
+//	if err != nil {
+//		// an error tool result whose text is err.Error()
+//	} else {
+//		// a tool result whose content is res.Content(s.Format())
+//	}
+func (s *Session) Call(args json.RawMessage) (*Result, error) {
 	res, err := s.searcher.Call(args)
 	if err != nil {
 		return nil, err
@@ -265,29 +229,9 @@ func (s *Session) Search(args json.RawMessage) (*Result, error) {
 	return res, nil
 }
 
-// HandleToolSearch answers a ToolSearch call like Search and renders the
-// result as tool_result content in the Session's Format. For arguments
-// that cannot be answered, the content is one text block saying what was
-// wrong and isError is true: send it back as an error tool_result.
-func (s *Session) HandleToolSearch(args json.RawMessage) (content []ContentBlock, isError bool) {
-	res, err := s.Search(args)
-	if err != nil {
-		return []ContentBlock{{Type: "text", Text: err.Error()}}, true
-	}
-	return res.Content(s.format()), false
-}
-
-// Discovered returns the names of the tools discovered in this
-// conversation, sorted; they include tools that are not available now.
-func (s *Session) Discovered() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Sorted(maps.Keys(s.discovered))
-}
-
-// IsDiscovered reports whether tool name was discovered in this
+// isDiscovered reports whether tool name was discovered in this
 // conversation.
-func (s *Session) IsDiscovered(name string) bool {
+func (s *Session) isDiscovered(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, ok := s.discovered[name]
@@ -296,20 +240,19 @@ func (s *Session) IsDiscovered(name string) bool {
 
 // AddDiscovered records names as discovered, as if ToolSearch had returned
 // them. Names need not be registered (a tool may come back later). A name
-// that is not a valid tool name is an error wrapping ErrInvalidName; the
-// valid ones are recorded all the same.
-func (s *Session) AddDiscovered(names ...string) error {
-	var errs []error
+// that is not a valid tool name is skipped: skipped holds one error per
+// such name, wrapping ErrInvalidName; the valid ones are recorded.
+func (s *Session) AddDiscovered(names ...string) (skipped []error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, n := range names {
 		if err := checkName(n); err != nil {
-			errs = append(errs, fmt.Errorf("discovered %q: %w", n, err))
+			skipped = append(skipped, fmt.Errorf("discovered %q: %w", n, err))
 			continue
 		}
 		s.discovered[n] = struct{}{}
 	}
-	return errors.Join(errs...)
+	return skipped
 }
 
 // Compact tells the Session that the conversation was compacted: the
@@ -317,15 +260,6 @@ func (s *Session) AddDiscovered(names ...string) error {
 // (the earlier ones were summarized away).
 func (s *Session) Compact() {
 	s.mu.Lock()
-	s.announced = nil
-	s.mu.Unlock()
-}
-
-// Clear starts a new conversation: the discovered set is emptied and the
-// next Announce is a full announcement.
-func (s *Session) Clear() {
-	s.mu.Lock()
-	clear(s.discovered)
 	s.announced = nil
 	s.mu.Unlock()
 }
@@ -353,9 +287,11 @@ func (s *Session) Snapshot() SessionState {
 	}
 }
 
-// Restore replaces the Session's state with st. Every name must be a valid
-// tool name (registered or not); otherwise nothing is changed and the
-// error names each bad one, wrapping ErrInvalidName.
+// Restore replaces the Session's state with st; Restore(SessionState{})
+// starts the conversation over (nothing discovered, a full announcement
+// next). Every name must be a valid tool name (registered or not);
+// otherwise nothing is changed and the error names each bad one, wrapping
+// ErrInvalidName.
 func (s *Session) Restore(st SessionState) error {
 	var errs []error
 	for _, list := range [][]string{st.Discovered, st.Announced} {
@@ -401,20 +337,27 @@ type Announcement struct {
 // Announce returns what to tell the model about the deferred tools in
 // scope before the next request, and records it as told. The first call
 // of a conversation (and the first after Compact, Clear or a Restore of a
-// state whose Announced is nil) gives the full <available-deferred-tools> block
-// (see Searcher.DeferredToolsBlock); later calls give the delta since the
-// last announcement (see DeltaText), or "" when nothing changed. When the
-// last deferred tool goes away, the delta says so. While the mode defers
-// nothing (ModeNever, or ModeAuto below its threshold) it returns the zero
-// Announcement and records nothing: every tool is then sent in full. An application that lists the deferred tools in its system
-// prompt instead (SystemPromptSection) does not need Announce.
+// state whose Announced is nil) gives the full list, an
+// <available-deferred-tools> block with one name a line; later calls give
+// the delta since the last announcement (the names that became available,
+// then those whose server disconnected, under a sentence each), or "" when
+// nothing changed. When the last deferred tool goes away, the delta says
+// so. While the mode defers nothing (ModeNever, or an auto mode below its
+// threshold) it returns the zero Announcement and records nothing: every
+// tool is then sent in full.
+//
+// Announce is for agents that tell the model about deferred tools in the
+// conversation (a message before each request); an agent that lists them
+// in its system prompt uses SystemPromptSection instead, and needs neither
+// Announce nor a cache-breaking change to the system prompt when the list
+// is stable.
 func (s *Session) Announce() Announcement {
 	snap := s.reg.load()
 	if !s.modeDefers(snap) {
 		return Announcement{}
 	}
 	on := s.hasDeferred(snap)
-	texts := s.searcher.texts(snap)
+	texts := s.searcher.promptTexts(snap)
 	names := texts.names
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -433,7 +376,7 @@ func (s *Session) Announce() Announcement {
 		return Announcement{} // same texts as last time: nothing changed
 	}
 	added, removed := diffSorted(prev, names)
-	return Announcement{Text: DeltaText(added, removed), Added: added, Removed: removed}
+	return Announcement{Text: deltaText(added, removed), Added: added, Removed: removed}
 }
 
 // diffSorted returns the names in b but not a, and in a but not b; both
@@ -458,26 +401,13 @@ func diffSorted(a, b []string) (added, removed []string) {
 
 // SystemPromptSection returns the system-prompt section listing the
 // deferred tools in scope (see Searcher.SystemPromptSection), or "" while
-// ToolSearch is not offered.
+// ToolSearch is not offered. It is for agents that list deferred tools in
+// the system prompt; those that announce them in the conversation use
+// Announce instead.
 func (s *Session) SystemPromptSection() string {
 	snap := s.reg.load()
 	if !s.searchOn(snap) {
 		return ""
 	}
-	return s.searcher.texts(snap).section
-}
-
-// String describes the Session for logs: its mode, scope and number of
-// discovered tools.
-func (s *Session) String() string {
-	var b strings.Builder
-	b.WriteString("toolsearch.Session{mode: " + s.opts.Mode.String())
-	if sc := s.opts.Scope; sc != nil {
-		b.WriteString(", scope: [" + strings.Join(sc.Allow, " ") + "]")
-	}
-	s.mu.Lock()
-	n := len(s.discovered)
-	s.mu.Unlock()
-	fmt.Fprintf(&b, ", discovered: %d}", n)
-	return b.String()
+	return s.searcher.promptTexts(snap).section
 }

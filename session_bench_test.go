@@ -14,7 +14,7 @@ func demoSession(b *testing.B, opts *SessionOptions) *Session {
 	b.Helper()
 	tools, err := ParseCatalog(demo.Catalog)
 	require.NoError(b, err)
-	reg, err := NewRegistry(tools...)
+	reg, err := NewRegistry(nil, tools...)
 	require.NoError(b, err)
 	s := NewSession(reg, opts)
 	res := sessionSearch(b, s, "select:mcp__slack__send_message,mcp__github__create_issue,WebFetch,mcp__git__git_log,mcp__fetch__fetch,mcp__time__get_current_time,mcp__memory__read_graph,mcp__wikipedia__get_article,TodoWrite,mcp__weather__get_weather")
@@ -26,18 +26,18 @@ func BenchmarkSessionTools(b *testing.B) {
 	s := demoSession(b, &SessionOptions{Format: FormatToolReference})
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := s.Tools(); err != nil {
-			b.Fatal(err)
+		if _, skipped := s.Tools(); len(skipped) > 0 {
+			b.Fatal(skipped)
 		}
 	}
 }
 
 func BenchmarkSessionToolsAuto(b *testing.B) {
-	s := demoSession(b, &SessionOptions{Mode: ToolSearchMode{Kind: ModeAuto}})
+	s := demoSession(b, &SessionOptions{Mode: ModeAuto})
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := s.Tools(); err != nil {
-			b.Fatal(err)
+		if _, skipped := s.Tools(); len(skipped) > 0 {
+			b.Fatal(skipped)
 		}
 	}
 }
@@ -68,7 +68,7 @@ func BenchmarkDiscoveredInHistory(b *testing.B) {
 	b.SetBytes(int64(len(history)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := DiscoveredInHistory(history); err != nil {
+		if _, _, err := discoveredInHistory(history); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -80,7 +80,7 @@ func recordHistoryB(b *testing.B, s *Session) json.RawMessage {
 	for i, q := range []string{"slack send", "github issue", "git log", "weather", "wikipedia", "fetch url", "time zone", "memory graph", "npm package", "chart bar",
 		"pdf", "excel sheet", "playwright click", "docker container", "arxiv paper", "crypto price", "stock price", "calendar", "translate", "map route"} {
 		args, _ := json.Marshal(map[string]string{"query": q})
-		content, _ := s.HandleToolSearch(args)
+		content, _ := handle(s, args)
 		id := "toolu_" + string(rune('a'+i))
 		msgs = append(msgs,
 			map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "tool_use", "id": id, "name": ToolSearchName, "input": json.RawMessage(args)}}},

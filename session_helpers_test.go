@@ -47,8 +47,8 @@ func toolNames(defs []ToolDefinition) []string {
 // mustTools returns s.Tools(), failing the test on an error.
 func mustTools(t testing.TB, s *Session) []ToolDefinition {
 	t.Helper()
-	defs, err := s.Tools()
-	require.NoError(t, err, "Tools()")
+	defs, skipped := s.Tools()
+	require.Empty(t, skipped, "Tools()")
 	return defs
 }
 
@@ -66,7 +66,20 @@ func sessionSearch(t testing.TB, s *Session, query string) *Result {
 	t.Helper()
 	args, err := json.Marshal(map[string]string{"query": query})
 	require.NoError(t, err)
-	res, err := s.Search(args)
-	require.NoError(t, err, "Search(%s)", args)
+	res, err := s.Call(args)
+	require.NoError(t, err, "Call(%s)", args)
 	return res
+}
+
+// discovered returns the names discovered in s, sorted.
+func discovered(s *Session) []string { return s.Snapshot().Discovered }
+
+// handle answers a ToolSearch call on s as an adapter does: the result in
+// s's Format, or the error's text as an error result.
+func handle(s *Session, args json.RawMessage) (content []ContentBlock, isError bool) {
+	res, err := s.Call(args)
+	if err != nil {
+		return []ContentBlock{{Type: "text", Text: err.Error()}}, true
+	}
+	return res.Content(s.Format()), false
 }

@@ -44,7 +44,7 @@ func TestSessionTools(t *testing.T) {
 			defs := mustTools(t, s)
 			assert.Equal(t, tc.want, toolNames(defs), "Tools() after %q", tc.queries)
 			for _, d := range defs {
-				isDisc := s.IsDiscovered(d.Name)
+				isDisc := s.isDiscovered(d.Name)
 				assert.Equal(t, isDisc && tc.deferred, d.DeferLoading, "DeferLoading of %s", d.Name)
 				assert.True(t, json.Valid(d.InputSchema), "schema of %s", d.Name)
 			}
@@ -60,7 +60,7 @@ func TestSessionToolsGolden(t *testing.T) {
 	checkGolden(t, "session/tools_tool_reference.json", append(b, '\n'))
 }
 
-func TestHandleToolSearch(t *testing.T) {
+func TestSessionCallContent(t *testing.T) {
 	cases := []struct {
 		name    string
 		format  Format
@@ -79,7 +79,7 @@ func TestHandleToolSearch(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewSession(smallRegistry(t), &SessionOptions{Format: tc.format, CallBridge: tc.bridge})
-			content, isErr := s.HandleToolSearch(json.RawMessage(tc.args))
+			content, isErr := handle(s, json.RawMessage(tc.args))
 			assert.Equal(t, tc.isError, isErr, "isError for %s", tc.args)
 			b, err := json.Marshal(content)
 			require.NoError(t, err)
@@ -106,7 +106,7 @@ func TestSnapshotRestoreTools(t *testing.T) {
 	r := NewSession(reg, &SessionOptions{Format: FormatToolReference})
 	require.NoError(t, r.Restore(st))
 	assert.Equal(t, string(before), string(toolsJSON(t, r)), "Tools() after Snapshot → JSON → Restore")
-	assert.Equal(t, s.Discovered(), r.Discovered())
+	assert.Equal(t, discovered(s), discovered(r))
 	assert.Empty(t, r.Announce().Text, "restored announced set: nothing new to say")
 
 	s.Compact()
@@ -115,10 +115,10 @@ func TestSnapshotRestoreTools(t *testing.T) {
 	assert.True(t, a.Full, "first announcement after Compact is full")
 	assert.Contains(t, a.Text, blockOpen)
 
-	s.Clear()
-	assert.Empty(t, s.Discovered(), "Clear empties the discovered set")
+	require.NoError(t, s.Restore(SessionState{}))
+	assert.Empty(t, discovered(s), "restoring the zero state empties the discovered set")
 	assert.Equal(t, []string{"Read", "mcp__jira__create_ticket", "ToolSearch"}, toolNames(mustTools(t, s)))
-	assert.True(t, s.Announce().Full, "first announcement after Clear is full")
+	assert.True(t, s.Announce().Full, "first announcement after restoring the zero state is full")
 }
 
 func TestSnapshotJSON(t *testing.T) {
@@ -139,9 +139,9 @@ func TestRestoreRejectsBadNames(t *testing.T) {
 	err := s.Restore(SessionState{Discovered: []string{"ok_name", "bad name", ""}})
 	require.ErrorIs(t, err, ErrInvalidName)
 	assert.Contains(t, err.Error(), `"bad name"`)
-	assert.Equal(t, []string{"WebFetch"}, s.Discovered(), "a failed Restore changes nothing")
+	assert.Equal(t, []string{"WebFetch"}, discovered(s), "a failed Restore changes nothing")
 	require.NoError(t, s.Restore(SessionState{Discovered: []string{"NotRegistered"}}))
-	assert.Equal(t, []string{"NotRegistered"}, s.Discovered(), "unregistered names are kept: the tool may come back")
+	assert.Equal(t, []string{"NotRegistered"}, discovered(s), "unregistered names are kept: the tool may come back")
 }
 
 func TestDisconnectedServerKeepsRecord(t *testing.T) {
@@ -153,14 +153,14 @@ func TestDisconnectedServerKeepsRecord(t *testing.T) {
 
 	reg.SetServerStatus("slack", ServerDisconnected)
 	assert.Equal(t, []string{"Read", "mcp__jira__create_ticket", "ToolSearch", "WebFetch"}, toolNames(mustTools(t, s)), "after slack disconnected")
-	assert.Equal(t, []string{"WebFetch", "mcp__slack__send_message"}, s.Discovered(), "the record is kept")
+	assert.Equal(t, []string{"WebFetch", "mcp__slack__send_message"}, discovered(s), "the record is kept")
 
 	reg.SetServerStatus("slack", ServerConnected)
 	assert.Equal(t, with, toolNames(mustTools(t, s)), "after slack reconnected")
 
-	require.NoError(t, reg.Remove("WebFetch"))
+	require.Equal(t, 1, reg.Remove("WebFetch"))
 	assert.NotContains(t, toolNames(mustTools(t, s)), "WebFetch", "a removed tool is not sent")
-	assert.Contains(t, s.Discovered(), "WebFetch")
+	assert.Contains(t, discovered(s), "WebFetch")
 }
 
 // Point 5: the first announcement is full, later ones are deltas, and a
@@ -176,27 +176,27 @@ func TestAnnouncements(t *testing.T) {
 		return a
 	}
 	first := step("first turn", true)
-	assert.Equal(t, NewSearcher(reg, nil).DeferredToolsBlock(), first.Text, "full announcement is the deferred-tools block")
+	assert.Equal(t, deferredBlock(NewSearcher(reg, nil)), first.Text, "full announcement is the deferred-tools block")
 	assert.Empty(t, step("nothing changed", false).Text)
 
 	reg.SetServerStatus("slack", ServerDisconnected)
 	gone := step("slack disconnected", false)
 	assert.Equal(t, []string{"mcp__slack__list_channels", "mcp__slack__send_message"}, gone.Removed)
-	assert.Equal(t, DeltaText(nil, gone.Removed), gone.Text)
+	assert.Equal(t, deltaText(nil, gone.Removed), gone.Text)
 
-	require.NoError(t, reg.SetServerTools("linear", []Tool{{Name: "mcp__linear__create_issue", Description: "Create a Linear issue."}}))
+	require.NoError(t, setServerTools(reg, "linear", []Tool{{Name: "mcp__linear__create_issue", Description: "Create a Linear issue."}}))
 	reg.SetServerStatus("slack", ServerConnected)
 	back := step("slack back and linear connected", false)
 	assert.Equal(t, []string{"mcp__linear__create_issue", "mcp__slack__list_channels", "mcp__slack__send_message"}, back.Added)
 
 	s.Compact()
 	full := step("after compaction", true)
-	assert.Equal(t, NewSearcher(reg, nil).DeferredToolsBlock(), full.Text)
+	assert.Equal(t, deferredBlock(NewSearcher(reg, nil)), full.Text)
 	checkGolden(t, "session/announcements.txt", []byte(out.String()))
 }
 
 func TestAnnounceOffWhenNothingDeferred(t *testing.T) {
-	reg, err := NewRegistry(Tool{Name: "Read", Description: "Read a file."})
+	reg, err := NewRegistry(nil, Tool{Name: "Read", Description: "Read a file."})
 	require.NoError(t, err)
 	s := NewSession(reg, nil)
 	assert.False(t, s.ToolSearchOffered(), "no deferred tool, no pending server")
@@ -208,10 +208,10 @@ func TestAnnounceOffWhenNothingDeferred(t *testing.T) {
 // Point 6: a pending server makes ToolSearch offered and is named in
 // results; its tools join when it connects and leave when it disconnects.
 func TestPendingServers(t *testing.T) {
-	reg, err := NewRegistry(Tool{Name: "Read", Description: "Read a file."})
+	reg, err := NewRegistry(nil, Tool{Name: "Read", Description: "Read a file."})
 	require.NoError(t, err)
 	reg.SetServerStatus("jira", ServerPending)
-	require.NoError(t, reg.SetServerTools("jira", []Tool{
+	require.NoError(t, setServerTools(reg, "jira", []Tool{
 		{Name: "mcp__jira__create_ticket", Description: "Create a Jira ticket."},
 		{Name: "mcp__jira__search", Description: "Search Jira tickets."},
 	}))
@@ -224,7 +224,7 @@ func TestPendingServers(t *testing.T) {
 	res := sessionSearch(t, s, "jira ticket")
 	assert.Equal(t, []string{"jira"}, res.PendingMCPServers)
 	assert.Empty(t, res.Matches, "pending tools are not searched")
-	content, _ := s.HandleToolSearch(json.RawMessage(`{"query":"jira ticket"}`))
+	content, _ := handle(s, json.RawMessage(`{"query":"jira ticket"}`))
 	assert.Contains(t, content[0].Text, "Some MCP servers are still connecting: jira.")
 
 	reg.SetServerStatus("jira", ServerConnected)
@@ -267,28 +267,23 @@ func TestSessionsIsolatedConcurrent(t *testing.T) {
 		}
 	}()
 	wg.Wait()
-	assert.Equal(t, []string{"WebFetch"}, a.Discovered())
-	assert.Equal(t, []string{"mcp__github__create_issue"}, b.Discovered())
+	assert.Equal(t, []string{"WebFetch"}, discovered(a))
+	assert.Equal(t, []string{"mcp__github__create_issue"}, discovered(b))
 	assert.NotContains(t, toolNames(mustTools(t, a)), "mcp__github__create_issue")
 	assert.NotContains(t, toolNames(mustTools(t, b)), "WebFetch")
-}
-
-func TestSessionString(t *testing.T) {
-	s := NewSession(smallRegistry(t), &SessionOptions{Scope: &Scope{Allow: []string{"Read", "*"}}, Mode: ToolSearchMode{Kind: ModeAuto}})
-	assert.Equal(t, "toolsearch.Session{mode: auto, scope: [Read *], discovered: 0}", s.String())
 }
 
 // A loaded tool whose lazy schema fails is left out of Tools(), the error
 // names it, and the other definitions are returned.
 func TestToolsReportsBrokenLazySchema(t *testing.T) {
-	reg, err := NewRegistry(
+	reg, err := NewRegistry(nil,
 		Tool{Name: "Read", Description: "Read a file."},
 		Tool{Name: "Broken", LoadSchema: func() (json.RawMessage, error) { return nil, fmt.Errorf("server said no") }},
 		Tool{Name: "Later", ShouldDefer: true},
 	)
 	require.NoError(t, err)
-	defs, err := NewSession(reg, nil).Tools()
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `load schema of "Broken": server said no`)
+	defs, skipped := NewSession(reg, nil).Tools()
+	require.Len(t, skipped, 1)
+	assert.Contains(t, skipped[0].Error(), `load schema of "Broken": server said no`)
 	assert.Equal(t, []string{"Read", "ToolSearch"}, toolNames(defs))
 }

@@ -1,63 +1,107 @@
 package toolsearch
 
 import (
-	"errors"
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
-	"math"
-	"slices"
-	"strings"
+	"reflect"
 	"sync"
-	"sync/atomic"
 )
 
-// Strategy is how a Searcher ranks deferred tools for a query that is not a
-// select: query or a tool's exact name. Every strategy keeps those two forms
-// (and the MCP name-prefix form, except regex): only the ranking of the rest
-// differs. Choose one with SearchOptions.Strategy; nil means the default.
+// Strategy ranks the deferred tools for a query that no other query form
+// answered. Every strategy keeps the select: and exact-name forms, and the
+// MCP prefix form unless its Input says the query is a pattern: only the
+// ranking of the rest differs. Choose one with SearchOptions.Strategy; nil
+// means DefaultStrategy.
 //
-// The strategies are:
-//   - "default" (DefaultStrategy): the spec's keyword scoring, unchanged.
-//   - "bm25" (BM25Strategy): Okapi BM25 over name parts, hint and
-//     description.
-//   - "regex" (RegexStrategy): the model sends an RE2 pattern, matched
-//     case-insensitively against name, description and argument names and
-//     descriptions.
-//   - "hybrid" (HybridStrategy): the spec's name-part precedence plus term
-//     rarity, stop words, light normalisation and argument text, so that
-//     sentences work as well as keywords.
+// The built-in strategies are DefaultStrategy, BM25Strategy, RegexStrategy
+// and HybridStrategy (ParseStrategy returns them by name). A user type may
+// implement Strategy too (see the Strategy example): it receives the same
+// Corpus and is called the same way as the built-in ones.
 //
-// A Strategy value holds only its settings: it is safe to share between
-// Searchers. Each Searcher builds the index a strategy needs once per
-// registry change, over the deferred tools in its scope, so term
-// statistics never count a tool the Searcher cannot see.
+// A Strategy value holds only its settings: it must be safe to share
+// between Searchers. Its Index is built lazily, once per registry version,
+// on the first query that needs it. When the Strategy value is comparable
+// (all the built-in ones are), that index is shared by every Searcher and
+// Session of the registry that uses an equal Strategy; otherwise each
+// Searcher builds its own. An index covers every deferred tool, whatever a
+// Searcher's Scope: term statistics such as BM25's IDF are computed over
+// all deferred tools, and the Searcher drops the hits outside its scope.
 type Strategy interface {
-	// Name returns the name ParseStrategy accepts for this strategy.
+	// Name returns the strategy's name: for a built-in strategy, the name
+	// ParseStrategy accepts.
 	Name() string
-	// index builds the strategy's index over tools (deferred, in scope, in
-	// pool order). prev is the index built for the previous snapshot, or
-	// nil, so that per-tool data of unchanged tools can be reused. It
-	// returns nil for the default strategy, which uses the snapshot itself.
-	index(tools []*entry, prev strategyIndex) strategyIndex
+	// Input describes the ToolSearch input the strategy reads. The zero
+	// StrategyInput is the default input: {"query", "max_results"}.
+	Input() StrategyInput
+	// Index returns the strategy's index of c, the deferred tools of one
+	// registry version in pool order. prev is an index this strategy
+	// returned for another version of the same registry (usually the
+	// previous one), or nil, so that the work for unchanged tools can be
+	// reused. Index may be called concurrently for different versions.
+	Index(c Corpus, prev Index) Index
 }
 
-// strategyIndex ranks the tools it was built over.
-type strategyIndex interface {
-	// rank returns the best k tools for query (k < 0: every tool that
-	// matches), best first, ties in pool order. The error wraps
-	// ErrInvalidQuery and is meant for the model.
-	rank(query string, k int) ([]scored, error)
+// StrategyInput describes the ToolSearch input a Strategy reads. Zero
+// fields mean the defaults.
+type StrategyInput struct {
+	// Field is the name of the input field holding the query; "" means
+	// "query". The input also takes "max_results".
+	Field string
+	// Description is the ToolSearch tool's description shown to the model;
+	// "" means the default one (which explains select:, keywords and +).
+	Description string
+	// Schema is the ToolSearch input JSON Schema. It must require Field as
+	// a string; "max_results", when allowed, must be an integer ≥ 1. nil
+	// means the default schema for Field.
+	Schema json.RawMessage
+	// Pattern reports that the query is one pattern rather than words: the
+	// MCP prefix form (a query starting with "mcp__") and the term limit
+	// (SearchOptions.MaxQueryTerms) do not apply to it.
+	Pattern bool
 }
 
-// ErrUnknownStrategy is returned (wrapped) by ParseStrategy for a name it
-// does not know.
-var ErrUnknownStrategy = errors.New("toolsearch: unknown strategy")
+// Corpus is what a Strategy indexes: the deferred tools of one registry
+// version, in pool order. It never changes and is safe for concurrent
+// use. The package implements it for every registry version.
+type Corpus interface {
+	// Len returns the number of tools.
+	Len() int
+	// Tool returns the tool at position i, 0 ≤ i < Len(). Its slices
+	// (InputSchema, Aliases) are shared with the registry: read them, never
+	// change them.
+	Tool(i int) Tool
+}
 
-// StrategyNames are the names ParseStrategy accepts, in the order they are
-// documented.
-var StrategyNames = []string{"default", "bm25", "regex", "hybrid"}
+// Index ranks the tools of one Corpus for a query. It must be safe for
+// concurrent use: many queries may call Rank at once.
+type Index interface {
+	// Rank appends to hits one Hit for each tool that matches query (the
+	// query as the model sent it), in any order, and returns the slice.
+	// The Searcher then drops the tools outside its scope and keeps the
+	// best max_results by score, ties in pool order; hits whose Tool is
+	// outside the Corpus or whose Score is not above 0 are ignored. notes
+	// are shown to the model with the result (Result.Notes). A non-nil
+	// error refuses the query: its text is shown to the model after
+	// "Invalid ToolSearch input: ", so it should say what to fix, and
+	// Search and Call return it wrapped together with ErrInvalidQuery.
+	Rank(ctx context.Context, query string, hits []Hit) ([]Hit, []string, error)
+}
 
-// ParseStrategy returns the strategy named name ("default", "bm25",
-// "regex" or "hybrid"; "" means "default") with its default settings.
+// Hit is one tool an Index found for a query.
+type Hit struct {
+	// Tool is the tool's position in the Corpus.
+	Tool int
+	// Score ranks the hit: higher first. It must be above 0.
+	Score float64
+	// Rules are the rules that fired, reported in Match.Rules.
+	Rules Rule
+}
+
+// ParseStrategy returns the built-in strategy named name, with its default
+// settings: "default" (or ""), "bm25", "regex" or "hybrid". Another name is
+// an error wrapping ErrInvalidOption.
 func ParseStrategy(name string) (Strategy, error) {
 	switch name {
 	case "", "default":
@@ -69,174 +113,88 @@ func ParseStrategy(name string) (Strategy, error) {
 	case "hybrid":
 		return HybridStrategy(), nil
 	}
-	return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknownStrategy, name, strings.Join(StrategyNames, ", "))
+	return nil, fmt.Errorf("%w: unknown strategy %q (want one of default, bm25, regex, hybrid)", ErrInvalidOption, name)
 }
 
-// RuleArgument: an argument name or description of the tool matched (bm25
-// does not use it; hybrid and regex do).
-const RuleArgument Rule = 1 << 5
-
-// defaultStrategy is the spec's keyword scoring.
+// defaultStrategy is the keyword scoring of the package documentation.
 type defaultStrategy struct{}
 
-// DefaultStrategy returns the spec's keyword scoring (the package
-// documentation and the Rule constants describe it). Its rankings equal
-// Claude Code's.
+// DefaultStrategy returns the keyword scoring described in the package
+// documentation (the Ranking section): name parts, then search hint and
+// description words, with required "+" terms. Its rankings equal Claude
+// Code's. Over a registry it reads the keyword index the registry keeps
+// up to date as tools change; over any other Corpus it builds one.
 func DefaultStrategy() Strategy { return defaultStrategy{} }
 
-func (defaultStrategy) Name() string                                { return "default" }
-func (defaultStrategy) index([]*entry, strategyIndex) strategyIndex { return nil }
+func (defaultStrategy) Name() string         { return "default" }
+func (defaultStrategy) Input() StrategyInput { return StrategyInput{} }
 
-// isDefault reports whether st is the default strategy.
-func isDefault(st Strategy) bool {
-	_, ok := st.(defaultStrategy)
-	return st == nil || ok
+// Index returns the keyword index of c: the registry's own for a
+// registry version, else one built from c's tools.
+func (defaultStrategy) Index(c Corpus, _ Index) Index {
+	if sc, ok := c.(*snapshotCorpus); ok {
+		return newKeywordIndex(sc.s.ix, sc.s.dslots)
+	}
+	tools := make([]*entry, c.Len())
+	slots := make([]int32, c.Len())
+	for i := range tools {
+		t := c.Tool(i)
+		tools[i] = newEntry(&t)
+		slots[i] = int32(i)
+	}
+	return newKeywordIndex(buildIndex(tools, nil), slots)
 }
 
-// strategyState is the index a Searcher's strategy built for one snapshot.
-type strategyState struct {
-	snap *snapshot
-	once sync.Once
-	idx  strategyIndex
+// snapshotCorpus is the Corpus of a registry version: its deferred tools.
+type snapshotCorpus struct{ s *snapshot }
+
+func (c *snapshotCorpus) Len() int        { return len(c.s.deferred) }
+func (c *snapshotCorpus) Tool(i int) Tool { return c.s.deferred[i].tool }
+
+// strategyIndexes are the indexes of the comparable strategies used with
+// one registry, one memo per strategy value, shared by its Searchers and
+// Sessions.
+type strategyIndexes struct {
+	m sync.Map // Strategy → *memo[Index]
 }
 
-// strategyHolder keeps a Searcher's strategy index, rebuilt once per
-// snapshot.
-type strategyHolder struct {
-	cur atomic.Pointer[strategyState]
+// shareable reports whether st can key a map: a non-comparable strategy
+// (one holding a slice, map or function) gets an index per Searcher.
+func shareable(st Strategy) bool { return reflect.ValueOf(st).Comparable() }
+
+// memoOf returns the memo holding st's index.
+func (x *strategyIndexes) memoOf(st Strategy) *memo[Index] {
+	if m, ok := x.m.Load(st); ok {
+		return m.(*memo[Index])
+	}
+	m, _ := x.m.LoadOrStore(st, &memo[Index]{})
+	return m.(*memo[Index])
 }
 
-// get returns the index of st over the deferred tools of snap that in
-// accepts, building it on first use.
-func (h *strategyHolder) get(st Strategy, snap *snapshot, in func(*entry) bool) strategyIndex {
-	old := h.cur.Load()
-	state := old
-	if state == nil || state.snap != snap {
-		state = &strategyState{snap: snap}
-		if !h.cur.CompareAndSwap(old, state) {
-			if now := h.cur.Load(); now != nil && now.snap == snap {
-				state = now
-			}
-		}
-	}
-	state.once.Do(func() {
-		tools := make([]*entry, 0, len(snap.deferred))
-		for _, e := range snap.deferred {
-			if in(e) {
-				tools = append(tools, e)
-			}
-		}
-		var prev strategyIndex
-		if old != nil && old != state {
-			prev = old.built()
-		}
-		state.idx = st.index(tools, prev)
-	})
-	return state.idx
+// toolDocs keep a built-in strategy's per-tool data from one index to the
+// next: a tool whose name, description, search hint and schema are
+// unchanged keeps its data.
+type toolDocs[D any] map[string]toolDoc[D]
+
+type toolDoc[D any] struct {
+	desc, hint string
+	schema     []byte
+	d          D
 }
 
-// built returns the state's index, waiting for a build in progress; a
-// state that was never built stays empty.
-func (s *strategyState) built() strategyIndex {
-	s.once.Do(func() {})
-	return s.idx
+// get returns the data kept for t, or build(t) for a new or changed tool,
+// and records it in next.
+func (m toolDocs[D]) get(t *Tool, next toolDocs[D], build func(*Tool) D) D {
+	old, ok := m[t.Name]
+	if !ok || old.desc != t.Description || old.hint != t.SearchHint || !bytes.Equal(old.schema, t.InputSchema) {
+		old = toolDoc[D]{t.Description, t.SearchHint, t.InputSchema, build(t)}
+	}
+	next[t.Name] = old
+	return old.d
 }
 
-// keyword answers a query that is not a select: query with the Searcher's
-// strategy: exact name, MCP prefix (not for regex), then the strategy's
-// ranking of the deferred tools in scope, best k (k < 0: all of them).
-func (s *Searcher) keyword(snap *snapshot, query string, k int) (QueryForm, []*entry, []scored, error) {
-	st := s.opts.Strategy
-	if isDefault(st) && k >= 0 {
-		form, found, top := snap.keywordSearch(query, k, s.in)
-		return form, found, top, nil
-	}
-	q := lower(trimSpace(query))
-	if q == "" {
-		return FormKeywords, nil, nil, nil
-	}
-	if e := snap.exact(q, s.in); e != nil {
-		return FormExact, []*entry{e}, nil, nil
-	}
-	if _, re := st.(regexStrategy); !re && strings.HasPrefix(q, "mcp__") && len(q) > len("mcp__") {
-		var hits []*entry
-		for _, e := range snap.deferred {
-			if len(hits) == k {
-				break
-			}
-			if strings.HasPrefix(e.lowerName, q) && s.in(e) {
-				hits = append(hits, e)
-			}
-		}
-		if len(hits) > 0 {
-			return FormPrefix, hits, nil, nil
-		}
-	}
-	if !isDefault(st) {
-		top, err := s.strategy.get(st, snap, s.in).rank(query, k)
-		return FormKeywords, nil, top, err
-	}
-	// The default strategy's full ranking (k < 0), for Evaluate.
-	t := parseTerms(q)
-	var all []scored
-	for _, e := range snap.deferred {
-		if !s.in(e) {
-			continue
-		}
-		if score, rules := e.score(&t); score > 0 {
-			all = append(all, scored{e, score, rules})
-		}
-	}
-	slices.SortStableFunc(all, func(a, b scored) int { return b.score - a.score })
-	return FormKeywords, nil, all, nil
-}
-
-// floatHit is a candidate of a strategy with real-valued scores.
-type floatHit struct {
-	doc   int32 // position in the index (pool order)
-	score float64
-	rules Rule
-}
-
-// ScoreScale converts the real-valued scores of the bm25 and hybrid
-// strategies into Match.Score: the score times ScoreScale, rounded.
-const ScoreScale = 1000
-
-// topHits sorts hits by score descending, ties by pool order, keeps the
-// best k (k < 0: all) and converts them.
-func topHits(hits []floatHit, k int, docs []*entry) []scored {
-	better := func(a, b floatHit) int {
-		if a.score != b.score {
-			if a.score > b.score {
-				return -1
-			}
-			return 1
-		}
-		return int(a.doc - b.doc)
-	}
-	if k >= 0 && k < len(hits)/4 {
-		// Select the best k without sorting everything.
-		top := make([]floatHit, 0, k+1)
-		for _, h := range hits {
-			if len(top) == k && (k == 0 || better(h, top[k-1]) >= 0) {
-				continue
-			}
-			i, _ := slices.BinarySearchFunc(top, h, better)
-			top = slices.Insert(top, i, h)
-			if len(top) > k {
-				top = top[:k]
-			}
-		}
-		hits = top
-	} else {
-		slices.SortFunc(hits, better)
-		if k >= 0 && len(hits) > k {
-			hits = hits[:k]
-		}
-	}
-	out := make([]scored, len(hits))
-	for i, h := range hits {
-		out[i] = scored{docs[h.doc], int(math.Round(h.score * ScoreScale)), h.rules}
-	}
-	return out
+// invalidStrategyInput is the error for a strategy whose input schema does
+// not compile.
+func invalidStrategyInput(name string, err error) error {
+	return fmt.Errorf("%w: strategy %q: its ToolSearch input schema does not compile: %v", ErrInvalidOption, name, err)
 }

@@ -8,7 +8,7 @@ import (
 // BenchmarkStrategies measures one ToolSearch query per strategy over the
 // seal_tools pool (4,076 tools), a sentence and a short keyword query.
 func BenchmarkStrategies(b *testing.B) {
-	reg, _ := loadDataset(b, filepath.Join("testdata", "bench", "seal_tools.json"))
+	reg := loadCatalog(b, filepath.Join("testdata", "bench", "seal_tools.json"))
 	queries := map[string][2]string{
 		"default": {"Retrieve information about the number of nurses in a specific country.", "health workforce"},
 		"bm25":    {"Retrieve information about the number of nurses in a specific country.", "health workforce"},

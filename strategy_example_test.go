@@ -1,14 +1,16 @@
 package toolsearch_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/toolsearch/toolsearch"
 )
 
 func strategyExampleRegistry() *toolsearch.Registry {
-	reg, err := toolsearch.NewRegistry(
+	reg, err := toolsearch.NewRegistry(nil,
 		toolsearch.NewMCPTool("github", "create_issue", "Creates a new issue in a repository.", nil, nil),
 		toolsearch.NewMCPTool("github", "list_issues", "Lists the issues of a repository.", nil, nil),
 		toolsearch.NewMCPTool("slack", "send_message", "Posts a message to a Slack channel.",
@@ -49,22 +51,79 @@ func ExampleRegexStrategy() {
 	fmt.Println(err)
 	// Output:
 	// mcp__slack__send_message
-	// toolsearch: invalid ToolSearch input: the pattern is not a valid RE2 regular expression (missing closing ): `issue(`): escape special characters such as ( ) [ ] . * + ? with a backslash
+	// Invalid ToolSearch input: the pattern is not a valid RE2 regular expression (missing closing ): `issue(`): escape special characters such as ( ) [ ] . * + ? with a backslash
 }
 
-// Evaluate measures a strategy on queries whose right answers are known.
-func ExampleEvaluate() {
-	reg := strategyExampleRegistry()
-	queries := []toolsearch.EvalQuery{
-		{Query: "slack", Relevant: []string{"mcp__slack__send_message"}},
-		{Query: "creating issues", Relevant: []string{"mcp__github__create_issue"}},
+// nameDistance is a Strategy of one's own: it ranks the tools whose names
+// are a few edits away from the query, nearest first. It reads the default
+// ToolSearch input; select:, exact names and MCP prefixes work as with
+// every strategy.
+type nameDistance struct{}
+
+func (nameDistance) Name() string                    { return "name-distance" }
+func (nameDistance) Input() toolsearch.StrategyInput { return toolsearch.StrategyInput{} }
+
+// Index keeps the lowercased names; prev is not needed, as that is cheap.
+func (nameDistance) Index(c toolsearch.Corpus, _ toolsearch.Index) toolsearch.Index {
+	names := make(nameIndex, c.Len())
+	for i := range names {
+		names[i] = strings.ToLower(c.Tool(i).Name)
 	}
-	for _, name := range []string{"default", "hybrid"} {
-		st, _ := toolsearch.ParseStrategy(name)
-		rep := toolsearch.Evaluate(toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st}), queries)
-		fmt.Printf("%s: Recall@5 %.2f MRR %.2f\n", rep.Strategy, rep.Recall5, rep.MRR)
+	return names
+}
+
+// nameIndex holds the lowercased name of each tool of the Corpus.
+type nameIndex []string
+
+// Rank reports every tool within a third of its name's length in edits.
+func (x nameIndex) Rank(_ context.Context, query string, hits []toolsearch.Hit) ([]toolsearch.Hit, []string, error) {
+	q := strings.ToLower(strings.TrimSpace(query))
+	for i, name := range x {
+		if d := editDistance(q, name); d <= len(name)/3 {
+			hits = append(hits, toolsearch.Hit{Tool: i, Score: 1 / float64(1+d)})
+		}
+	}
+	return hits, nil, nil
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// A Strategy of one's own plugs into the same query pipeline as the
+// built-in ones.
+func ExampleStrategy() {
+	s := toolsearch.NewSearcher(strategyExampleRegistry(), &toolsearch.SearchOptions{Strategy: nameDistance{}})
+	for _, q := range []string{"mcp__github__create_isue", "mcp__slak__send_mesage", "mcp__github"} {
+		res, err := s.Search(q, 3)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s (%s):", q, res.Form)
+		for _, m := range res.Matches {
+			fmt.Printf(" %s %.2f", m.Name, m.Score)
+		}
+		fmt.Println()
 	}
 	// Output:
-	// default: Recall@5 0.50 MRR 0.50
-	// hybrid: Recall@5 1.00 MRR 1.00
+	// mcp__github__create_isue (keywords): mcp__github__create_issue 0.50 mcp__github__list_issues 0.12
+	// mcp__slak__send_mesage (keywords): mcp__slack__send_message 0.33
+	// mcp__github (prefix): mcp__github__create_issue 0.00 mcp__github__list_issues 0.00
 }

@@ -18,7 +18,7 @@ func FuzzStrategies(f *testing.F) {
 		searchers[st.Name()] = NewSearcher(reg, &SearchOptions{Strategy: st})
 	}
 	f.Fuzz(func(t *testing.T, q string, k int) {
-		k = 1 + (k&0xff)%DefaultMaxResultsCap
+		k = 1 + (k&0xff)%defaultMaxResultsCap
 		for name, s := range searchers {
 			res, err := s.Search(q, k)
 			if err != nil {
@@ -27,7 +27,7 @@ func FuzzStrategies(f *testing.F) {
 				}
 				continue
 			}
-			if res.Form == FormKeywords && len(res.Matches) > k {
+			if res.Form == "keywords" && len(res.Matches) > k {
 				t.Fatalf("%s: Search(%q, %d): %d matches", name, q, k, len(res.Matches))
 			}
 			seen := map[string]bool{}
@@ -36,7 +36,7 @@ func FuzzStrategies(f *testing.F) {
 					t.Fatalf("%s: Search(%q): %s twice", name, q, m.Name)
 				}
 				seen[m.Name] = true
-				if i > 0 && res.Form == FormKeywords && m.Score > res.Matches[i-1].Score {
+				if i > 0 && res.Form == "keywords" && m.Score > res.Matches[i-1].Score {
 					t.Fatalf("%s: Search(%q): not sorted by score: %v", name, q, res.Matches)
 				}
 			}

@@ -1,10 +1,14 @@
 package toolsearch
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,7 +30,7 @@ func strategyTools() []Tool {
 
 func strategyRegistry(t testing.TB) *Registry {
 	t.Helper()
-	reg, err := NewRegistry(strategyTools()...)
+	reg, err := NewRegistry(nil, strategyTools()...)
 	require.NoError(t, err)
 	return reg
 }
@@ -36,7 +40,7 @@ func allStrategies() []Strategy {
 }
 
 func TestParseStrategy(t *testing.T) {
-	for _, name := range StrategyNames {
+	for _, name := range []string{"default", "bm25", "regex", "hybrid"} {
 		t.Run(name, func(t *testing.T) {
 			st, err := ParseStrategy(name)
 			require.NoError(t, err)
@@ -50,7 +54,7 @@ func TestParseStrategy(t *testing.T) {
 	})
 	t.Run("unknown", func(t *testing.T) {
 		_, err := ParseStrategy("fuzzy")
-		require.ErrorIs(t, err, ErrUnknownStrategy)
+		require.ErrorIs(t, err, ErrInvalidOption)
 		assert.Contains(t, err.Error(), `"fuzzy"`)
 		assert.Contains(t, err.Error(), "default, bm25, regex, hybrid")
 	})
@@ -64,13 +68,13 @@ func TestStrategiesKeepSelectAndExact(t *testing.T) {
 			s := NewSearcher(reg, &SearchOptions{Strategy: st})
 			res, err := s.Search("select:WebFetch,Read,Nope", 0)
 			require.NoError(t, err)
-			assert.Equal(t, FormSelect, res.Form)
+			assert.Equal(t, "select", res.Form)
 			assert.Equal(t, []string{"WebFetch", "Read"}, matchNames(res))
 			assert.Equal(t, []string{"Nope"}, res.NotFound)
 
 			res, err = s.Search("  mcp__SLACK__send_message ", 0)
 			require.NoError(t, err)
-			assert.Equal(t, FormExact, res.Form)
+			assert.Equal(t, "exact", res.Form)
 			assert.Equal(t, []string{"mcp__slack__send_message"}, matchNames(res))
 		})
 	}
@@ -118,16 +122,17 @@ func TestStrategiesMCPPrefix(t *testing.T) {
 			require.NoError(t, err)
 			assert.ElementsMatch(t, []string{"mcp__slack__list_channels", "mcp__slack__send_message"}, matchNames(res))
 			if st.Name() == "regex" {
-				assert.Equal(t, FormKeywords, res.Form)
+				assert.Equal(t, "keywords", res.Form)
 			} else {
-				assert.Equal(t, FormPrefix, res.Form)
+				assert.Equal(t, "prefix", res.Form)
 			}
 		})
 	}
 }
 
-// The default strategy is the spec scoring: a nil Strategy and
-// DefaultStrategy give the same results, scores and rules.
+// The default strategy is the keyword scoring: a nil Strategy and
+// DefaultStrategy give the same results, scores and rules, and they are the
+// reference scorer's best.
 func TestDefaultStrategyUnchanged(t *testing.T) {
 	reg := strategyRegistry(t)
 	for _, q := range []string{"issue", "github issue", "+slack send", "notebook jupyter", "createissue", "web page", "nothing here"} {
@@ -136,11 +141,12 @@ func TestDefaultStrategyUnchanged(t *testing.T) {
 		b, err := NewSearcher(reg, &SearchOptions{Strategy: DefaultStrategy()}).Search(q, 0)
 		require.NoError(t, err)
 		assert.Equal(t, a.Matches, b.Matches, "query %q", q)
-		_, _, want := reg.load().keywordSearch(q, DefaultMaxResults, everything)
+		want := refRanking(reg.load(), q)
+		want = want[:min(len(want), defaultMaxResults)]
 		require.Len(t, a.Matches, len(want), "query %q", q)
 		for i, c := range want {
-			assert.Equal(t, c.e.tool.Name, a.Matches[i].Name)
-			assert.Equal(t, c.score, a.Matches[i].Score)
+			assert.Equal(t, c.Name, a.Matches[i].Name)
+			assert.Equal(t, float64(c.Score), a.Matches[i].Score)
 		}
 	}
 }
@@ -149,37 +155,103 @@ func TestDefaultStrategyUnchanged(t *testing.T) {
 // first search is found by the next one, and per-tool data of unchanged
 // tools is reused.
 func TestStrategyIndexFollowsRegistry(t *testing.T) {
-	for _, st := range []Strategy{BM25Strategy(nil), RegexStrategy(), HybridStrategy()} {
-		t.Run(st.Name(), func(t *testing.T) {
+	for _, tc := range []struct {
+		st  Strategy
+		doc func(idx Index, name string) any // the per-tool data of name
+	}{
+		{BM25Strategy(nil), func(idx Index, name string) any { return idx.(*bm25Index).docs[name].d }},
+		{RegexStrategy(), func(idx Index, name string) any { return idx.(*regexIndex).docs[name].d }},
+		{HybridStrategy(), func(idx Index, name string) any { return idx.(*hybridIndex).docs[name].d }},
+	} {
+		t.Run(tc.st.Name(), func(t *testing.T) {
 			reg := strategyRegistry(t)
-			s := NewSearcher(reg, &SearchOptions{Strategy: st})
+			s := NewSearcher(reg, &SearchOptions{Strategy: tc.st})
 			res, err := s.Search("calendar", 5)
 			require.NoError(t, err)
 			assert.Empty(t, res.Matches)
-			first := s.strategy.cur.Load().idx
+			first := s.index.cur.Load().val
 
 			require.NoError(t, reg.Register(Tool{Name: "CalendarAdd", Description: "Adds an event to the calendar.", ShouldDefer: true}))
 			res, err = s.Search("calendar", 5)
 			require.NoError(t, err)
 			assert.Equal(t, []string{"CalendarAdd"}, matchNames(res))
-			second := s.strategy.cur.Load().idx
+			second := s.index.cur.Load().val
 			require.NotSame(t, first, second, "a new snapshot gets a new index")
+			assert.Same(t, tc.doc(first, "WebFetch"), tc.doc(second, "WebFetch"), "an unchanged tool keeps its data")
+			assert.Nil(t, tc.doc(first, "CalendarAdd"))
 
-			e := reg.load().named("WebFetch")
-			switch a := first.(type) {
-			case *bm25Index:
-				assert.Same(t, a.data[e], second.(*bm25Index).data[e])
-			case *regexIndex:
-				assert.Same(t, a.data[e], second.(*regexIndex).data[e])
-			case *hybridIndex:
-				assert.Same(t, a.data[e], second.(*hybridIndex).data[e])
-			}
-
-			res, err = s.Search("calendar", 5)
+			require.NoError(t, reg.Replace(Tool{Name: "WebFetch", Description: "Fetches a page.", ShouldDefer: true}))
+			_, err = s.Search("calendar", 5)
 			require.NoError(t, err)
-			assert.Same(t, second, s.strategy.cur.Load().idx, "an unchanged registry reuses the index")
+			third := s.index.cur.Load().val
+			assert.NotSame(t, tc.doc(second, "WebFetch"), tc.doc(third, "WebFetch"), "a changed tool gets new data")
+
+			_, err = s.Search("calendar", 5)
+			require.NoError(t, err)
+			assert.Same(t, third, s.index.cur.Load().val, "an unchanged registry reuses the index")
 		})
 	}
+}
+
+// An index is built once per registry version for all the Searchers and
+// Sessions that use an equal strategy, whatever their scope; a strategy
+// that cannot be compared gets an index per Searcher.
+func TestStrategyIndexShared(t *testing.T) {
+	reg := strategyRegistry(t)
+	var builds atomic.Int32
+	counted := &countingStrategy{Strategy: HybridStrategy(), builds: &builds}
+	a := NewSearcher(reg, &SearchOptions{Strategy: counted})
+	b := NewSearcher(reg, &SearchOptions{Strategy: counted, Scope: &Scope{Allow: []string{"mcp__github__list_issues"}}})
+	sess := NewSession(reg, &SessionOptions{Search: SearchOptions{Strategy: counted}})
+	for range 3 {
+		_, err := a.Search("issue", 5)
+		require.NoError(t, err)
+		res, err := b.Search("issue", 5)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"mcp__github__list_issues"}, matchNames(res), "the scope applies to the shared index's hits")
+		sessionSearch(t, sess, "issue")
+	}
+	assert.Equal(t, int32(1), builds.Load(), "one index for the registry version")
+	require.NoError(t, reg.Register(Tool{Name: "Extra", ShouldDefer: true}))
+	_, err := b.Search("issue", 5)
+	require.NoError(t, err)
+	_, err = a.Search("issue", 5)
+	require.NoError(t, err)
+	assert.Equal(t, int32(2), builds.Load(), "one more for the new version")
+
+	builds.Store(0)
+	unshared := uncomparableStrategy{Strategy: HybridStrategy(), builds: &builds, tag: []string{"x"}}
+	for _, s := range []*Searcher{NewSearcher(reg, &SearchOptions{Strategy: unshared}), NewSearcher(reg, &SearchOptions{Strategy: unshared})} {
+		for range 2 {
+			_, err := s.Search("issue", 5)
+			require.NoError(t, err)
+		}
+	}
+	assert.Equal(t, int32(2), builds.Load(), "a strategy that is not comparable gets one index per Searcher")
+}
+
+// countingStrategy counts the indexes its Strategy builds; a pointer to it
+// is comparable.
+type countingStrategy struct {
+	Strategy
+	builds *atomic.Int32
+}
+
+func (c *countingStrategy) Index(corpus Corpus, prev Index) Index {
+	c.builds.Add(1)
+	return c.Strategy.Index(corpus, prev)
+}
+
+// uncomparableStrategy holds a slice, so it cannot key a map.
+type uncomparableStrategy struct {
+	Strategy
+	builds *atomic.Int32
+	tag    []string
+}
+
+func (c uncomparableStrategy) Index(corpus Corpus, prev Index) Index {
+	c.builds.Add(1)
+	return c.Strategy.Index(corpus, prev)
 }
 
 // Searches and registry changes may run concurrently (run with -race).
@@ -230,25 +302,150 @@ func TestStrategyToolDefinition(t *testing.T) {
 	}
 }
 
-// topHits selects the same best k as a full sort, ties in pool order.
-func TestTopHits(t *testing.T) {
-	docs := make([]*entry, 200)
-	for i := range docs {
-		docs[i] = &entry{tool: Tool{Name: fmt.Sprint(i)}}
+// topK selects the same best k as a full sort, ties in pool order.
+func TestTopK(t *testing.T) {
+	var hits []Hit
+	for i := range 200 {
+		hits = append(hits, Hit{Tool: (i * 37) % 200, Score: float64((i * 7919) % 13)})
 	}
-	var hits []floatHit
-	for i := range docs {
-		hits = append(hits, floatHit{doc: int32(i), score: float64((i * 7919) % 13)})
-	}
-	all := topHits(slices.Clone(hits), -1, docs)
+	all := topK(slices.Clone(hits), -1)
 	require.Len(t, all, len(hits))
-	pos := func(e *entry) int { return slices.Index(docs, e) }
 	for i := 1; i < len(all); i++ {
 		a, b := all[i-1], all[i]
-		require.True(t, a.score > b.score || a.score == b.score && pos(a.e) < pos(b.e), "position %d: %v before %v", i, a, b)
+		require.True(t, a.Score > b.Score || a.Score == b.Score && a.Tool < b.Tool, "position %d: %v before %v", i, a, b)
 	}
 	for _, k := range []int{0, 1, 5, 20, 49, 50, 51, 199, 200, 300} {
-		got := topHits(slices.Clone(hits), k, docs)
+		got := topK(slices.Clone(hits), k)
 		assert.Equal(t, all[:min(k, len(all))], got, "k=%d", k)
 	}
+}
+
+// sliceCorpus is a Corpus of a slice of tools, as a test of a strategy
+// might build one.
+type sliceCorpus []Tool
+
+func (c sliceCorpus) Len() int        { return len(c) }
+func (c sliceCorpus) Tool(i int) Tool { return c[i] }
+
+// Every built-in strategy works over any Corpus, not only a registry's:
+// over the deferred tools of a registry, in pool order, it ranks as the
+// registry's Searcher does.
+func TestStrategiesOverAnyCorpus(t *testing.T) {
+	reg := strategyRegistry(t)
+	var corpus sliceCorpus
+	for _, e := range reg.load().deferred {
+		corpus = append(corpus, e.copyTool())
+	}
+	queries := map[string]string{"default": "+slack send", "bm25": "issues repository", "regex": "issue|channel", "hybrid": "open a new issue"}
+	for _, st := range allStrategies() {
+		t.Run(st.Name(), func(t *testing.T) {
+			q := queries[st.Name()]
+			hits, _, err := st.Index(corpus, nil).Rank(context.Background(), q, nil)
+			require.NoError(t, err)
+			hits = topK(hits, -1)
+			res, err := NewSearcher(reg, &SearchOptions{Strategy: st}).Search(q, 20)
+			require.NoError(t, err)
+			require.NotEmpty(t, res.Matches, "query %q", q)
+			require.Len(t, hits, len(res.Matches), "query %q", q)
+			for i, h := range hits {
+				assert.Equal(t, res.Matches[i].Name, corpus[h.Tool].Name, "query %q, match %d", q, i)
+				assert.Equal(t, res.Matches[i].Score, h.Score, "query %q, match %d", q, i)
+			}
+		})
+	}
+}
+
+// inputStrategy is the default strategy with another ToolSearch input.
+type inputStrategy struct {
+	Strategy
+	in StrategyInput
+}
+
+func (s inputStrategy) Input() StrategyInput { return s.in }
+
+// A strategy's Input decides the ToolSearch input, and only it: the field,
+// the default schema made for that field, a schema of its own, and the
+// pattern form.
+func TestStrategyInput(t *testing.T) {
+	reg := strategyRegistry(t)
+	field := NewSearcher(reg, &SearchOptions{Strategy: inputStrategy{DefaultStrategy(), StrategyInput{Field: "words", Description: "Find tools."}}})
+	def := field.ToolDefinition()
+	assert.Equal(t, "Find tools.", def.Description)
+	assert.JSONEq(t, defaultInputSchema("words"), string(def.InputSchema))
+	res, err := field.Call(json.RawMessage(`{"words":"slack send","max_results":1}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"mcp__slack__send_message"}, matchNames(res))
+	_, err = field.Call(json.RawMessage(`{"query":"slack"}`))
+	require.ErrorIs(t, err, ErrInvalidQuery)
+	assert.Contains(t, err.Error(), `expected {"words": string, "max_results"?: integer ≥ 1}`)
+
+	loose := NewSearcher(reg, &SearchOptions{Strategy: inputStrategy{DefaultStrategy(), StrategyInput{Field: "q",
+		Schema: json.RawMessage(`{"type":"object"}`)}}})
+	for args, want := range map[string]string{
+		`{"q":5}`:                           "q must be a string",
+		`{"q":"x","max_results":"3"}`:       "max_results must be an integer ≥ 1",
+		`{"q":"x","max_results":0}`:         "max_results must be an integer ≥ 1",
+		`{"q":"x","max_results":2.5}`:       "max_results must be an integer ≥ 1",
+		`{"other":"slack"}`:                 "q must be a string",
+		`{"q":"slack","max_results":1e999}`: "",
+	} {
+		res, err := loose.Call(json.RawMessage(args))
+		if want == "" {
+			require.NoError(t, err, "Call(%s)", args)
+			assert.NotEmpty(t, res.Matches)
+			continue
+		}
+		require.ErrorIs(t, err, ErrInvalidQuery, "Call(%s): a schema of one's own is checked like the default one", args)
+		assert.Contains(t, err.Error(), want, "Call(%s)", args)
+	}
+
+	broken := NewSearcher(reg, &SearchOptions{Strategy: inputStrategy{DefaultStrategy(), StrategyInput{Schema: json.RawMessage(`{"type":7}`)}}})
+	_, err = broken.Call(json.RawMessage(`{"query":"x"}`))
+	require.ErrorIs(t, err, ErrInvalidOption, "a schema that does not compile is the strategy's error")
+
+	pattern := NewSearcher(reg, &SearchOptions{MaxQueryTerms: 2, Strategy: inputStrategy{DefaultStrategy(), StrategyInput{Pattern: true}}})
+	res, err = pattern.Search("mcp__slack", 5)
+	require.NoError(t, err, "no term limit for a pattern")
+	assert.Equal(t, "keywords", res.Form, "no MCP prefix form for a pattern")
+	_, err = pattern.Search("a b c", 5)
+	require.NoError(t, err, "no term limit for a pattern")
+}
+
+// rankStrategy returns the hits, notes and error it is given.
+type rankStrategy struct {
+	hits  []Hit
+	notes []string
+	err   error
+}
+
+func (rankStrategy) Name() string                 { return "fixed" }
+func (rankStrategy) Input() StrategyInput         { return StrategyInput{} }
+func (r *rankStrategy) Index(Corpus, Index) Index { return r }
+func (r *rankStrategy) Rank(_ context.Context, _ string, hits []Hit) ([]Hit, []string, error) {
+	return append(hits, r.hits...), r.notes, r.err
+}
+
+// The pipeline takes what a strategy's Rank says: notes reach the result,
+// an error reaches the model after "Invalid ToolSearch input: ", and hits
+// that name no tool or do not score are ignored; ties keep pool order.
+func TestStrategyRankContract(t *testing.T) {
+	reg := strategyRegistry(t)
+	n := len(reg.load().deferred)
+	st := &rankStrategy{
+		hits:  []Hit{{Tool: 3, Score: 1}, {Tool: n, Score: 9}, {Tool: -1, Score: 9}, {Tool: 0, Score: 0}, {Tool: 2, Score: math.NaN()}, {Tool: 1, Score: 1}, {Tool: 4, Score: 2, Rules: RuleArgument}},
+		notes: []string{"ranked by a fixed list"},
+	}
+	s := NewSearcher(reg, &SearchOptions{Strategy: st})
+	res, err := s.Search("anything", 10)
+	require.NoError(t, err)
+	deferred := reg.load().deferred
+	assert.Equal(t, []string{deferred[4].tool.Name, deferred[1].tool.Name, deferred[3].tool.Name}, matchNames(res))
+	assert.Equal(t, RuleArgument, res.Matches[0].Rules)
+	assert.Equal(t, []string{"ranked by a fixed list"}, res.Notes)
+
+	st.err = errors.New("the query needs a verb")
+	_, err = s.Search("anything", 10)
+	require.ErrorIs(t, err, ErrInvalidQuery)
+	require.ErrorIs(t, err, st.err, "the strategy's error is wrapped")
+	assert.Equal(t, "Invalid ToolSearch input: the query needs a verb", err.Error())
 }

@@ -39,11 +39,11 @@ func join(s []string) string {
 // runConversation plays an agent loop until the model stops calling tools:
 // ToolSearch calls go to tsanthropic.HandleToolUse, other tools answer
 // "Sunny, 21°C". It returns the final history.
-func runConversation(t *testing.T, client anthropic.Client, conv tsanthropic.Conversation, system string, msgs []anthropic.MessageParam) []anthropic.MessageParam {
+func runConversation(t *testing.T, client anthropic.Client, conv *toolsearch.Session, system string, msgs []anthropic.MessageParam) []anthropic.MessageParam {
 	t.Helper()
 	for range 10 {
-		tools, err := tsanthropic.Tools(conv)
-		require.NoError(t, err)
+		tools, skipped := tsanthropic.Tools(conv)
+		require.Empty(t, skipped)
 		resp, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
 			Model:     anthropic.ModelClaudeSonnet5_5,
 			MaxTokens: 1024,
@@ -140,9 +140,11 @@ func TestWireConversation(t *testing.T) {
 	// Resume: a fresh conversation rebuilt from the history sends the same
 	// tools as the last turn.
 	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-	require.NoError(t, tsanthropic.Resume(conv2, msgs))
-	got, err := tsanthropic.Tools(conv2)
+	skipped, err := tsanthropic.Resume(conv2, msgs)
 	require.NoError(t, err)
+	require.Empty(t, skipped)
+	got, skipped := tsanthropic.Tools(conv2)
+	require.Empty(t, skipped)
 	b, err := json.Marshal(got)
 	require.NoError(t, err)
 	var last struct {
@@ -173,8 +175,40 @@ func TestToolParam(t *testing.T) {
 	}
 }
 
+// TestHandleToolUseErrorIsTheModelsText pins the error convention: a
+// ToolSearch call that cannot be answered gets a tool_result with is_error
+// and the error's text exactly as toolsearch wrote it.
+func TestHandleToolUseErrorIsTheModelsText(t *testing.T) {
+	reg := wiretest.Registry(t)
+	for _, args := range []string{`{"query":7}`, `{"query":"x","max_results":0}`, `not json`} {
+		conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+		r, ok := tsanthropic.HandleToolUse(conv, anthropic.ToolUseBlock{ID: "toolu_9", Name: "ToolSearch", Input: json.RawMessage(args)})
+		require.True(t, ok)
+		_, want := toolsearch.NewSession(reg, nil).Call(json.RawMessage(args))
+		require.Error(t, want, "arguments %s", args)
+		b, err := json.Marshal(r)
+		require.NoError(t, err)
+		wantJSON, _ := json.Marshal(map[string]any{"type": "tool_result", "tool_use_id": "toolu_9", "is_error": true,
+			"content": []map[string]string{{"type": "text", "text": want.Error()}}})
+		assert.JSONEq(t, string(wantJSON), string(b), "arguments %s", args)
+	}
+}
+
 func TestHandleToolUseIgnoresOtherTools(t *testing.T) {
 	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	_, ok := tsanthropic.HandleToolUse(conv, anthropic.ToolUseBlock{ID: "x", Name: "get_time", Input: json.RawMessage(`{}`)})
 	assert.False(t, ok)
+}
+
+// A tool whose lazy schema cannot be loaded is left out of Tools and named
+// in skipped; the other tools are returned.
+func TestToolsSkipsBrokenLazySchema(t *testing.T) {
+	tools, skipped := tsanthropic.Tools(toolsearch.NewSession(wiretest.BrokenSchemaRegistry(t), nil))
+	require.Len(t, skipped, 1)
+	assert.Contains(t, skipped[0].Error(), `"broken": server said no`)
+	var names []string
+	for _, tl := range tools {
+		names = append(names, *tl.GetName())
+	}
+	assert.Equal(t, []string{"get_time", "ToolSearch"}, names)
 }

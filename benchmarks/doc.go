@@ -1,7 +1,7 @@
 // Package benchmarks measures toolsearch against peers on the same
 // catalogs and queries, in one run:
 //
-//   - linear: a straightforward port of the same spec that scans every tool
+//   - linear: a straightforward port of the same rules that scans every tool
 //     and matches each term against each description with a regular
 //     expression (one compiled per term and query);
 //   - linear-prefilter: the same with a strings.Contains test before the

@@ -7,7 +7,7 @@ require (
 	github.com/blevesearch/bleve_index_api v1.4.1
 	github.com/cloudwego/eino v0.9.1
 	github.com/stretchr/testify v1.12.1
-	github.com/toolsearch/toolsearch v0.0.0-00010101000000-000000000000
+	github.com/toolsearch/toolsearch v0.1.0
 )
 
 require (
@@ -65,4 +65,3 @@ require (
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 
-replace github.com/toolsearch/toolsearch => ../

@@ -7,9 +7,9 @@ import (
 	"unicode"
 )
 
-// Linear is a direct port of the spec's keyword scoring: every query scans
-// every tool, and \bterm\b is a regular expression compiled once per term
-// and query and run on each description and hint.
+// Linear is a direct port of the keyword scoring (README, "Ranking"): every
+// query scans every tool, and \bterm\b is a regular expression compiled
+// once per term and query and run on each description and hint.
 type Linear struct {
 	tools     []linearTool // pool order
 	prefilter bool
@@ -58,7 +58,7 @@ type linearHit struct {
 	score int
 }
 
-// Search answers a query with the spec's forms (select, exact name, MCP
+// Search answers a query with the four query forms (select, exact name, MCP
 // prefix, keywords) and returns the names found.
 func (l *Linear) Search(query string, k int) []string {
 	if rest, ok := strings.CutPrefix(query, "select:"); ok {

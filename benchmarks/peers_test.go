@@ -66,7 +66,7 @@ func build(tb testing.TB, n int) *engines {
 			SearchHint: t.SearchHint, ShouldDefer: t.ShouldDefer, Server: t.Server}
 		names[i], descs[i] = t.Name, t.Description
 	}
-	reg, err := toolsearch.NewRegistry(tools...)
+	reg, err := toolsearch.NewRegistry(nil, tools...)
 	require.NoError(tb, err)
 	e.ts = toolsearch.NewSearcher(reg, nil)
 	for t := range reg.Tools() { // pool order

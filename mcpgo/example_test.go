@@ -1,17 +1,19 @@
-package mcpgo_test
+package tsmcpgo_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/mcpgo"
+	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
 )
 
-func ExampleAttach() {
+func ExampleServers_Attach() {
 	ctx := context.Background()
 	srv := server.NewMCPServer("weather", "1", server.WithToolCapabilities(true))
 	for _, name := range []string{"get_forecast", "get_alerts"} {
@@ -26,13 +28,13 @@ func ExampleAttach() {
 		panic(err)
 	}
 	reg := &toolsearch.Registry{}
-	s, err := mcpgo.Attach(ctx, reg, "weather", c, nil)
-	if err != nil {
+	servers := tsmcpgo.New(reg, nil)
+	if err := servers.Attach(ctx, "weather", c); err != nil {
 		panic(err)
 	}
-	defer s.Close()
+	defer servers.Close("weather")
 
-	fmt.Println(reg.ServerStatus("weather"), reg.Len())
+	fmt.Println(reg.ServerStatus("weather"), len(slices.Collect(reg.Tools())))
 	res, _ := toolsearch.NewSearcher(reg, nil).Search("forecast", 0)
 	for _, m := range res.Matches {
 		fmt.Println(m.Name)
@@ -40,4 +42,18 @@ func ExampleAttach() {
 	// Output:
 	// connected 2
 	// mcp__weather__get_forecast
+}
+
+func ExampleErrorResult() {
+	reg, _ := toolsearch.NewRegistry(nil, toolsearch.NewMCPTool("weather", "get_forecast", "Get the forecast", nil, nil))
+	session := toolsearch.NewSession(reg, nil)
+
+	// The model calls a tool that does not exist: the refusal goes back to
+	// it as an MCP tool result with isError, its text unchanged.
+	if _, err := session.CheckCall("mcp__weather__get_forcast", nil); err != nil {
+		b, _ := json.Marshal(tsmcpgo.ErrorResult(err))
+		fmt.Println(string(b))
+	}
+	// Output:
+	// {"content":[{"type":"text","text":"No tool named mcp__weather__get_forcast is available. Did you mean mcp__weather__get_forecast?"}],"isError":true}
 }

@@ -2,12 +2,10 @@ module github.com/toolsearch/toolsearch/mcpgo
 
 go 1.26
 
-replace github.com/toolsearch/toolsearch => ../
-
 require (
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/stretchr/testify v1.12.1
-	github.com/toolsearch/toolsearch v0.0.0-00010101000000-000000000000
+	github.com/toolsearch/toolsearch v0.1.0
 )
 
 require (

@@ -1,4 +1,4 @@
-package mcpgo_test
+package tsmcpgo_test
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/internal/eventlog"
-	"github.com/toolsearch/toolsearch/mcpgo"
+	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
 )
 
 func TestConvertTool(t *testing.T) {
@@ -57,14 +57,14 @@ func TestConvertTool(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := mcpgo.ConvertTool("srv", tt.in)
+			got, err := tsmcpgo.ConvertTool("srv", tt.in)
 			require.NoError(t, err)
 			assert.JSONEq(t, string(tt.want.InputSchema), string(got.InputSchema))
 			got.InputSchema, tt.want.InputSchema = nil, nil
 			assert.Equal(t, tt.want, got)
 		})
 	}
-	_, err := mcpgo.ConvertTool("srv", mcp.Tool{Name: "bad", InputSchema: mcp.ToolInputSchema{Type: "object",
+	_, err := tsmcpgo.ConvertTool("srv", mcp.Tool{Name: "bad", InputSchema: mcp.ToolInputSchema{Type: "object",
 		Properties: map[string]any{"f": func() {}}}})
 	require.ErrorContains(t, err, `tool "bad" of server "srv": encoding its input schema`)
 }
@@ -74,8 +74,8 @@ type events struct{ *eventlog.Log }
 
 func newEvents() *events { return &events{eventlog.New()} }
 
-func (e *events) options() *mcpgo.Options {
-	return &mcpgo.Options{
+func (e *events) options() *tsmcpgo.Options {
+	return &tsmcpgo.Options{
 		OnStatus: func(s string, st toolsearch.ServerStatus) { e.Event(s + ":" + st.String()) },
 		OnListed: func(s string, n int) { e.Event(fmt.Sprintf("%s:listed %d", s, n)) },
 		OnError:  func(s string, err error) { e.Error(s + ": " + err.Error()) },
@@ -117,8 +117,8 @@ func TestAttachInProcess(t *testing.T) {
 			require.NoError(t, err)
 			reg := &toolsearch.Registry{}
 			ev := newEvents()
-			s, err := mcpgo.Attach(ctx, reg, "mem", c, ev.options())
-			require.NoError(t, err)
+			servers := tsmcpgo.New(reg, ev.options())
+			require.NoError(t, servers.Attach(ctx, "mem", c))
 			assert.Equal(t, legacy, !mcp.IsModernProtocol(c.ProtocolVersion()), "protocol %s", c.ProtocolVersion())
 			assert.Equal(t, toolsearch.ServerConnected, reg.ServerStatus("mem"))
 			assert.Equal(t, []string{"mcp__mem__tool0", "mcp__mem__tool1", "mcp__mem__tool2", "mcp__mem__tool3", "mcp__mem__tool4"}, names(reg),
@@ -130,14 +130,14 @@ func TestAttachInProcess(t *testing.T) {
 			srv.DeleteTools("tool0")
 			ev.WaitFor(t, "tool0 to go", func() bool { return !slices.Contains(names(reg), "mcp__mem__tool0") })
 
-			out, err := s.CallTool(ctx, "mcp__mem__late", json.RawMessage(`{"text":"hi"}`))
+			out, err := servers.CallTool(ctx, "mcp__mem__late", json.RawMessage(`{"text":"hi"}`))
 			require.NoError(t, err)
 			assert.Equal(t, `late {"text":"hi"}`, out.Content[0].(mcp.TextContent).Text)
-			_, err = s.CallTool(ctx, "mcp__other__late", nil)
-			require.ErrorIs(t, err, mcpgo.ErrUnknownTool)
+			_, err = servers.CallTool(ctx, "mcp__other__late", nil)
+			require.ErrorIs(t, err, toolsearch.ErrUnknownTool)
 
-			require.NoError(t, s.Close())
-			<-s.Done()
+			require.NoError(t, servers.Close("mem"))
+			<-servers.Done("mem")
 			assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("mem"))
 			assert.Empty(t, names(reg), "a disconnected server's tools are not available")
 			_, kept := reg.Lookup("mcp__mem__late")
@@ -154,9 +154,9 @@ func TestAttachBadToolIsSkipped(t *testing.T) {
 	require.NoError(t, err)
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	s, err := mcpgo.Attach(context.Background(), reg, "s", c, ev.options())
-	require.NoError(t, err)
-	defer s.Close()
+	servers := tsmcpgo.New(reg, ev.options())
+	require.NoError(t, servers.Attach(context.Background(), "s", c))
+	defer servers.Close("s")
 	assert.Equal(t, []string{"mcp__s__tool0"}, names(reg))
 	errs := ev.Errors()
 	require.Len(t, errs, 1)
@@ -169,12 +169,13 @@ func TestAttachFailureMarksDisconnected(t *testing.T) {
 	require.NoError(t, c.Start(context.Background()))
 	require.NoError(t, c.Close())
 	reg := &toolsearch.Registry{}
-	_, err = mcpgo.Attach(context.Background(), reg, "gone", c, nil)
+	servers := tsmcpgo.New(reg, nil)
+	err = servers.Attach(context.Background(), "gone", c)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"gone"`)
 	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("gone"))
 
-	_, err = mcpgo.Attach(context.Background(), reg, "", c, nil)
+	err = servers.Attach(context.Background(), "", c)
 	require.ErrorContains(t, err, "empty server name")
 }
 
@@ -212,14 +213,14 @@ func TestAttachListChangedDuringInitialize(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	var mu sync.Mutex
 	var errs []string
-	s, err := mcpgo.Attach(context.Background(), reg, "eager", c, &mcpgo.Options{OnError: func(_ string, err error) {
+	servers := tsmcpgo.New(reg, &tsmcpgo.Options{OnError: func(_ string, err error) {
 		mu.Lock()
 		errs = append(errs, err.Error())
 		mu.Unlock()
 		tr.errs <- struct{}{}
 	}})
-	require.NoError(t, err, "an early tools/list_changed must not cost the connection")
-	defer s.Close()
+	require.NoError(t, servers.Attach(context.Background(), "eager", c), "an early tools/list_changed must not cost the connection")
+	defer servers.Close("eager")
 	assert.Equal(t, toolsearch.ServerConnected, reg.ServerStatus("eager"))
 	assert.Equal(t, []string{"mcp__eager__tool0", "mcp__eager__tool1"}, names(reg))
 	mu.Lock()
@@ -264,9 +265,8 @@ func TestAttachHangingServerIsAbandoned(t *testing.T) {
 		<-h.listing // the caller gives up once the listing hangs
 		cancel()
 	}()
-	s, err := mcpgo.Attach(ctx, reg, "stalls", c, ev.options())
+	err := tsmcpgo.New(reg, ev.options()).Attach(ctx, "stalls", c)
 	require.Error(t, err)
-	assert.Nil(t, s)
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Contains(t, err.Error(), `listing tools of "stalls"`)
 	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("stalls"))

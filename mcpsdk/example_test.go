@@ -1,12 +1,14 @@
-package mcpsdk_test
+package tsmcpsdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/mcpsdk"
+	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
 func ExampleServers_Connect() {
@@ -25,7 +27,7 @@ func ExampleServers_Connect() {
 	}
 
 	reg := &toolsearch.Registry{}
-	servers := mcpsdk.New(reg, nil)
+	servers := tsmcpsdk.New(reg, nil)
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, servers.ClientOptions(nil))
 	session, err := servers.Connect(ctx, "weather", client, clientSide, nil)
 	if err != nil {
@@ -33,7 +35,7 @@ func ExampleServers_Connect() {
 	}
 	defer session.Close()
 
-	fmt.Println(reg.ServerStatus("weather"), reg.Len())
+	fmt.Println(reg.ServerStatus("weather"), len(slices.Collect(reg.Tools())))
 	res, _ := toolsearch.NewSearcher(reg, nil).Search("forecast", 0)
 	for _, m := range res.Matches {
 		fmt.Println(m.Name)
@@ -41,4 +43,18 @@ func ExampleServers_Connect() {
 	// Output:
 	// connected 2
 	// mcp__weather__get_forecast
+}
+
+func ExampleErrorResult() {
+	reg, _ := toolsearch.NewRegistry(nil, toolsearch.NewMCPTool("weather", "get_forecast", "Get the forecast", nil, nil))
+	session := toolsearch.NewSession(reg, nil)
+
+	// The model calls a tool that does not exist: the refusal goes back to
+	// it as an MCP tool result with isError, its text unchanged.
+	if _, err := session.CheckCall("mcp__weather__get_forcast", nil); err != nil {
+		b, _ := json.Marshal(tsmcpsdk.ErrorResult(err))
+		fmt.Println(string(b))
+	}
+	// Output:
+	// {"content":[{"type":"text","text":"No tool named mcp__weather__get_forcast is available. Did you mean mcp__weather__get_forecast?"}],"isError":true}
 }

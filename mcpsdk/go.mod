@@ -2,13 +2,11 @@ module github.com/toolsearch/toolsearch/mcpsdk
 
 go 1.26
 
-replace github.com/toolsearch/toolsearch => ../
-
 require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/stretchr/testify v1.12.1
 	github.com/tiktoken-go/tokenizer v0.10.0
-	github.com/toolsearch/toolsearch v0.0.0-00010101000000-000000000000
+	github.com/toolsearch/toolsearch v0.1.0
 )
 
 require (

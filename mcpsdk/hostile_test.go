@@ -1,4 +1,4 @@
-package mcpsdk_test
+package tsmcpsdk_test
 
 // Hostile MCP servers (issue 7): in-process go-sdk servers that hang, list
 // bad tools or go away. Other servers keep working, bad tools are reported
@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/mcpsdk"
+	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
 // listing returns a server whose tools/list is answered by list (called
@@ -37,7 +37,7 @@ func listing(list func(ctx context.Context) (*mcp.ListToolsResult, error)) *mcp.
 }
 
 // connect connects srv to servers as server.
-func connect(t *testing.T, ctx context.Context, servers *mcpsdk.Servers, server string, srv *mcp.Server) (*mcp.ServerSession, *mcp.ClientSession, error) {
+func connect(t *testing.T, ctx context.Context, servers *tsmcpsdk.Servers, server string, srv *mcp.Server) (*mcp.ServerSession, *mcp.ClientSession, error) {
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
 	st, ct := mcp.NewInMemoryTransports()
@@ -55,7 +55,7 @@ func rawTool(name, desc, schema string) *mcp.Tool {
 func TestHostileServerHangsOnToolsList(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := mcpsdk.New(reg, ev.options())
+	servers := tsmcpsdk.New(reg, ev.options())
 	_, _, err := connect(t, context.Background(), servers, "good", newServer(2))
 	require.NoError(t, err)
 
@@ -103,7 +103,7 @@ func TestHostileServerHangsOnToolsList(t *testing.T) {
 func TestHostileServerListsBadTools(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := mcpsdk.New(reg, ev.options())
+	servers := tsmcpsdk.New(reg, ev.options())
 	_, _, err := connect(t, context.Background(), servers, "good", newServer(1))
 	require.NoError(t, err)
 
@@ -150,38 +150,37 @@ func TestHostileServerListsBadTools(t *testing.T) {
 		`register "mcp__evil__with_space": toolsearch: duplicate tool name`,
 		`register "mcp__evil__bad_type": toolsearch: invalid input schema`,
 		`register "mcp__evil__not_object": toolsearch: invalid input schema: not a JSON object`,
-		`register "mcp__evil__enormous": toolsearch: invalid input schema: toolsearch: limit exceeded: the schema is`,
-		`register "mcp__evil__deep": toolsearch: invalid input schema: toolsearch: limit exceeded: the schema nests objects and arrays more than 64 deep`,
+		`register "mcp__evil__enormous": toolsearch: invalid input schema: limit exceeded: the schema is`,
+		`register "mcp__evil__deep": toolsearch: invalid input schema: limit exceeded: the schema nests objects and arrays more than 64 deep`,
 		`register "mcp__evil__file_ref": toolsearch: invalid input schema: jsonschema toolsearch:///input_schema.json compilation failed: refusing to load an external document`,
 		`register "mcp__evil__http_ref": toolsearch: invalid input schema: jsonschema toolsearch:///input_schema.json compilation failed: refusing to load an external document`,
 		`register "mcp__evil__loop": toolsearch: invalid input schema`,
-		`register "mcp__evil__fan_out": toolsearch: invalid input schema: toolsearch: limit exceeded: validating one value may apply more than 10000 subschemas`,
+		`register "mcp__evil__fan_out": toolsearch: invalid input schema: limit exceeded: validating one value may apply more than 10000 subschemas`,
 		`register "mcp__evil__nnnnnnnn`,
 	} {
 		assert.Contains(t, errs[0], bad)
 	}
 
 	// No description breaks a rendered prompt.
-	s := toolsearch.NewSearcher(reg, nil)
-	assert.Equal(t, "<available-deferred-tools>\n"+strings.Join(want, "\n")+"\n</available-deferred-tools>", s.DeferredToolsBlock())
 	sess := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatFunctions})
-	assert.Equal(t, s.DeferredToolsBlock(), sess.Announce().Text)
-	content, isErr := sess.HandleToolSearch(json.RawMessage(`{"query":"select:mcp__evil__inject,mcp__evil__fine"}`))
-	require.False(t, isErr)
+	assert.Equal(t, "<available-deferred-tools>\n"+strings.Join(want, "\n")+"\n</available-deferred-tools>", sess.Announce().Text)
+	res, err := sess.Call(json.RawMessage(`{"query":"select:mcp__evil__inject,mcp__evil__fine"}`))
+	require.NoError(t, err)
+	content := res.Content(sess.Format())
 	require.Len(t, content, 1)
 	text := content[0].Text
 	assert.Equal(t, 1, strings.Count(text, "</functions>"))
 	assert.Equal(t, 2, strings.Count(text, "</function>"))
 	assert.NotContains(t, text, "<system-reminder>")
 	assert.NotContains(t, text, "</available-deferred-tools>")
-	defs, err := sess.Tools()
-	require.NoError(t, err)
+	defs, skipped := sess.Tools()
+	require.Empty(t, skipped)
 	b, err := json.Marshal(defs)
 	require.NoError(t, err)
 	assert.NotContains(t, string(b), "<system-reminder>", "tool definitions are JSON with < and > escaped")
 
 	// The other server keeps working.
-	res, err := s.Search("number", 5)
+	res, err = toolsearch.NewSearcher(reg, nil).Search("number", 5)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"mcp__good__tool0"}, matchNames(res))
 }
@@ -189,7 +188,7 @@ func TestHostileServerListsBadTools(t *testing.T) {
 func TestHostileServerDisconnectsMidConversation(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := mcpsdk.New(reg, ev.options())
+	servers := tsmcpsdk.New(reg, ev.options())
 	_, _, err := connect(t, context.Background(), servers, "good", newServer(1))
 	require.NoError(t, err)
 	flakySrv := mcp.NewServer(&mcp.Implementation{Name: "flaky", Version: "0"}, nil)
@@ -199,9 +198,9 @@ func TestHostileServerDisconnectsMidConversation(t *testing.T) {
 
 	sess := toolsearch.NewSession(reg, nil)
 	require.True(t, sess.Announce().Full)
-	_, isErr := sess.HandleToolSearch(json.RawMessage(`{"query":"number"}`))
-	require.False(t, isErr)
-	require.Equal(t, []string{"mcp__flaky__fetch", "mcp__good__tool0"}, sess.Discovered())
+	_, err = sess.Call(json.RawMessage(`{"query":"number"}`))
+	require.NoError(t, err)
+	require.Equal(t, []string{"mcp__flaky__fetch", "mcp__good__tool0"}, sess.Snapshot().Discovered)
 	call, err := sess.CheckCall("mcp__flaky__fetch", json.RawMessage(`{"text":"1"}`))
 	require.NoError(t, err)
 	_, err = servers.CallTool(context.Background(), call.Tool.Name, call.Arguments)
@@ -217,8 +216,8 @@ func TestHostileServerDisconnectsMidConversation(t *testing.T) {
 
 	a := sess.Announce()
 	assert.Equal(t, []string{"mcp__flaky__fetch"}, a.Removed, "the model is told the tool went away")
-	defs, err := sess.Tools()
-	require.NoError(t, err)
+	defs, skipped := sess.Tools()
+	require.Empty(t, skipped)
 	var sent []string
 	for _, d := range defs {
 		sent = append(sent, d.Name)
@@ -227,7 +226,7 @@ func TestHostileServerDisconnectsMidConversation(t *testing.T) {
 	_, err = sess.CheckCall("mcp__flaky__fetch", json.RawMessage(`{"text":"1"}`))
 	require.ErrorIs(t, err, toolsearch.ErrToolUnavailable)
 	_, err = servers.CallTool(context.Background(), "mcp__flaky__fetch", nil)
-	require.ErrorIs(t, err, mcpsdk.ErrUnknownTool)
+	require.ErrorIs(t, err, toolsearch.ErrUnknownTool)
 
 	call, err = sess.CheckCall("mcp__good__tool0", json.RawMessage(`{"text":"2"}`))
 	require.NoError(t, err, "the other server keeps working")

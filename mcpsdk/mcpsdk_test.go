@@ -1,4 +1,4 @@
-package mcpsdk_test
+package tsmcpsdk_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/internal/eventlog"
-	"github.com/toolsearch/toolsearch/mcpsdk"
+	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
 func TestConvertTool(t *testing.T) {
@@ -61,7 +61,7 @@ func TestConvertTool(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := mcpsdk.ConvertTool("srv", tt.in)
+			got, err := tsmcpsdk.ConvertTool("srv", tt.in)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
 		})
@@ -69,9 +69,9 @@ func TestConvertTool(t *testing.T) {
 }
 
 func TestConvertToolErrors(t *testing.T) {
-	_, err := mcpsdk.ConvertTool("srv", nil)
+	_, err := tsmcpsdk.ConvertTool("srv", nil)
 	require.ErrorContains(t, err, `server "srv" listed a nil tool`)
-	_, err = mcpsdk.ConvertTool("srv", &mcp.Tool{Name: "bad", InputSchema: map[string]any{"f": func() {}}})
+	_, err = tsmcpsdk.ConvertTool("srv", &mcp.Tool{Name: "bad", InputSchema: map[string]any{"f": func() {}}})
 	require.ErrorContains(t, err, `tool "bad" of server "srv": encoding its input schema`)
 }
 
@@ -81,8 +81,8 @@ type events struct{ *eventlog.Log }
 
 func newEvents() *events { return &events{eventlog.New()} }
 
-func (e *events) options() *mcpsdk.Options {
-	return &mcpsdk.Options{
+func (e *events) options() *tsmcpsdk.Options {
+	return &tsmcpsdk.Options{
 		OnListed: func(server string, n int) { e.Event(fmt.Sprintf("%s:listed %d", server, n)) },
 		OnStatus: func(server string, st toolsearch.ServerStatus) { e.Event(server + ":" + st.String()) },
 		OnError:  func(server string, err error) { e.Error(server + ": " + err.Error()) },
@@ -122,7 +122,7 @@ func TestServersInMemory(t *testing.T) {
 			ctx := context.Background()
 			reg := &toolsearch.Registry{}
 			ev := newEvents()
-			servers := mcpsdk.New(reg, ev.options())
+			servers := tsmcpsdk.New(reg, ev.options())
 			client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
 
 			srv := newServer(5)
@@ -159,7 +159,7 @@ func TestServersInMemory(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, `late {"text":"hi"}`, out.Content[0].(*mcp.TextContent).Text)
 			_, err = servers.CallTool(ctx, "mcp__mem__nope", nil)
-			require.ErrorIs(t, err, mcpsdk.ErrUnknownTool)
+			require.ErrorIs(t, err, toolsearch.ErrUnknownTool)
 
 			// The server ends the session: disconnected, tools kept but unavailable.
 			done := servers.Done("mem")
@@ -190,7 +190,7 @@ func cmpOr(a, b string) string {
 func TestServersClientCloses(t *testing.T) {
 	ctx := context.Background()
 	reg := &toolsearch.Registry{}
-	servers := mcpsdk.New(reg, nil)
+	servers := tsmcpsdk.New(reg, nil)
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
 	st, ct := mcp.NewInMemoryTransports()
 	_, err := newServer(1).Connect(ctx, st, nil)
@@ -216,7 +216,7 @@ func TestServersBadToolsDoNotStopTheServer(t *testing.T) {
 	ctx := context.Background()
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := mcpsdk.New(reg, ev.options())
+	servers := tsmcpsdk.New(reg, ev.options())
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
 	srv := newServer(1)
 	srv.AddTool(&mcp.Tool{Name: "broken", InputSchema: map[string]any{"type": "object",
@@ -237,7 +237,7 @@ func TestServersBadToolsDoNotStopTheServer(t *testing.T) {
 func TestServersErrors(t *testing.T) {
 	ctx := context.Background()
 	reg := &toolsearch.Registry{}
-	servers := mcpsdk.New(reg, nil)
+	servers := tsmcpsdk.New(reg, nil)
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
 
 	st, ct := mcp.NewInMemoryTransports()
@@ -246,7 +246,7 @@ func TestServersErrors(t *testing.T) {
 	_, err = servers.Connect(ctx, "dup", client, ct, nil)
 	require.NoError(t, err)
 	_, err = servers.Connect(ctx, "dup", client, ct, nil)
-	require.ErrorIs(t, err, mcpsdk.ErrServerAttached)
+	require.ErrorIs(t, err, tsmcpsdk.ErrServerAttached)
 
 	_, err = servers.Connect(ctx, "", client, ct, nil)
 	require.ErrorContains(t, err, "empty server name")
@@ -269,7 +269,7 @@ func TestClientOptionsChainsTheCallersHandler(t *testing.T) {
 	ctx := context.Background()
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := mcpsdk.New(reg, ev.options())
+	servers := tsmcpsdk.New(reg, ev.options())
 	theirs := make(chan struct{}, 10)
 	opts := servers.ClientOptions(&mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 		theirs <- struct{}{}

@@ -1,7 +1,9 @@
-package mcpsdk_test
+package tsmcpsdk_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"os/exec"
 	"slices"
 	"testing"
@@ -12,8 +14,61 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/internal/npmtest"
-	"github.com/toolsearch/toolsearch/mcpsdk"
+	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
+
+// serverEnv makes the test binary an MCP server over stdio (see TestMain)
+// with the tools of newServer(2) and "exit", which ends the process while
+// the call is in progress.
+const serverEnv = "TSMCPSDK_TEST_STDIO_SERVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(serverEnv) != "" {
+		srv := newServer(2)
+		srv.AddTool(objectTool("exit", "Exit the server mid-call."), func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			os.Exit(3)
+			return nil, nil
+		})
+		_ = srv.Run(context.Background(), &mcp.StdioTransport{})
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestStdioServerThatDiesIsDisconnectedPromptly: a server process that
+// exits during a call is disconnected by the time the call returns, so the
+// model is not offered its tools and CheckCall refuses the next call.
+func TestStdioServerThatDiesIsDisconnectedPromptly(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), serverEnv+"=1")
+	reg := &toolsearch.Registry{}
+	ev := newEvents()
+	servers := tsmcpsdk.New(reg, ev.options())
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err = servers.Connect(ctx, "dies", client, &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err)
+	sess := toolsearch.NewSession(reg, nil)
+	_, err = sess.CheckCall("mcp__dies__tool0", json.RawMessage(`{"text":"x"}`))
+	require.NoError(t, err)
+
+	_, err = servers.CallTool(ctx, "mcp__dies__exit", nil)
+	require.Error(t, err, "the call the server died in fails")
+	select {
+	case <-servers.Done("dies"):
+	case <-ctx.Done():
+		t.Fatal("the death of the server was not noticed")
+	}
+	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("dies"))
+	_, err = sess.CheckCall("mcp__dies__tool0", json.RawMessage(`{"text":"x"}`))
+	require.ErrorIs(t, err, toolsearch.ErrToolUnavailable)
+	_, err = servers.CallTool(ctx, "mcp__dies__tool0", nil)
+	require.ErrorIs(t, err, toolsearch.ErrUnknownTool)
+	assert.Empty(t, ev.Errors())
+}
 
 func TestServersStdioServerEverything(t *testing.T) {
 	script := npmtest.Server(t, "server-everything")
@@ -22,7 +77,7 @@ func TestServersStdioServerEverything(t *testing.T) {
 
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := mcpsdk.New(reg, ev.options())
+	servers := tsmcpsdk.New(reg, ev.options())
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolsearch-test", Version: "0"}, servers.ClientOptions(nil))
 	cs, err := servers.Connect(ctx, "everything", client,
 		&mcp.CommandTransport{Command: exec.Command("node", script, "stdio"), TerminateDuration: time.Second}, nil)
@@ -40,7 +95,7 @@ func TestServersStdioServerEverything(t *testing.T) {
 	var want []string
 	for tool, err := range cs.Tools(ctx, nil) {
 		require.NoError(t, err)
-		want = append(want, toolsearch.MCPToolName("everything", tool.Name))
+		want = append(want, toolsearch.NewMCPTool("everything", tool.Name, "", nil, nil).Name)
 	}
 	slices.Sort(want)
 	ev.WaitFor(t, "the registry to match tools/list", func() bool { return slices.Equal(want, names(reg)) })
@@ -67,5 +122,5 @@ func TestServersStdioServerEverything(t *testing.T) {
 		t.Fatal("the end of the stdio session was not noticed")
 	}
 	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("everything"))
-	assert.Equal(t, 0, reg.Len())
+	assert.Empty(t, names(reg), "a disconnected server's tools are not available")
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func ExampleHandleChatToolCall() {
-	reg, _ := toolsearch.NewRegistry(
+	reg, _ := toolsearch.NewRegistry(nil,
 		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", json.RawMessage(`{"type":"object"}`), nil),
 		toolsearch.NewMCPTool("mail", "send_email", "Send an email", json.RawMessage(`{"type":"object"}`), nil),
 	)

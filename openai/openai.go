@@ -15,8 +15,19 @@
 //     later requests' tools with defer_loading. Create the Session with
 //     Format toolsearch.FormatToolReference so that Tools marks them.
 //
-// The conversation state is a Conversation, which *toolsearch.Session
-// implements.
+// The conversation state is a *toolsearch.Session, one per conversation.
+//
+// # Errors for the model
+//
+// The toolsearch adapters share one convention: a text for the model is
+// sent as the error's text exactly as toolsearch wrote it, with no prefix.
+// Neither OpenAI API has an error flag for tool output, so the text is the
+// output itself: a ToolSearch call that cannot be answered gets it as the
+// role "tool" message (Chat Completions) or, since a tool_search_output
+// item holds tools and no text, as a user message after an empty
+// tool_search_output (Responses). Send a call refused by
+// toolsearch.Session.CheckCall the same way: openai.ToolMessage(err.Error(),
+// call.ID), or a function_call_output whose output is err.Error().
 package tsopenai
 
 import (
@@ -30,23 +41,6 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 	"github.com/toolsearch/toolsearch"
 )
-
-// Conversation is the per-conversation state the adapter works on.
-// *toolsearch.Session implements it.
-type Conversation interface {
-	// Tools returns the tool definitions for the next request.
-	Tools() ([]toolsearch.ToolDefinition, error)
-	// Search answers a ToolSearch call given its raw arguments and records
-	// the tools it returned as discovered.
-	Search(args json.RawMessage) (*toolsearch.Result, error)
-	// AddDiscovered records tools as discovered.
-	AddDiscovered(names ...string) error
-	// Resume adds the tools a history (raw JSON messages or items) shows
-	// as discovered.
-	Resume(history json.RawMessage) error
-}
-
-var _ Conversation = (*toolsearch.Session)(nil)
 
 // ErrSchema is returned (wrapped) for a tool whose input schema is not a
 // JSON object, which the SDK's function parameters require.
@@ -77,61 +71,66 @@ func ChatToolParam(d toolsearch.ToolDefinition) (openai.ChatCompletionToolUnionP
 	return openai.ChatCompletionFunctionTool(f), nil
 }
 
-// ChatTools returns the Chat Completions tools for the next turn of c: the
-// tools that are not deferred, ToolSearch, and the discovered tools (see
-// toolsearch.Session.Tools). Tools that cannot be converted are left out
-// and named in the error; the others are returned.
-func ChatTools(c Conversation) ([]openai.ChatCompletionToolUnionParam, error) {
-	defs, err := c.Tools()
-	errs := []error{err}
-	out := make([]openai.ChatCompletionToolUnionParam, 0, len(defs))
+// convert returns s's tool definitions for the next request converted with
+// f. A tool left out, because its lazy schema cannot be loaded or because f
+// cannot convert it, has one error in skipped.
+func convert[T any](s *toolsearch.Session, f func(toolsearch.ToolDefinition) (T, error)) (out []T, skipped []error) {
+	defs, skipped := s.Tools()
+	out = make([]T, 0, len(defs))
 	for _, d := range defs {
-		t, err := ChatToolParam(d)
+		t, err := f(d)
 		if err != nil {
-			errs = append(errs, err)
+			skipped = append(skipped, err)
 			continue
 		}
 		out = append(out, t)
 	}
-	return out, errors.Join(errs...)
+	return out, skipped
 }
 
-// resultText is the inline rendering of a search, or the error for the
-// model.
-func resultText(c Conversation, args string) string {
-	res, err := c.Search(json.RawMessage(args))
-	if err != nil {
-		return "Error: " + err.Error()
-	}
-	return string(res.JSON())
+// ChatTools returns the Chat Completions tools for the next turn of s: the
+// tools that are not deferred, ToolSearch, and the discovered tools (see
+// toolsearch.Session.Tools). A tool whose lazy schema cannot be loaded or
+// that cannot be converted is left out, and skipped holds one error per
+// such tool: send the tools all the same.
+func ChatTools(s *toolsearch.Session) (tools []openai.ChatCompletionToolUnionParam, skipped []error) {
+	return convert(s, ChatToolParam)
 }
 
 // HandleChatToolCall answers call if it is a ToolSearch call: it runs the
-// search on c (recording the tools found as discovered) and returns the
+// search with toolsearch.Session.Call (recording the tools found as
+// discovered) and returns the
 // role "tool" message to send back, whose content is the inline result
-// (the tools' names, descriptions and schemas as JSON). Arguments the
-// search cannot answer give a message starting "Error: " that says what
-// was wrong. ok is false, and nothing is done, for any other call.
-func HandleChatToolCall(c Conversation, call openai.ChatCompletionMessageToolCallUnion) (msg openai.ChatCompletionMessageParamUnion, ok bool) {
+// (the tools' names, descriptions and schemas as JSON). For arguments the
+// search cannot answer, the content is the error's text, which tells the
+// model what was wrong. ok is false, and nothing is done, for any other
+// call.
+func HandleChatToolCall(s *toolsearch.Session, call openai.ChatCompletionMessageToolCallUnion) (msg openai.ChatCompletionMessageParamUnion, ok bool) {
 	if call.Type != "function" || call.Function.Name != toolsearch.ToolSearchName {
 		return openai.ChatCompletionMessageParamUnion{}, false
 	}
-	return openai.ToolMessage(resultText(c, call.Function.Arguments), call.ID), true
+	res, err := s.Call(json.RawMessage(call.Function.Arguments))
+	if err != nil {
+		return openai.ToolMessage(err.Error(), call.ID), true
+	}
+	return openai.ToolMessage(string(res.JSON()), call.ID), true
 }
 
 // ErrHistory is returned (wrapped) by the Resume functions for a history
 // that cannot be encoded.
 var ErrHistory = errors.New("tsopenai: cannot read the history")
 
-// ResumeChat rebuilds c's discovered set from a Chat Completions history:
+// ResumeChat rebuilds s's discovered set from a Chat Completions history:
 // every inline ToolSearch result in a role "tool" message marks its tools
-// discovered.
-func ResumeChat(c Conversation, history []openai.ChatCompletionMessageParamUnion) error {
+// discovered (see toolsearch.Session.Resume). A history that cannot be read
+// is an error, and nothing is added; a name that is not a valid tool name
+// is skipped, with one error per name in skipped, and the others are added.
+func ResumeChat(s *toolsearch.Session, history []openai.ChatCompletionMessageParamUnion) (skipped []error, err error) {
 	b, err := json.Marshal(history)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrHistory, err)
+		return nil, fmt.Errorf("%w: %v", ErrHistory, err)
 	}
-	return c.Resume(b)
+	return s.Resume(b)
 }
 
 // FunctionToolParam converts one tool definition into a Responses function
@@ -152,49 +151,49 @@ func FunctionToolParam(d toolsearch.ToolDefinition) (*responses.FunctionToolPara
 	return f, nil
 }
 
-// ResponsesTools returns the Responses API tools for the next turn of c:
+// ResponsesTools returns the Responses API tools for the next turn of s:
 // ToolSearch becomes a client-executed tool_search tool (same description
 // and parameters), every other definition a function tool, the discovered
-// ones with defer_loading. Tools that cannot be converted are left out and
-// named in the error; the others are returned.
-func ResponsesTools(c Conversation) ([]responses.ToolUnionParam, error) {
-	defs, err := c.Tools()
-	errs := []error{err}
-	out := make([]responses.ToolUnionParam, 0, len(defs))
-	for _, d := range defs {
-		if d.Name == toolsearch.ToolSearchName {
-			p, err := parameters(d)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			out = append(out, responses.ToolUnionParam{OfToolSearch: &responses.ToolSearchToolParam{
-				Description: param.NewOpt(d.Description),
-				Parameters:  p,
-				Execution:   responses.ToolSearchToolExecutionClient,
-			}})
-			continue
-		}
-		f, err := FunctionToolParam(d)
+// ones with defer_loading. A tool whose lazy schema cannot be loaded or
+// that cannot be converted is left out, and skipped holds one error per
+// such tool: send the tools all the same.
+func ResponsesTools(s *toolsearch.Session) (tools []responses.ToolUnionParam, skipped []error) {
+	return convert(s, responsesTool)
+}
+
+func responsesTool(d toolsearch.ToolDefinition) (responses.ToolUnionParam, error) {
+	if d.Name == toolsearch.ToolSearchName {
+		p, err := parameters(d)
 		if err != nil {
-			errs = append(errs, err)
-			continue
+			return responses.ToolUnionParam{}, err
 		}
-		out = append(out, responses.ToolUnionParam{OfFunction: f})
+		return responses.ToolUnionParam{OfToolSearch: &responses.ToolSearchToolParam{
+			Description: param.NewOpt(d.Description),
+			Parameters:  p,
+			Execution:   responses.ToolSearchToolExecutionClient,
+		}}, nil
 	}
-	return out, errors.Join(errs...)
+	f, err := FunctionToolParam(d)
+	if err != nil {
+		return responses.ToolUnionParam{}, err
+	}
+	return responses.ToolUnionParam{OfFunction: f}, nil
 }
 
 // HandleToolSearchCall answers item if it is a client-executed
-// tool_search_call: it runs the search on c (recording the tools found as
-// discovered) and returns two input items for the next request: the call,
+// tool_search_call: it runs the search with toolsearch.Session.Call
+// (recording the tools found as discovered) and returns the input items for
+// the next request: the call,
 // replayed (drop it when chaining with previous_response_id), and the
 // tool_search_output holding each tool found as a function definition
-// with defer_loading. ok is false, and nothing is done, for any other
-// item. err reports arguments the search could not answer or tools that
-// could not be converted; the items are valid all the same (the output
-// then lists no tools or fewer tools), so the turn can go on.
-func HandleToolSearchCall(c Conversation, item responses.ResponseOutputItemUnion) (items []responses.ResponseInputItemUnionParam, ok bool, err error) {
+// with defer_loading. For arguments the search cannot answer, the output
+// lists no tools and a third item, a user message, holds the error's text,
+// which tells the model what was wrong. ok is false, and nothing is done,
+// for any other item. A tool found that cannot be converted is left out of
+// the output, and skipped holds one error per such tool (or, for an item
+// built in Go whose arguments cannot be encoded as JSON, that error: the
+// output then lists no tools); send the items all the same.
+func HandleToolSearchCall(s *toolsearch.Session, item responses.ResponseOutputItemUnion) (items []responses.ResponseInputItemUnionParam, ok bool, skipped []error) {
 	if item.Type != "tool_search_call" {
 		return nil, false, nil
 	}
@@ -220,29 +219,32 @@ func HandleToolSearchCall(c Conversation, item responses.ResponseOutputItemUnion
 	items = []responses.ResponseInputItemUnionParam{{OfToolSearchCall: replay}, {OfToolSearchOutput: out}}
 	args, err := json.Marshal(call.Arguments)
 	if err != nil {
-		return items, true, fmt.Errorf("tsopenai: tool_search_call %q: encoding its arguments: %w", call.CallID, err)
+		return items, true, []error{fmt.Errorf("tsopenai: tool_search_call %q: encoding its arguments: %w", call.CallID, err)}
 	}
-	res, err := c.Search(args)
+	res, err := s.Call(args)
 	if err != nil {
-		return items, true, err
+		return append(items, responses.ResponseInputItemParamOfMessage(err.Error(), responses.EasyInputMessageRoleUser)), true, nil
 	}
-	var errs []error
 	for _, m := range res.Matches {
 		f, err := FunctionToolParam(toolsearch.ToolDefinition{Name: m.Name, Description: m.Description, InputSchema: m.Schema, DeferLoading: true})
 		if err != nil {
-			errs = append(errs, err)
+			skipped = append(skipped, err)
 			continue
 		}
 		out.Tools = append(out.Tools, responses.ResponseToolSearchOutputItemParamToolUnion{OfFunction: f})
 	}
-	return items, true, errors.Join(errs...)
+	return items, true, skipped
 }
 
-// ResumeResponses rebuilds c's discovered set from a Responses API input
+// ResumeResponses rebuilds s's discovered set from a Responses API input
 // history: the function tools in every tool_search_output item, and every
 // inline ToolSearch result in a function_call_output, mark their tools
-// discovered.
-func ResumeResponses(c Conversation, history []responses.ResponseInputItemUnionParam) error {
+// discovered. Errors and skipped names are as for ResumeChat.
+func ResumeResponses(s *toolsearch.Session, history []responses.ResponseInputItemUnionParam) (skipped []error, err error) {
+	b, err := json.Marshal(history)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrHistory, err)
+	}
 	var names []string
 	for _, it := range history {
 		if out := it.OfToolSearchOutput; out != nil {
@@ -253,14 +255,9 @@ func ResumeResponses(c Conversation, history []responses.ResponseInputItemUnionP
 			}
 		}
 	}
-	var errs []error
-	if len(names) > 0 {
-		errs = append(errs, c.AddDiscovered(names...))
-	}
-	b, err := json.Marshal(history)
+	skipped, err = s.Resume(b)
 	if err != nil {
-		return errors.Join(append(errs, fmt.Errorf("%w: %v", ErrHistory, err))...)
+		return nil, err
 	}
-	errs = append(errs, c.Resume(b))
-	return errors.Join(errs...)
+	return append(skipped, s.AddDiscovered(names...)...), nil
 }

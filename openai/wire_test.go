@@ -73,8 +73,8 @@ func TestWireChatCompletions(t *testing.T) {
 
 	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage("What is the forecast for Paris?")}
 	for range 10 {
-		tools, err := tsopenai.ChatTools(conv)
-		require.NoError(t, err)
+		tools, skipped := tsopenai.ChatTools(conv)
+		require.Empty(t, skipped)
 		resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
 			Model: openai.ChatModelGPT5_6Sol, Messages: msgs, Tools: tools,
 		})
@@ -120,13 +120,28 @@ func TestWireChatCompletions(t *testing.T) {
 	assert.JSONEq(t, `{"matches":[{"name":"mcp__weather__get_forecast","description":"Get the weather forecast for a city",
 		"schema":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}],
 		"query":"forecast","total_deferred_tools":3}`, last.Content)
-	assert.Contains(t, string(reqs[3].Body), `Error: toolsearch: invalid ToolSearch input`, "a malformed call gets an error text")
+
+	// A malformed call gets the error's text for the model, unchanged.
+	var turn4 struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	require.NoError(t, json.Unmarshal(reqs[3].Body, &turn4))
+	_, wantErr := toolsearch.NewSession(reg, nil).Call(json.RawMessage(`{"query":3}`))
+	require.Error(t, wantErr)
+	answer := turn4.Messages[len(turn4.Messages)-1]
+	assert.Equal(t, "tool", answer.Role)
+	assert.Equal(t, wantErr.Error(), answer.Content, "the error convention: the text as toolsearch wrote it, no prefix")
 
 	// Resume from the history gives the same tools as the last turn.
 	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatInline})
-	require.NoError(t, tsopenai.ResumeChat(conv2, msgs))
-	got, err := tsopenai.ChatTools(conv2)
+	skipped, err := tsopenai.ResumeChat(conv2, msgs)
 	require.NoError(t, err)
+	require.Empty(t, skipped)
+	got, skipped := tsopenai.ChatTools(conv2)
+	require.Empty(t, skipped)
 	b, err := json.Marshal(got)
 	require.NoError(t, err)
 	var lastReq struct {
@@ -155,8 +170,8 @@ func TestWireResponses(t *testing.T) {
 
 	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage("What is the forecast for Paris?", responses.EasyInputMessageRoleUser)}
 	for range 10 {
-		tools, err := tsopenai.ResponsesTools(conv)
-		require.NoError(t, err)
+		tools, skipped := tsopenai.ResponsesTools(conv)
+		require.Empty(t, skipped)
 		resp, err := client.Responses.New(context.Background(), responses.ResponseNewParams{
 			Model:        openai.ChatModelGPT5_6Sol,
 			Instructions: openai.String(system),
@@ -166,8 +181,8 @@ func TestWireResponses(t *testing.T) {
 		require.NoError(t, err)
 		called := false
 		for _, item := range resp.Output {
-			if items, ok, err := tsopenai.HandleToolSearchCall(conv, item); ok {
-				require.NoError(t, err)
+			if items, ok, skipped := tsopenai.HandleToolSearchCall(conv, item); ok {
+				require.Empty(t, skipped)
 				input = append(input, items...)
 				called = true
 				continue
@@ -211,9 +226,11 @@ func TestWireResponses(t *testing.T) {
 
 	// Resume from the input items gives the same tools as the last turn.
 	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-	require.NoError(t, tsopenai.ResumeResponses(conv2, input))
-	got, err := tsopenai.ResponsesTools(conv2)
+	skipped, err := tsopenai.ResumeResponses(conv2, input)
 	require.NoError(t, err)
+	require.Empty(t, skipped)
+	got, skipped := tsopenai.ResponsesTools(conv2)
+	require.Empty(t, skipped)
 	b, err := json.Marshal(got)
 	require.NoError(t, err)
 	var lastReq struct {
@@ -223,22 +240,32 @@ func TestWireResponses(t *testing.T) {
 	assert.JSONEq(t, string(lastReq.Tools), string(b))
 }
 
+// TestHandleToolSearchCallBadArguments pins the error convention for the
+// Responses API: the output lists no tools, and a user message after it
+// holds the error's text exactly as toolsearch wrote it.
 func TestHandleToolSearchCallBadArguments(t *testing.T) {
-	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	reg := wiretest.Registry(t)
+	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	var item responses.ResponseOutputItemUnion
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"tool_search_call","id":"ts","call_id":"c","arguments":{"query":1},"execution":"client","status":"completed"}`), &item))
-	items, ok, err := tsopenai.HandleToolSearchCall(conv, item)
+	items, ok, skipped := tsopenai.HandleToolSearchCall(conv, item)
 	assert.True(t, ok)
-	require.ErrorIs(t, err, toolsearch.ErrInvalidQuery)
-	require.Len(t, items, 2)
+	require.Empty(t, skipped, "an error for the model is in the items, not returned")
+	require.Len(t, items, 3)
 	b, err := json.Marshal(items[1])
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"type":"tool_search_output","call_id":"c","execution":"client","status":"completed","tools":[]}`, string(b))
+	_, want := toolsearch.NewSession(reg, nil).Call(json.RawMessage(`{"query":1}`))
+	require.ErrorIs(t, want, toolsearch.ErrInvalidQuery)
+	b, err = json.Marshal(items[2])
+	require.NoError(t, err)
+	wantMsg, _ := json.Marshal(map[string]string{"role": "user", "content": want.Error()})
+	assert.JSONEq(t, string(wantMsg), string(b))
 
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"function_call","id":"f","call_id":"c","name":"x","arguments":"{}"}`), &item))
-	_, ok, err = tsopenai.HandleToolSearchCall(conv, item)
+	_, ok, skipped = tsopenai.HandleToolSearchCall(conv, item)
 	assert.False(t, ok)
-	assert.NoError(t, err)
+	assert.Empty(t, skipped)
 }
 
 func TestSchemaErrors(t *testing.T) {
@@ -265,8 +292,8 @@ func TestWireChatCompletionsCallBridge(t *testing.T) {
 	msgs := []openai.ChatCompletionMessageParamUnion{openai.UserMessage("What is the forecast for Paris?")}
 	var ran []string
 	for range 10 {
-		tools, err := tsopenai.ChatTools(conv)
-		require.NoError(t, err)
+		tools, skipped := tsopenai.ChatTools(conv)
+		require.Empty(t, skipped)
 		resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
 			Model: openai.ChatModelGPT5_6Sol, Messages: msgs, Tools: tools,
 		})
@@ -282,7 +309,7 @@ func TestWireChatCompletionsCallBridge(t *testing.T) {
 				continue
 			}
 			require.Equal(t, toolsearch.CallToolName, call.Function.Name)
-			tc, err := conv.ResolveBridgeCall(json.RawMessage(call.Function.Arguments))
+			tc, err := conv.CheckCall(call.Function.Name, json.RawMessage(call.Function.Arguments))
 			require.NoError(t, err)
 			ran = append(ran, tc.Tool.Name+" "+string(tc.Arguments))
 			msgs = append(msgs, openai.ToolMessage("Sunny, 21°C", call.ID))
@@ -305,4 +332,35 @@ func TestWireChatCompletionsCallBridge(t *testing.T) {
 		}
 		assert.Equal(t, string(first), string(req.Tools), "turn %d: the tool list is byte-identical", i+1)
 	}
+}
+
+// A tool whose lazy schema cannot be loaded is left out of ChatTools and
+// ResponsesTools and named in skipped; the other tools are returned.
+func TestToolsSkipBrokenLazySchema(t *testing.T) {
+	conv := toolsearch.NewSession(wiretest.BrokenSchemaRegistry(t), nil)
+	chat, skipped := tsopenai.ChatTools(conv)
+	require.Len(t, skipped, 1)
+	assert.Contains(t, skipped[0].Error(), `"broken": server said no`)
+	require.Len(t, chat, 2)
+	assert.Equal(t, "get_time", chat[0].OfFunction.Function.Name)
+	resp, skipped := tsopenai.ResponsesTools(conv)
+	require.Len(t, skipped, 1)
+	assert.Contains(t, skipped[0].Error(), `"broken": server said no`)
+	require.Len(t, resp, 2)
+	assert.NotNil(t, resp[1].OfToolSearch)
+}
+
+// ResumeResponses adds the valid names of a tool_search_output and skips
+// the others, one error each.
+func TestResumeResponsesSkipsBadNames(t *testing.T) {
+	conv := toolsearch.NewSession(wiretest.Registry(t), nil)
+	var history []responses.ResponseInputItemUnionParam
+	require.NoError(t, json.Unmarshal([]byte(`[{"type":"tool_search_output","call_id":"c","execution":"client","status":"completed","tools":[
+		{"type":"function","name":"mcp__weather__get_forecast","parameters":{"type":"object"}},
+		{"type":"function","name":"bad name","parameters":{"type":"object"}}]}]`), &history))
+	skipped, err := tsopenai.ResumeResponses(conv, history)
+	require.NoError(t, err)
+	require.Len(t, skipped, 1)
+	assert.ErrorIs(t, skipped[0], toolsearch.ErrInvalidName)
+	assert.Equal(t, []string{"mcp__weather__get_forecast"}, conv.Snapshot().Discovered)
 }

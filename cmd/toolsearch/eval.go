@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/eval"
 )
 
 // fileList is a flag that may be given several times.
@@ -21,7 +22,7 @@ func (f *fileList) Set(s string) error { *f = append(*f, s); return nil }
 type evalRow struct {
 	Dataset string `json:"dataset"`
 	Tools   int    `json:"tools"`
-	*toolsearch.EvalReport
+	*eval.Report
 }
 
 // cmdEval measures retrieval quality: every query of each dataset is ranked
@@ -47,7 +48,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	}
 	names := []string{*strategy}
 	if *strategy == "all" {
-		names = toolsearch.StrategyNames
+		names = strategyNames
 	}
 	var strategies []toolsearch.Strategy
 	for _, n := range names {
@@ -78,7 +79,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 			r.Dataset, r.Strategy, r.Tools, r.Queries, r.Recall1, r.Recall5, r.MRR, r.NDCG5, r.MeanQueryMicros)
 	}
 	if len(names) > 1 || names[0] == "regex" {
-		b.WriteString("regex: each query was turned into a pattern with toolsearch.WordsPattern (its words, stop words left out, joined with |)\n")
+		b.WriteString("regex: each query was turned into a pattern with eval.WordsPattern (its words, stop words left out, joined with |)\n")
 	}
 	_, err := io.WriteString(stdout, b.String())
 	return err
@@ -90,13 +91,13 @@ func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy) 
 	if err != nil {
 		return nil, err
 	}
-	ds, err := toolsearch.ParseDataset(data)
+	ds, err := eval.ParseDataset(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	if split != "" {
-		var keep []toolsearch.EvalQuery
+		var keep []eval.Query
 		for i, q := range ds.Queries {
 			if (i%2 == 0) == (split == "even") {
 				keep = append(keep, q)
@@ -117,7 +118,7 @@ func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy) 
 	for i := range tools {
 		tools[i].ShouldDefer, tools[i].AlwaysLoad = true, false
 	}
-	reg, err := toolsearch.NewRegistry(tools...)
+	reg, err := toolsearch.NewRegistry(nil, tools...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -125,14 +126,14 @@ func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy) 
 	for _, st := range strategies {
 		queries := ds.Queries
 		if st.Name() == "regex" {
-			queries = make([]toolsearch.EvalQuery, len(ds.Queries))
+			queries = make([]eval.Query, len(ds.Queries))
 			for i, q := range ds.Queries {
-				q.Query = toolsearch.WordsPattern(q.Query)
+				q.Query = eval.WordsPattern(q.Query)
 				queries[i] = q
 			}
 		}
-		s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st})
-		rows = append(rows, evalRow{Dataset: name, Tools: reg.Len(), EvalReport: toolsearch.Evaluate(s, queries)})
+		rep := eval.Evaluate(reg, &toolsearch.SearchOptions{Strategy: st}, queries)
+		rows = append(rows, evalRow{Dataset: name, Tools: len(tools), Report: rep})
 	}
 	return rows, nil
 }

@@ -34,8 +34,19 @@ const usageText = `usage:
   toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown]
 
 Without --catalog, search and prompt use the embedded demo catalog.
-Strategies: default (the spec scoring), bm25, regex, hybrid.
+Strategies: default (Claude Code's keyword scoring), bm25, regex, hybrid.
 `
+
+// The library's defaults for max_results and its cap, which search and
+// batch use and report.
+const (
+	defaultMaxResults    = 5
+	defaultMaxResultsCap = 20
+)
+
+// strategyNames are the built-in strategies, in the order they are
+// documented; "--strategy all" runs them all.
+var strategyNames = []string{"default", "bm25", "regex", "hybrid"}
 
 // run executes the command line args and returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -107,7 +118,7 @@ func loadRegistry(path string) (*toolsearch.Registry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	reg, err := toolsearch.NewRegistry(tools...)
+	reg, err := toolsearch.NewRegistry(nil, tools...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -151,9 +162,9 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 	case "json":
 		return writeJSON(stdout, json.RawMessage(res.JSON()))
 	case "anthropic":
-		return writeJSON(stdout, res.ToolReferences())
+		return writeJSON(stdout, res.Content(toolsearch.FormatToolReference))
 	case "functions":
-		_, err = fmt.Fprintln(stdout, res.Functions())
+		_, err = fmt.Fprintln(stdout, res.Content(toolsearch.FormatFunctions)[0].Text)
 		return err
 	}
 	return writeText(stdout, res)
@@ -177,8 +188,8 @@ func writeText(w io.Writer, res *toolsearch.Result) error {
 	fmt.Fprintf(&b, "%s query %q: %d match(es) among %d deferred tools\n", res.Form, res.Query, len(res.Matches), res.TotalDeferredTools)
 	for i, m := range res.Matches {
 		fmt.Fprintf(&b, "%2d. %s", i+1, m.Name)
-		if res.Form == toolsearch.FormKeywords {
-			fmt.Fprintf(&b, "  score %d (%s)", m.Score, ruleNames(m.Rules))
+		if res.Form == "keywords" {
+			fmt.Fprintf(&b, "  score %.4g (%s)", m.Score, ruleNames(m.Rules))
 		}
 		if !m.Deferred {
 			b.WriteString("  [not deferred]")
@@ -189,7 +200,7 @@ func writeText(w io.Writer, res *toolsearch.Result) error {
 		}
 	}
 	if len(res.Matches) == 0 {
-		fmt.Fprintf(&b, "%s\n", res.NoMatchText())
+		fmt.Fprintf(&b, "%s\n", res.Content(toolsearch.FormatToolReference)[0].Text)
 	}
 	for _, n := range res.NotFound {
 		fmt.Fprintf(&b, "not found: %s", n)
@@ -250,13 +261,16 @@ func cmdPrompt(args []string, stdout, stderr io.Writer) error {
 	}
 	s := toolsearch.NewSearcher(reg, nil)
 	var all, sent []toolsearch.ToolDefinition
+	deferred := 0
 	for t := range reg.Tools() {
 		def, err := definition(t)
 		if err != nil {
 			return err
 		}
 		all = append(all, def)
-		if !t.Deferred() {
+		if t.Deferred() {
+			deferred++
+		} else {
 			sent = append(sent, def)
 		}
 	}
@@ -279,7 +293,7 @@ func cmdPrompt(args []string, stdout, stderr io.Writer) error {
 	withDeferral := len(sentJSON) + len(section)
 	fmt.Fprintf(&b, "All %d tools loaded:  %d characters of tool definitions\n", len(all), len(allJSON))
 	fmt.Fprintf(&b, "With deferral (%d deferred): %d characters (tool definitions %d + section %d)\n",
-		len(s.DeferredNames()), withDeferral, len(sentJSON), len(section))
+		deferred, withDeferral, len(sentJSON), len(section))
 	if len(allJSON) > 0 {
 		fmt.Fprintf(&b, "Saving: %d characters (%.1f%%)\n", len(allJSON)-withDeferral, 100*float64(len(allJSON)-withDeferral)/float64(len(allJSON)))
 	}
@@ -342,7 +356,7 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	catalog := fs.String("catalog", "", "catalog `file` (required)")
 	queries := fs.String("queries", "", "queries `file`: a JSON array of strings or {\"query\",\"max_results\"} (required)")
 	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex or hybrid")
-	maxCap := fs.Int("max-results-cap", toolsearch.DefaultMaxResultsCap, "largest max_results accepted; a query asking for more gets an error entry")
+	maxCap := fs.Int("max-results-cap", defaultMaxResultsCap, "largest max_results accepted; a query asking for more gets an error entry")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -386,7 +400,7 @@ func batchOne(s *toolsearch.Searcher, maxCap, i int, raw json.RawMessage) batchR
 	if err := json.Unmarshal(raw, &q); err != nil {
 		return batchResult{Query: string(raw), Error: fmt.Sprintf("item %d: %v", i, err)}
 	}
-	r := batchResult{Query: q.Query, MaxResults: toolsearch.DefaultMaxResults}
+	r := batchResult{Query: q.Query, MaxResults: defaultMaxResults}
 	k := 0
 	if q.MaxResults != nil {
 		r.MaxResults = *q.MaxResults

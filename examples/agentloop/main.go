@@ -19,6 +19,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -116,9 +117,9 @@ func (a *agent) loop() error {
 			}
 			fmt.Fprintf(a.w, "  announce (%s): %d names added, %d removed, %d chars\n", kind, len(ann.Added), len(ann.Removed), len(ann.Text))
 		}
-		tools, err := a.session.Tools()
-		if err != nil {
-			return err
+		tools, skipped := a.session.Tools()
+		if len(skipped) > 0 {
+			return errors.Join(skipped...)
 		}
 		tj, err := json.Marshal(tools)
 		if err != nil {
@@ -153,7 +154,12 @@ func (a *agent) loop() error {
 func (a *agent) runTool(b block) block {
 	res := block{Type: "tool_result", ToolUseID: b.ID}
 	if b.Name == toolsearch.ToolSearchName {
-		res.Content, res.IsError = a.session.HandleToolSearch(b.Input)
+		found, err := a.session.Call(b.Input)
+		if err != nil {
+			res.Content, res.IsError = []toolsearch.ContentBlock{{Type: "text", Text: err.Error()}}, true
+		} else {
+			res.Content = found.Content(a.session.Format())
+		}
 		fmt.Fprintf(a.w, "  ToolSearch %s → %s\n", b.Input, summarize(res.Content))
 		return res
 	}
@@ -224,7 +230,7 @@ func run(w io.Writer) (*transcript, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, err := toolsearch.NewRegistry(tools...)
+	reg, err := toolsearch.NewRegistry(nil, tools...)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +238,7 @@ func run(w io.Writer) (*transcript, error) {
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(w, "registry: %d tools; all of them in full would cost %d chars per request\n", reg.Len(), len(full))
+	fmt.Fprintf(w, "registry: %d tools; all of them in full would cost %d chars per request\n", len(tools), len(full))
 	tr := &transcript{Tools: map[string][][]byte{}}
 
 	// 1–3: discover a tool and call it.
@@ -291,11 +297,16 @@ func run(w io.Writer) (*transcript, error) {
 	// 5: resume from the saved history, with no saved state.
 	fmt.Fprintln(w, "\n== resume from the saved history")
 	resumed := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-	if err := resumed.Resume(history); err != nil {
+	skipped, err := resumed.Resume(history)
+	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(w, "  history: %d messages, %d chars; discovered: %v\n", len(main.msgs), len(history), resumed.Discovered())
-	fmt.Fprintf(w, "  same discovered set as the live session: %v\n", slices.Equal(resumed.Discovered(), main.session.Discovered()))
+	if len(skipped) > 0 {
+		return nil, errors.Join(skipped...)
+	}
+	discovered := resumed.Snapshot().Discovered
+	fmt.Fprintf(w, "  history: %d messages, %d chars; discovered: %v\n", len(main.msgs), len(history), discovered)
+	fmt.Fprintf(w, "  same discovered set as the live session: %v\n", slices.Equal(discovered, main.session.Snapshot().Discovered))
 	re, _ := resumed.Tools()
 	reJSON, _ := json.Marshal(re)
 	fmt.Fprintf(w, "  tools byte-identical: %v\n", string(reJSON) == string(beforeJSON))
@@ -311,9 +322,9 @@ func run(w io.Writer) (*transcript, error) {
 		text("Found the open login issues."),
 	}
 	sub := &agent{w: w, label: "subagent", model: m, tr: tr,
-		session: toolsearch.NewSession(reg, &toolsearch.SessionOptions{
+		session: toolsearch.NewSession(reg, &toolsearch.SessionOptions{Search: toolsearch.SearchOptions{
 			Scope: &toolsearch.Scope{Allow: []string{"Read", "Grep", "Glob", "mcp__github__search_issues", "mcp__github__get_issue"}},
-		}),
+		}}),
 		msgs: []message{userMessage("Find open GitHub issues about login in acme/web.")}}
 	if err := sub.loop(); err != nil {
 		return nil, err
@@ -344,7 +355,7 @@ func run(w io.Writer) (*transcript, error) {
 
 // fullDefinitions returns every tool in full, as with tool search off.
 func fullDefinitions(reg *toolsearch.Registry) []toolsearch.ToolDefinition {
-	s := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Mode: toolsearch.ToolSearchMode{Kind: toolsearch.ModeNever}})
+	s := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Mode: toolsearch.ModeNever})
 	defs, _ := s.Tools()
 	return defs
 }

@@ -20,7 +20,7 @@ func main() {
 }
 
 func run(w io.Writer) error {
-	reg, err := toolsearch.NewRegistry(
+	reg, err := toolsearch.NewRegistry(nil,
 		toolsearch.Tool{Name: "Read", Description: "Read a file."},
 		toolsearch.Tool{Name: "WebFetch", Description: "Fetch a URL as markdown.", ShouldDefer: true,
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}`)},
@@ -34,11 +34,12 @@ func run(w io.Writer) error {
 	s := toolsearch.NewSearcher(reg, nil)
 
 	// Request 1: the core tools and ToolSearch are sent; the deferred tools
-	// are only named.
+	// are only named, in the system prompt.
 	fmt.Fprintf(w, "tools: Read, %s\n", s.ToolDefinition().Name)
-	fmt.Fprintf(w, "%s\n\n", s.DeferredToolsBlock())
+	fmt.Fprintf(w, "system prompt: %s\n\n", s.SystemPromptSection())
 
-	// The model calls ToolSearch; each call is answered with a result.
+	// The model calls ToolSearch; each call is answered with a result,
+	// rendered here as Anthropic tool references.
 	for _, args := range []string{
 		`{"query":"github issue"}`,
 		`{"query":"select:WebFetch,web_fetch2"}`,
@@ -50,7 +51,7 @@ func run(w io.Writer) error {
 			fmt.Fprintf(w, "  error: %v\n", err)
 			continue
 		}
-		content, err := json.Marshal(res.ToolReferences())
+		content, err := json.Marshal(res.Content(toolsearch.FormatToolReference))
 		if err != nil {
 			return err
 		}

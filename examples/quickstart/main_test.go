@@ -12,17 +12,14 @@ func TestQuickstartOutput(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, run(&out))
 	assert.Equal(t, `tools: Read, ToolSearch
-<available-deferred-tools>
-WebFetch
-mcp__github__create_issue
-mcp__slack__send_message
-</available-deferred-tools>
+system prompt: The following deferred tools are available via ToolSearch:
+WebFetch, mcp__github__create_issue, mcp__slack__send_message
 
 ToolSearch {"query":"github issue"}
   [{"type":"tool_reference","tool_name":"mcp__github__create_issue"},{"type":"text","text":"Tool loaded."}]
 ToolSearch {"query":"select:WebFetch,web_fetch2"}
   [{"type":"tool_reference","tool_name":"WebFetch"},{"type":"text","text":"Tool loaded."},{"type":"text","text":"No tool named web_fetch2 (did you mean WebFetch?)."}]
 ToolSearch {"query":"slack","max_results":0}
-  error: toolsearch: invalid ToolSearch input: max_results: must be >= 1 but found 0; expected {"query": string, "max_results"?: integer ≥ 1}
+  error: Invalid ToolSearch input: max_results: must be >= 1 but found 0; expected {"query": string, "max_results"?: integer ≥ 1}
 `, out.String())
 }

@@ -6,6 +6,7 @@ package wiretest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,11 +23,27 @@ import (
 func Registry(t testing.TB) *toolsearch.Registry {
 	t.Helper()
 	city := json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}`)
-	reg, err := toolsearch.NewRegistry(
+	reg, err := toolsearch.NewRegistry(nil,
 		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", city, nil),
 		toolsearch.NewMCPTool("weather", "get_alerts", "Severe weather alerts for a region", json.RawMessage(`{"type":"object","properties":{"region":{"type":"string"}}}`), nil),
 		toolsearch.NewMCPTool("mail", "send_email", "Send an email", json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}},"required":["to","body"]}`), nil),
+	)
+	require.NoError(t, err)
+	return reg
+}
+
+// BrokenSchemaRegistry returns a registry of one tool that is always
+// loaded (get_time), one that is not deferred and whose lazy schema fails
+// to load ("broken", with the error "server said no"), and one MCP tool
+// (mcp__weather__get_forecast), so that ToolSearch is offered: a Session's
+// Tools over it returns get_time and ToolSearch, and skips "broken".
+func BrokenSchemaRegistry(t testing.TB) *toolsearch.Registry {
+	t.Helper()
+	reg, err := toolsearch.NewRegistry(nil,
+		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC"},
+		toolsearch.Tool{Name: "broken", LoadSchema: func() (json.RawMessage, error) { return nil, errors.New("server said no") }},
+		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", nil, nil),
 	)
 	require.NoError(t, err)
 	return reg

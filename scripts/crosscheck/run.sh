@@ -1,11 +1,30 @@
 #!/usr/bin/env bash
-# Development cross-check (not run in CI): compares `toolsearch batch` with the
-# spec's Python reference (../shared/reference/spec_search.py) on generated
-# catalogs and queries. Usage: scripts/crosscheck/run.sh [SEEDS] [--strategy default]
+# Development cross-check (not run in CI): compares `toolsearch batch` with an
+# independent Python implementation of the search rules (spec_search.py, kept
+# outside this repository) on generated catalogs and queries.
+# Usage: scripts/crosscheck/run.sh [SEEDS]
+# The reference is $SPEC_SEARCH if set, else the first
+# shared/reference/spec_search.py found in a directory above the checkout (so
+# a git worktree nested deeper finds it too).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-ref=${SPEC_SEARCH:-$root/../shared/reference/spec_search.py}
+ref=${SPEC_SEARCH:-}
+if [ -z "$ref" ]; then
+  dir=$(dirname "$root")
+  while :; do
+    if [ -f "$dir/shared/reference/spec_search.py" ]; then
+      ref=$dir/shared/reference/spec_search.py
+      break
+    fi
+    [ "$dir" = / ] && break
+    dir=$(dirname "$dir")
+  done
+fi
+if [ -z "$ref" ] || [ ! -f "$ref" ]; then
+  echo "crosscheck: no reference found: set SPEC_SEARCH to spec_search.py, or put shared/reference/spec_search.py in a directory above $root" >&2
+  exit 2
+fi
 n=${1:-300}
 work=$(mktemp -d)
 go build -o "$work/ts" "$root/cmd/toolsearch"

@@ -17,7 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/mcpgo"
+	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
 )
 
 func main() {
@@ -41,14 +41,14 @@ func run(ctx context.Context, w io.Writer) error {
 
 	reg := &toolsearch.Registry{}
 	listed := make(chan int, 10)
-	s, err := mcpgo.Attach(ctx, reg, "weather", c, &mcpgo.Options{
+	servers := tsmcpgo.New(reg, &tsmcpgo.Options{
 		OnListed: func(server string, n int) { listed <- n },
 		OnError:  func(server string, err error) { fmt.Fprintln(os.Stderr, server+":", err) },
 	})
-	if err != nil {
+	if err := servers.Attach(ctx, "weather", c); err != nil {
 		return err
 	}
-	defer s.Close()
+	defer servers.Close("weather")
 	fmt.Fprintf(w, "connected: %d tool(s) listed\n", <-listed)
 
 	srv.AddTool(mcp.NewTool("get_alerts", mcp.WithDescription("Severe weather alerts for a region")), forecast)
@@ -61,7 +61,7 @@ func run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "ToolSearch %q → %s\n", res.Query, res.JSON())
-	out, err := s.CallTool(ctx, res.Matches[0].Name, []byte(`{"city":"Paris"}`))
+	out, err := servers.CallTool(ctx, res.Matches[0].Name, []byte(`{"city":"Paris"}`))
 	if err != nil {
 		return err
 	}

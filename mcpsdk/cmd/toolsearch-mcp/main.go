@@ -39,7 +39,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/mcpsdk"
+	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
 func main() {
@@ -169,7 +169,8 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg config, bad m
 	problems := map[string][]string{} // of the last listing
 	pending := map[string][]string{}  // of the listing in progress
 	listed := map[string]int{}
-	servers := mcpsdk.New(reg, &mcpsdk.Options{
+	servers := tsmcpsdk.New(reg, &tsmcpsdk.Options{
+		ListTimeout: timeout,
 		OnError: func(server string, err error) {
 			mu.Lock()
 			pending[server] = append(pending[server], strings.ReplaceAll(err.Error(), "\n", "; "))
@@ -186,7 +187,7 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg config, bad m
 
 	life, kill := context.WithCancel(ctx)
 	rows := make([]serverReport, len(cfg.names))
-	var sessions []*mcp.ClientSession
+	var attached []string
 	var wg sync.WaitGroup
 	for i, name := range cfg.names {
 		rows[i].Name = name
@@ -198,7 +199,7 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg config, bad m
 		sc := cfg.servers[name]
 		wg.Go(func() {
 			start := time.Now()
-			cs, err := connectOne(life, servers, client, name, sc, timeout)
+			err := connectOne(life, servers, client, name, sc, timeout)
 			rows[i].Millis = time.Since(start).Milliseconds()
 			switch {
 			case errors.Is(err, context.DeadlineExceeded):
@@ -208,7 +209,7 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg config, bad m
 			default:
 				rows[i].Status = "ok"
 				mu.Lock()
-				sessions = append(sessions, cs)
+				attached = append(attached, name)
 				mu.Unlock()
 			}
 			prog.done(name, err == nil)
@@ -224,12 +225,12 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg config, bad m
 			rows[i].Problems = strings.Join(p, "; ")
 		}
 	}
-	open := slices.Clone(sessions)
+	open := slices.Clone(attached)
 	mu.Unlock()
 	return report{Servers: rows}, func() {
 		var closing sync.WaitGroup
-		for _, cs := range open {
-			closing.Go(func() { _ = cs.Close() })
+		for _, name := range open {
+			closing.Go(func() { _ = servers.Close(name) })
 		}
 		closing.Wait()
 		kill()
@@ -262,7 +263,7 @@ func (t *stderrTail) lastLine() string {
 
 // connectOne starts one server, attaches it, and lists its tools once more
 // so that the report reflects tools registered right after initialization.
-func connectOne(life context.Context, servers *mcpsdk.Servers, client *mcp.Client, name string, sc serverConfig, timeout time.Duration) (*mcp.ClientSession, error) {
+func connectOne(life context.Context, servers *tsmcpsdk.Servers, client *mcp.Client, name string, sc serverConfig, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(life, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(life, sc.Command, sc.Args...)
@@ -272,23 +273,23 @@ func connectOne(life context.Context, servers *mcpsdk.Servers, client *mcp.Clien
 	}
 	tail := &stderrTail{}
 	cmd.Stderr = tail
-	cs, err := servers.Connect(ctx, name, client, &mcp.CommandTransport{Command: cmd, TerminateDuration: 500 * time.Millisecond}, nil)
+	_, err := servers.Connect(ctx, name, client, &mcp.CommandTransport{Command: cmd, TerminateDuration: 500 * time.Millisecond}, nil)
 	if err == nil {
 		err = servers.Refresh(ctx, name)
 		if err != nil {
-			_ = cs.Close()
+			_ = servers.Close(name)
 		}
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, context.DeadlineExceeded
+			return context.DeadlineExceeded
 		}
 		if l := tail.lastLine(); l != "" {
 			err = fmt.Errorf("%w (stderr: %s)", err, l)
 		}
-		return nil, err
+		return err
 	}
-	return cs, nil
+	return nil
 }
 
 func mapsKeys(m map[string]string) func(func(string) bool) {
@@ -411,7 +412,7 @@ func printTable(w io.Writer, rep *report) {
 			fmt.Fprintf(w, "  %s — %s\n", m.Name, desc)
 		}
 		if len(q.Matches) == 0 {
-			fmt.Fprintf(w, "  %s\n", q.NoMatchText())
+			fmt.Fprintf(w, "  %s\n", q.Content(toolsearch.FormatToolReference)[0].Text) // the no-match text
 		}
 	}
 }

@@ -104,6 +104,14 @@ func TestBadSchemaServerTable(t *testing.T) {
 	assert.Contains(t, stderr, "[1/1] bad ✓", "progress goes to stderr")
 }
 
+// A --query that matches nothing prints the text the model would get.
+func TestQueryWithoutMatches(t *testing.T) {
+	cfg := writeConfig(t, map[string]any{"bad": fakeServer(t)})
+	code, out, _ := runCmd(t, "--config", cfg, "--timeout", "20s", "--query", "zebra")
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, "\nToolSearch \"zebra\": 0 match(es) of 1 deferred tools\n  No matching deferred tools found\n")
+}
+
 func TestUsageAndConfigErrors(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) string {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/mcpsdk"
+	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
 func main() {
@@ -37,7 +37,7 @@ func run(ctx context.Context, w io.Writer) error {
 
 	reg := &toolsearch.Registry{}
 	listed := make(chan int, 10)
-	servers := mcpsdk.New(reg, &mcpsdk.Options{
+	servers := tsmcpsdk.New(reg, &tsmcpsdk.Options{
 		OnListed: func(server string, n int) { listed <- n },
 		OnError:  func(server string, err error) { fmt.Fprintln(os.Stderr, server+":", err) },
 	})

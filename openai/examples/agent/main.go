@@ -76,7 +76,7 @@ var chatScript = []string{
 }
 
 func registry() (*toolsearch.Registry, error) {
-	return toolsearch.NewRegistry(
+	return toolsearch.NewRegistry(nil,
 		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city",
 			json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`), nil),
@@ -96,9 +96,9 @@ func runResponses(ctx context.Context, w io.Writer, client openai.Client, model 
 	session := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage(question, responses.EasyInputMessageRoleUser)}
 	for turn := 1; turn <= 8; turn++ {
-		tools, err := tsopenai.ResponsesTools(session)
-		if err != nil {
-			return err
+		tools, skipped := tsopenai.ResponsesTools(session)
+		for _, err := range skipped { // a tool left out; the others are sent
+			fmt.Fprintf(w, "  skipped: %v\n", err)
 		}
 		var names []string
 		for _, t := range tools {
@@ -120,12 +120,12 @@ func runResponses(ctx context.Context, w io.Writer, client openai.Client, model 
 		}
 		called := false
 		for _, item := range resp.Output {
-			if items, ok, err := tsopenai.HandleToolSearchCall(session, item); ok {
-				if err != nil {
-					fmt.Fprintf(w, "  tool search problem: %v\n", err)
+			if items, ok, skipped := tsopenai.HandleToolSearchCall(session, item); ok {
+				for _, err := range skipped {
+					fmt.Fprintf(w, "  skipped: %v\n", err)
 				}
 				args, _ := json.Marshal(item.AsToolSearchCall().Arguments)
-				fmt.Fprintf(w, "  model calls tool_search %s\n  discovered: %v\n", args, session.Discovered())
+				fmt.Fprintf(w, "  model calls tool_search %s\n  discovered: %v\n", args, session.Snapshot().Discovered)
 				input = append(input, items...)
 				called = true
 				continue
@@ -158,9 +158,9 @@ func runChat(ctx context.Context, w io.Writer, client openai.Client, model strin
 	session := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatInline})
 	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(session.SystemPromptSection()), openai.UserMessage(question)}
 	for turn := 1; turn <= 8; turn++ {
-		tools, err := tsopenai.ChatTools(session)
-		if err != nil {
-			return err
+		tools, skipped := tsopenai.ChatTools(session)
+		for _, err := range skipped { // a tool left out; the others are sent
+			fmt.Fprintf(w, "  skipped: %v\n", err)
 		}
 		var names []string
 		for _, t := range tools {
@@ -180,7 +180,7 @@ func runChat(ctx context.Context, w io.Writer, client openai.Client, model strin
 		for _, call := range m.ToolCalls {
 			fmt.Fprintf(w, "  model calls %s %s\n", call.Function.Name, call.Function.Arguments)
 			if out, ok := tsopenai.HandleChatToolCall(session, call); ok {
-				fmt.Fprintf(w, "  discovered: %v\n", session.Discovered())
+				fmt.Fprintf(w, "  discovered: %v\n", session.Snapshot().Discovered)
 				msgs = append(msgs, out)
 				continue
 			}

@@ -1,4 +1,4 @@
-package toolsearch
+package eval
 
 import (
 	"math"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 func TestParseDataset(t *testing.T) {
@@ -40,30 +42,30 @@ func TestParseDataset(t *testing.T) {
 
 // evalRegistry registers tools whose names are the words the test queries
 // use, so that each query's ranking is known.
-func evalRegistry(t *testing.T) *Registry {
+func evalRegistry(t *testing.T) *toolsearch.Registry {
 	t.Helper()
-	reg, err := NewRegistry(
-		Tool{Name: "alpha_beta", ShouldDefer: true},
-		Tool{Name: "alpha", ShouldDefer: true},
-		Tool{Name: "gamma", ShouldDefer: true},
-		Tool{Name: "delta", Description: "alpha", ShouldDefer: true},
+	reg, err := toolsearch.NewRegistry(nil,
+		toolsearch.Tool{Name: "alpha_beta", ShouldDefer: true},
+		toolsearch.Tool{Name: "alpha", ShouldDefer: true},
+		toolsearch.Tool{Name: "gamma", ShouldDefer: true},
+		toolsearch.Tool{Name: "delta", Description: "alpha", ShouldDefer: true},
 	)
 	require.NoError(t, err)
 	return reg
 }
 
 func TestEvaluateMetrics(t *testing.T) {
-	s := NewSearcher(evalRegistry(t), nil)
+	reg := evalRegistry(t)
 	// "alpha beta": alpha_beta 20 (+0), alpha 10, delta 2 → ranking
 	// alpha_beta, alpha, delta.
-	queries := []EvalQuery{
+	queries := []Query{
 		{Query: "alpha beta", Relevant: []string{"alpha_beta"}},        // rank 1
 		{Query: "alpha beta", Relevant: []string{"alpha", "delta"}},    // ranks 2 and 3
 		{Query: "gamma", Relevant: []string{"alpha"}},                  // not ranked
 		{Query: "select:delta,gamma", Relevant: []string{"gamma"}},     // rank 2
 		{Query: "alpha beta", Relevant: []string{"no_such_tool", "x"}}, // not ranked
 	}
-	rep := Evaluate(s, queries)
+	rep := Evaluate(reg, nil, queries)
 	assert.Equal(t, "default", rep.Strategy)
 	assert.Equal(t, 5, rep.Queries)
 	assert.Equal(t, []int{1, 2, 0, 2, 0}, rep.PerQuery)
@@ -76,20 +78,20 @@ func TestEvaluateMetrics(t *testing.T) {
 }
 
 func TestEvaluateEmpty(t *testing.T) {
-	rep := Evaluate(NewSearcher(evalRegistry(t), nil), nil)
+	rep := Evaluate(evalRegistry(t), nil, nil)
 	assert.Equal(t, 0, rep.Queries)
 	assert.Zero(t, rep.Recall5)
 }
 
 func TestEvaluateInvalidPatternFindsNothing(t *testing.T) {
-	s := NewSearcher(evalRegistry(t), &SearchOptions{Strategy: RegexStrategy()})
-	rep := Evaluate(s, []EvalQuery{{Query: "alpha(", Relevant: []string{"alpha"}}, {Query: "^alpha$", Relevant: []string{"alpha"}}})
+	opts := &toolsearch.SearchOptions{Strategy: toolsearch.RegexStrategy()}
+	rep := Evaluate(evalRegistry(t), opts, []Query{{Query: "alpha(", Relevant: []string{"alpha"}}, {Query: "^alpha$", Relevant: []string{"alpha"}}})
 	assert.Equal(t, []int{0, 1}, rep.PerQuery, "an invalid pattern counts as a miss; a valid one is ranked")
 }
 
 // loadDataset registers a dataset's tools (or the demo catalog's, for a
 // dataset without tools), all deferred.
-func loadDataset(t testing.TB, path string) (*Registry, *Dataset) {
+func loadDataset(t testing.TB, path string) (*toolsearch.Registry, *Dataset) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -97,15 +99,15 @@ func loadDataset(t testing.TB, path string) (*Registry, *Dataset) {
 	require.NoError(t, err, path)
 	tools := ds.Tools
 	if tools == nil {
-		cat, err := os.ReadFile(filepath.Join("internal", "demo", "catalog.json"))
+		cat, err := os.ReadFile(filepath.Join("..", "internal", "demo", "catalog.json"))
 		require.NoError(t, err)
-		tools, err = ParseCatalog(cat)
+		tools, err = toolsearch.ParseCatalog(cat)
 		require.NoError(t, err)
 	}
 	for i := range tools {
 		tools[i].ShouldDefer, tools[i].AlwaysLoad = true, false
 	}
-	reg, err := NewRegistry(tools...)
+	reg, err := toolsearch.NewRegistry(nil, tools...)
 	require.NoError(t, err, path)
 	return reg, ds
 }
@@ -114,18 +116,18 @@ func loadDataset(t testing.TB, path string) (*Registry, *Dataset) {
 // against the demo catalog: every relevant name exists, and hybrid loses to
 // default on no metric.
 func TestQualityKeywordSet(t *testing.T) {
-	reg, ds := loadDataset(t, filepath.Join("testdata", "quality", "keywords.json"))
+	reg, ds := loadDataset(t, filepath.Join("..", "testdata", "quality", "keywords.json"))
 	require.GreaterOrEqual(t, len(ds.Queries), 50)
 	for _, q := range ds.Queries {
-		words := len(splitSpace(q.Query))
-		assert.True(t, words >= 1 && words <= 4, "query %q has %d words, want 1-4", q.Query, words)
+		n := len(words.Fields(q.Query))
+		assert.True(t, n >= 1 && n <= 4, "query %q has %d words, want 1-4", q.Query, n)
 		for _, n := range q.Relevant {
 			_, ok := reg.Lookup(n)
 			assert.True(t, ok, "query %q: relevant tool %q is not in the demo catalog", q.Query, n)
 		}
 	}
-	def := Evaluate(NewSearcher(reg, nil), ds.Queries)
-	hyb := Evaluate(NewSearcher(reg, &SearchOptions{Strategy: HybridStrategy()}), ds.Queries)
+	def := Evaluate(reg, nil, ds.Queries)
+	hyb := Evaluate(reg, &toolsearch.SearchOptions{Strategy: toolsearch.HybridStrategy()}, ds.Queries)
 	t.Logf("keywords: default R@1 %.4f R@5 %.4f MRR %.4f NDCG@5 %.4f; hybrid R@1 %.4f R@5 %.4f MRR %.4f NDCG@5 %.4f",
 		def.Recall1, def.Recall5, def.MRR, def.NDCG5, hyb.Recall1, hyb.Recall5, hyb.MRR, hyb.NDCG5)
 	assert.GreaterOrEqual(t, hyb.Recall1, def.Recall1, "Recall@1")
@@ -155,7 +157,7 @@ func TestQualityTargets(t *testing.T) {
 	var sumHybrid, sumBM25 float64
 	names := []string{"livemcpbench", "bfcl", "metatool", "seal_tools"}
 	for _, name := range names {
-		reg, ds := loadDataset(t, filepath.Join("testdata", "bench", name+".json"))
+		reg, ds := loadDataset(t, filepath.Join("..", "testdata", "bench", name+".json"))
 		qs := ds.Queries
 		if len(qs) > 100 { // small datasets run whole
 			qs = nil
@@ -164,8 +166,8 @@ func TestQualityTargets(t *testing.T) {
 			}
 		}
 		r := map[string]float64{}
-		for _, st := range []Strategy{DefaultStrategy(), BM25Strategy(nil), HybridStrategy()} {
-			r[st.Name()] = Evaluate(NewSearcher(reg, &SearchOptions{Strategy: st}), qs).Recall5
+		for _, st := range []toolsearch.Strategy{toolsearch.DefaultStrategy(), toolsearch.BM25Strategy(nil), toolsearch.HybridStrategy()} {
+			r[st.Name()] = Evaluate(reg, &toolsearch.SearchOptions{Strategy: st}, qs).Recall5
 		}
 		t.Logf("%s (%d queries): Recall@5 default %.4f bm25 %.4f hybrid %.4f", name, len(qs), r["default"], r["bm25"], r["hybrid"])
 		assert.GreaterOrEqual(t, r["hybrid"], max(r["default"], r["bm25"]), "%s: hybrid Recall@5 below the better of default and bm25", name)

@@ -1,4 +1,10 @@
-package toolsearch
+// Package eval measures how well a toolsearch strategy finds the right
+// tools: a dataset of queries, each with the names of the tools that answer
+// it, is searched through a toolsearch.Searcher, and Recall@1, Recall@5,
+// MRR and NDCG@5 are computed over the ranking.
+//
+// `toolsearch eval` (cmd/toolsearch) runs it on dataset files.
+package eval
 
 import (
 	"encoding/json"
@@ -6,11 +12,13 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/toolsearch/toolsearch"
 )
 
-// EvalQuery is one query of a retrieval dataset and the names of the tools
+// Query is one query of a retrieval dataset and the names of the tools
 // that answer it.
-type EvalQuery struct {
+type Query struct {
 	ID       string   `json:"id,omitempty"`
 	Query    string   `json:"query"`
 	Relevant []string `json:"relevant"`
@@ -20,25 +28,25 @@ type EvalQuery struct {
 // relevant tools.
 type Dataset struct {
 	Name    string
-	Tools   []Tool // nil when the file has no "tools": the caller supplies them
-	Queries []EvalQuery
+	Tools   []toolsearch.Tool // nil when the file has no "tools": the caller supplies them
+	Queries []Query
 }
 
 // ErrInvalidDataset is returned (wrapped) for a dataset file that cannot be
 // used.
-var ErrInvalidDataset = errors.New("toolsearch: invalid dataset")
+var ErrInvalidDataset = errors.New("eval: invalid dataset")
 
-// ParseDataset decodes a dataset file: a catalog (see ParseCatalog) with a
-// "queries" array of {"query": string, "relevant": [names]} (and an
-// optional "id"), plus an optional "name". "tools" may be left out when the
-// queries are meant for a catalog given separately. Every query needs a
-// non-empty query and at least one relevant name; an error names the first
-// query that does not have them.
+// ParseDataset decodes a dataset file: a catalog (see
+// toolsearch.ParseCatalog) with a "queries" array of {"query": string,
+// "relevant": [names]} (and an optional "id"), plus an optional "name".
+// "tools" may be left out when the queries are meant for a catalog given
+// separately. Every query needs a non-empty query and at least one relevant
+// name; an error names the first query that does not have them.
 func ParseDataset(data []byte) (*Dataset, error) {
 	var doc struct {
 		Name    string          `json:"name"`
 		Tools   json.RawMessage `json:"tools"`
-		Queries *[]EvalQuery    `json:"queries"`
+		Queries *[]Query        `json:"queries"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidDataset, err)
@@ -56,7 +64,7 @@ func ParseDataset(data []byte) (*Dataset, error) {
 		}
 	}
 	if len(doc.Tools) > 0 && string(doc.Tools) != "null" {
-		tools, err := ParseCatalog(data)
+		tools, err := toolsearch.ParseCatalog(data)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrInvalidDataset, err)
 		}
@@ -65,15 +73,15 @@ func ParseDataset(data []byte) (*Dataset, error) {
 	return ds, nil
 }
 
-// EvalReport holds retrieval metrics over a set of queries (see Evaluate).
-type EvalReport struct {
+// Report holds retrieval metrics over a set of queries (see Evaluate).
+type Report struct {
 	Strategy string  `json:"strategy"`
 	Queries  int     `json:"queries"`
 	Recall1  float64 `json:"recall_at_1"`
 	Recall5  float64 `json:"recall_at_5"`
 	MRR      float64 `json:"mrr"`
 	NDCG5    float64 `json:"ndcg_at_5"`
-	// Elapsed is the time spent ranking, all queries together.
+	// Elapsed is the time spent searching, all queries together.
 	Elapsed time.Duration `json:"-"`
 	// MeanQueryMicros is Elapsed per query, in microseconds.
 	MeanQueryMicros float64 `json:"mean_query_us"`
@@ -82,9 +90,10 @@ type EvalReport struct {
 	PerQuery []int `json:"-"`
 }
 
-// Evaluate ranks every deferred tool the Searcher sees for each query with
-// the Searcher's strategy and measures how well the relevant tools are
-// found (binary relevance, R = a query's relevant tools):
+// Evaluate searches reg for each query with the options opts (nil: the
+// defaults; its Strategy and Scope are used) and measures how well the
+// relevant tools are found (binary relevance, R = a query's relevant
+// tools):
 //
 //   - Recall@k: the fraction of queries with a tool of R in the top k;
 //   - MRR: the mean of 1/rank of the first tool of R in the full ranking
@@ -92,33 +101,46 @@ type EvalReport struct {
 //   - NDCG@5: DCG@5 / IDCG@5, DCG@5 = Σ_{i≤5, tool_i ∈ R} 1/log2(i+1),
 //     IDCG@5 = Σ_{i ≤ min(|R|,5)} 1/log2(i+1).
 //
-// Queries go through the same forms as Search (select:, exact name, MCP
-// prefix, then the strategy), without a max_results limit. A query the
-// strategy refuses (an invalid regex pattern) counts as finding nothing.
-// Relevant names that are not registered count as not found.
-func Evaluate(s *Searcher, queries []EvalQuery) *EvalReport {
-	name := "default"
-	if s.opts.Strategy != nil {
-		name = s.opts.Strategy.Name()
+// Each query goes through Searcher.Search, the query pipeline a model's
+// ToolSearch call goes through (select:, exact name, MCP prefix, then the
+// strategy), with every limit of opts lifted so that the result is the full
+// ranking: max_results, its cap, the query and select: limits and the
+// result's schema budget. A query the search refuses (an invalid regex
+// pattern) counts as finding nothing. Relevant names that are not
+// registered count as not found.
+func Evaluate(reg *toolsearch.Registry, opts *toolsearch.SearchOptions, queries []Query) *Report {
+	var o toolsearch.SearchOptions
+	if opts != nil {
+		o = *opts
 	}
-	rep := &EvalReport{Strategy: name, Queries: len(queries), PerQuery: make([]int, len(queries))}
+	o.MaxResults, o.MaxResultsCap = math.MaxInt, math.MaxInt
+	o.MaxQueryBytes, o.MaxQueryTerms, o.MaxSelectNames, o.MaxResultSchemaBytes = math.MaxInt, math.MaxInt, math.MaxInt, math.MaxInt
+	s := toolsearch.NewSearcher(reg, &o)
+	name := "default"
+	if o.Strategy != nil {
+		name = o.Strategy.Name()
+	}
+	rep := &Report{Strategy: name, Queries: len(queries), PerQuery: make([]int, len(queries))}
 	if len(queries) == 0 {
 		return rep
 	}
-	var ranked []string
 	var elapsed time.Duration
 	for qi, q := range queries {
 		start := time.Now()
-		ranked = s.rankNames(q.Query, ranked[:0])
+		res, err := s.Search(q.Query, 0)
 		elapsed += time.Since(start)
+		var ranked []toolsearch.Match
+		if err == nil {
+			ranked = res.Matches
+		}
 		relevant := make(map[string]bool, len(q.Relevant))
 		for _, r := range q.Relevant {
 			relevant[r] = true
 		}
 		first := 0
 		dcg := 0.0
-		for i, n := range ranked {
-			if !relevant[n] {
+		for i, m := range ranked {
+			if !relevant[m.Name] {
 				continue
 			}
 			if first == 0 {
@@ -152,27 +174,4 @@ func Evaluate(s *Searcher, queries []EvalQuery) *EvalReport {
 	rep.Elapsed = elapsed
 	rep.MeanQueryMicros = float64(elapsed.Microseconds()) / n
 	return rep
-}
-
-// rankNames appends the names of the full ranking for query to dst.
-func (s *Searcher) rankNames(query string, dst []string) []string {
-	snap := s.reg.load()
-	if arg, ok := selectArg(query); ok {
-		found, _ := snap.selectTools(selectNames(arg), s.in)
-		for _, e := range found {
-			dst = append(dst, e.tool.Name)
-		}
-		return dst
-	}
-	_, found, top, err := s.keyword(snap, query, -1)
-	if err != nil {
-		return dst
-	}
-	for _, e := range found {
-		dst = append(dst, e.tool.Name)
-	}
-	for _, c := range top {
-		dst = append(dst, c.e.tool.Name)
-	}
-	return dst
 }

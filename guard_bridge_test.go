@@ -17,18 +17,18 @@ func TestBridgeToolsStable(t *testing.T) {
 	first := toolsJSON(t, s)
 	assert.Equal(t, []string{"Read", "mcp__jira__create_ticket", "ToolSearch", "CallTool"}, toolNames(mustTools(t, s)))
 	for _, q := range []string{"+slack send", "select:WebFetch", "github issue"} {
-		content, isErr := s.HandleToolSearch(json.RawMessage(`{"query":"` + q + `"}`))
+		content, isErr := handle(s, json.RawMessage(`{"query":"`+q+`"}`))
 		require.False(t, isErr)
 		require.Len(t, content, 1)
 		assert.Contains(t, content[0].Text, `"schema":`, "bridge results are inline, with schemas")
 		s.Announce()
 		assert.Equal(t, string(first), string(toolsJSON(t, s)), "Tools() after %q", q)
 	}
-	assert.Contains(t, s.Discovered(), "WebFetch", "discoveries are still recorded")
-	assert.Equal(t, CallToolDefinition(), CallToolDefinition())
+	assert.Contains(t, discovered(s), "WebFetch", "discoveries are still recorded")
+	assert.Equal(t, callToolDefinition(), callToolDefinition())
 }
 
-func TestResolveBridgeCall(t *testing.T) {
+func TestCheckCallResolvesCallTool(t *testing.T) {
 	cases := []struct {
 		name     string
 		args     string
@@ -55,7 +55,7 @@ func TestResolveBridgeCall(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewSession(smallRegistry(t), &SessionOptions{CallBridge: true})
 			for _, call := range []func() (*ToolCall, error){
-				func() (*ToolCall, error) { return s.ResolveBridgeCall(json.RawMessage(tc.args)) },
+				func() (*ToolCall, error) { return s.resolveBridgeCall(json.RawMessage(tc.args)) },
 				func() (*ToolCall, error) { return s.CheckCall(CallToolName, json.RawMessage(tc.args)) },
 			} {
 				got, err := call()
@@ -79,7 +79,7 @@ func TestBridgeShadowsRegisteredCallTool(t *testing.T) {
 	s := NewSession(reg, &SessionOptions{CallBridge: true})
 	defs := mustTools(t, s)
 	assert.Equal(t, []string{"Read", "mcp__jira__create_ticket", "ToolSearch", "CallTool"}, toolNames(defs))
-	assert.Equal(t, CallToolDefinition(), defs[3])
+	assert.Equal(t, callToolDefinition(), defs[3])
 	without := NewSession(reg, nil)
 	assert.Contains(t, toolNames(mustTools(t, without)), CallToolName, "without the bridge it is an ordinary tool")
 }

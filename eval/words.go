@@ -1,0 +1,32 @@
+package eval
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/words"
+)
+
+// WordsPattern turns a request in words into a pattern for the regex
+// strategy, as a model might write one: the request's distinct words
+// (lowercased runs of letters and digits; English stop words left out
+// unless nothing else is left; words that differ only by a plural or verb
+// ending kept once) joined with "|", as many as fit in the regex strategy's
+// 200 characters. The pattern never holds a special character. "" gives "".
+func WordsPattern(request string) string {
+	var b strings.Builder
+	n := 0
+	for _, t := range words.Terms(request) {
+		w := utf8.RuneCountInString(t.Word)
+		if n > 0 && n+1+w > words.MaxPattern || n == 0 && w > words.MaxPattern {
+			break
+		}
+		if n > 0 {
+			b.WriteByte('|')
+			n++
+		}
+		b.WriteString(t.Word)
+		n += w
+	}
+	return b.String()
+}

@@ -1,0 +1,346 @@
+package tsmcpgo_test
+
+// The life of an attached server when the server misbehaves (issue 11):
+// listings that stall or never end, pings left unanswered, and the calls
+// that must stay prompt meanwhile (Refresh, Close, Done).
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch"
+	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
+)
+
+// within runs f and fails t if it has not returned after 10 seconds: a
+// guard against a call that blocks, not a measurement.
+func within(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s did not return", what)
+	}
+}
+
+// scripted passes requests to an in-process server, except those whose
+// method has an answer: answer returns the result (encoded as JSON) or an
+// error instead. It speaks the legacy protocol, so that list_changed
+// notifications and pings go through it.
+type scripted struct {
+	transport.Interface
+	answer map[string]func(ctx context.Context) (any, error)
+}
+
+func (s *scripted) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	if f := s.answer[req.Method]; f != nil {
+		res, err := f(ctx)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			return nil, err
+		}
+		return &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: req.ID, Result: b}, nil
+	}
+	return s.Interface.SendRequest(ctx, req)
+}
+
+// attachScripted attaches an in-process server (newServer(1)) as name, with
+// the given answers.
+func attachScripted(t *testing.T, servers *tsmcpgo.Servers, name string, answer map[string]func(context.Context) (any, error)) (*server.MCPServer, error) {
+	t.Helper()
+	srv := newServer(1)
+	c := client.NewClient(&scripted{Interface: transport.NewInProcessTransport(srv), answer: answer}, client.WithLegacyProtocolOnly())
+	return srv, servers.Attach(context.Background(), name, c)
+}
+
+// page is a tools/list result.
+func page(next string, tools ...string) map[string]any {
+	list := []map[string]any{}
+	for _, n := range tools {
+		list = append(list, map[string]any{"name": n, "description": "Tool " + n, "inputSchema": map[string]any{"type": "object"}})
+	}
+	res := map[string]any{"tools": list}
+	if next != "" {
+		res["nextCursor"] = next
+	}
+	return res
+}
+
+// stallAfterFirst answers tools/list with one tool the first time and
+// stalls every later listing until its context ends; stalled is closed when
+// a later listing starts.
+func stallAfterFirst() (list func(context.Context) (any, error), stalled chan struct{}) {
+	var calls atomic.Int32
+	stalled = make(chan struct{})
+	return func(ctx context.Context) (any, error) {
+		if calls.Add(1) == 1 {
+			return page("", "first"), nil
+		}
+		select {
+		case <-stalled:
+		default:
+			close(stalled)
+		}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}, stalled
+}
+
+// stalledServer attaches a server whose re-listings stall and starts one,
+// with a tools/list_changed notification or, if refresh is set, with a
+// Refresh whose error goes to refreshed; it returns once the re-listing is
+// stalled.
+func stalledServer(t *testing.T, servers *tsmcpgo.Servers, name string, refresh bool) (refreshed chan error) {
+	t.Helper()
+	list, stalled := stallAfterFirst()
+	srv, err := attachScripted(t, servers, name, map[string]func(context.Context) (any, error){"tools/list": list})
+	require.NoError(t, err)
+	refreshed = make(chan error, 1)
+	if refresh {
+		go func() { refreshed <- servers.Refresh(context.Background(), name) }()
+	} else {
+		srv.AddTool(mcp.NewTool("more"), echo) // tools/list_changed
+	}
+	select {
+	case <-stalled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the re-listing never started")
+	}
+	return refreshed
+}
+
+func TestCloseWhileAListingStalls(t *testing.T) {
+	for _, refresh := range []bool{false, true} {
+		t.Run(fmt.Sprintf("refresh=%v", refresh), func(t *testing.T) {
+			reg := &toolsearch.Registry{}
+			ev := newEvents()
+			servers := tsmcpgo.New(reg, ev.options()) // ListTimeout: the default 30 s
+			refreshed := stalledServer(t, servers, "slow", refresh)
+
+			within(t, "Close during a stalled listing", func() { _ = servers.Close("slow") })
+			select {
+			case <-servers.Done("slow"):
+			default:
+				t.Fatal("Done is not closed after Close")
+			}
+			if refresh {
+				within(t, "the stalled Refresh", func() {
+					assert.ErrorContains(t, <-refreshed, `listing tools of "slow": the server was closed`)
+				})
+			}
+			assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("slow"))
+			_, kept := reg.Lookup("mcp__slow__first")
+			assert.True(t, kept, "a closed server's tools are kept")
+			assert.Empty(t, names(reg), "and not offered")
+			assert.Empty(t, ev.Errors(), "an abandoned listing is not an error of the server")
+			require.ErrorIs(t, servers.Close("slow"), tsmcpgo.ErrNotAttached)
+		})
+	}
+}
+
+func TestRefreshHonoursItsContext(t *testing.T) {
+	reg := &toolsearch.Registry{}
+	servers := tsmcpgo.New(reg, nil)
+	stalledServer(t, servers, "slow", false)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	var err error
+	within(t, "Refresh with a 50ms context", func() { err = servers.Refresh(ctx, "slow") })
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), `listing tools of "slow"`)
+	assert.Equal(t, toolsearch.ServerConnected, reg.ServerStatus("slow"), "the caller giving up says nothing about the server")
+	require.NoError(t, servers.Close("slow"))
+	require.ErrorIs(t, servers.Refresh(context.Background(), "slow"), tsmcpgo.ErrNotAttached)
+}
+
+func TestRelistingIsBoundedByListTimeout(t *testing.T) {
+	reg := &toolsearch.Registry{}
+	ev := newEvents()
+	opts := ev.options()
+	opts.ListTimeout = 100 * time.Millisecond
+	servers := tsmcpgo.New(reg, opts)
+	stalledServer(t, servers, "slow", false)
+
+	ev.WaitFor(t, "the stalled re-listing to time out", func() bool { return len(ev.Errors()) > 0 })
+	assert.Contains(t, ev.Errors()[0], `slow: tsmcpgo: re-listing tools of "slow" after tools/list_changed: tsmcpgo: listing tools of "slow": no complete tool list within 100ms (Options.ListTimeout)`)
+	ev.WaitFor(t, "the server to be marked disconnected", func() bool { return reg.ServerStatus("slow") == toolsearch.ServerDisconnected })
+	assert.Empty(t, names(reg), "a server whose tool list is unknown offers no stale tools")
+	assert.Equal(t, []string{"slow:pending", "slow:listed 1", "slow:connected", "slow:disconnected"}, ev.Events())
+	require.NoError(t, servers.Close("slow"))
+}
+
+func TestAFailedListingIsRecoveredByTheNextOne(t *testing.T) {
+	reg := &toolsearch.Registry{}
+	ev := newEvents()
+	var fail atomic.Bool
+	servers := tsmcpgo.New(reg, ev.options())
+	_, err := attachScripted(t, servers, "flaky", map[string]func(context.Context) (any, error){"tools/list": func(context.Context) (any, error) {
+		if fail.Load() {
+			return nil, fmt.Errorf("tools/list is broken")
+		}
+		return page("", "t"), nil
+	}})
+	require.NoError(t, err)
+
+	fail.Store(true)
+	err = servers.Refresh(context.Background(), "flaky")
+	require.ErrorContains(t, err, "tools/list is broken")
+	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("flaky"))
+	fail.Store(false)
+	require.NoError(t, servers.Refresh(context.Background(), "flaky"))
+	assert.Equal(t, toolsearch.ServerConnected, reg.ServerStatus("flaky"))
+	assert.Equal(t, []string{"mcp__flaky__t"}, names(reg))
+	assert.Equal(t, []string{"flaky:pending", "flaky:listed 1", "flaky:connected", "flaky:disconnected", "flaky:listed 1", "flaky:connected"}, ev.Events())
+	require.NoError(t, servers.Close("flaky"))
+}
+
+// endless answers every tools/list with perPage new tools and a next
+// cursor, forever.
+func endless(perPage int) func(context.Context) (any, error) {
+	var n atomic.Int32
+	return func(context.Context) (any, error) {
+		p := n.Add(1)
+		var tools []string
+		for i := range perPage {
+			tools = append(tools, fmt.Sprintf("t%d_%d", p, i))
+		}
+		return page(fmt.Sprint("page", p), tools...), nil
+	}
+}
+
+func TestListingsAreBounded(t *testing.T) {
+	tests := []struct {
+		name string
+		opts tsmcpgo.Options
+		list func(context.Context) (any, error)
+		want string
+	}{
+		{"endless empty pages, default bound", tsmcpgo.Options{}, endless(0), "more than 1000 pages (Options.MaxListPages)"},
+		{"endless pages", tsmcpgo.Options{MaxListPages: 5}, endless(1), "more than 5 pages (Options.MaxListPages)"},
+		{"too many tools in pages", tsmcpgo.Options{MaxListTools: 7}, endless(3), "more than 7 tools (Options.MaxListTools)"},
+		{"too many tools in one page", tsmcpgo.Options{MaxListTools: 2}, func(context.Context) (any, error) {
+			return page("", "a", "b", "c"), nil
+		}, "more than 2 tools (Options.MaxListTools)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := &toolsearch.Registry{}
+			servers := tsmcpgo.New(reg, &tt.opts)
+			_, err := attachScripted(t, servers, "big", map[string]func(context.Context) (any, error){"tools/list": tt.list})
+			require.ErrorIs(t, err, toolsearch.ErrLimit)
+			assert.Contains(t, err.Error(), `listing tools of "big": `+toolsearch.ErrLimit.Error()+": "+tt.want)
+			assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("big"))
+			for _, tool := range []string{"mcp__big__t1_0", "mcp__big__a"} {
+				_, found := reg.Lookup(tool)
+				assert.False(t, found, "nothing of a listing over a bound is registered")
+			}
+		})
+	}
+}
+
+func TestUnansweredPingDisconnects(t *testing.T) {
+	reg := &toolsearch.Registry{}
+	ev := newEvents()
+	opts := ev.options()
+	opts.PingInterval = 50 * time.Millisecond
+	servers := tsmcpgo.New(reg, opts)
+	var mute atomic.Bool
+	pings := make(chan struct{}, 100)
+	_, err := attachScripted(t, servers, "mute", map[string]func(context.Context) (any, error){"ping": func(ctx context.Context) (any, error) {
+		if mute.Load() {
+			<-ctx.Done() // hung: never answers
+			return nil, ctx.Err()
+		}
+		pings <- struct{}{}
+		return map[string]any{}, nil
+	}})
+	require.NoError(t, err)
+	for range 3 {
+		select {
+		case <-pings:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the server was not pinged")
+		}
+	}
+	assert.Equal(t, toolsearch.ServerConnected, reg.ServerStatus("mute"), "a server that answers pings stays connected")
+
+	mute.Store(true)
+	select {
+	case <-servers.Done("mute"):
+	case <-time.After(10 * time.Second):
+		t.Fatal("a server that stopped answering pings was not ended")
+	}
+	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("mute"))
+	require.NotEmpty(t, ev.Errors())
+	assert.Contains(t, ev.Errors()[0], `mute: tsmcpgo: "mute" did not answer a ping within 50ms (Options.PingInterval)`)
+}
+
+func TestDoneIsNeverNil(t *testing.T) {
+	reg := &toolsearch.Registry{}
+	servers := tsmcpgo.New(reg, nil)
+	within(t, "Done of a name never attached", func() { <-servers.Done("never") })
+
+	c, err := client.NewInProcessClient(newServer(1))
+	require.NoError(t, err)
+	require.NoError(t, servers.Attach(context.Background(), "a", c))
+	assert.Same(t, c, servers.Client("a"))
+	select {
+	case <-servers.Done("a"):
+		t.Fatal("Done is closed while the server is attached")
+	default:
+	}
+	require.ErrorIs(t, servers.Attach(context.Background(), "a", c), tsmcpgo.ErrServerAttached)
+	require.NoError(t, servers.Close("a"))
+	within(t, "<-Done once the server has gone", func() { <-servers.Done("a") })
+	assert.Nil(t, servers.Client("a"))
+	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("a"))
+}
+
+// TestErrorResultIsTheModelsText pins the error convention shared by the
+// adapters: the text toolsearch wrote for the model, unchanged, with MCP's
+// isError flag.
+func TestErrorResultIsTheModelsText(t *testing.T) {
+	reg := &toolsearch.Registry{}
+	servers := tsmcpgo.New(reg, nil)
+	c, err := client.NewInProcessClient(newServer(2))
+	require.NoError(t, err)
+	require.NoError(t, servers.Attach(context.Background(), "mem", c))
+	defer servers.Close("mem")
+	sess := toolsearch.NewSession(reg, nil)
+	for _, call := range []struct{ name, args string }{
+		{"mcp__mem__nope", `{}`},
+		{"mcp__mem__tool0", `{"text":7}`},
+	} {
+		_, err := sess.CheckCall(call.name, json.RawMessage(call.args))
+		require.Error(t, err)
+		b, jerr := json.Marshal(tsmcpgo.ErrorResult(err))
+		require.NoError(t, jerr)
+		want, _ := json.Marshal(map[string]any{"content": []map[string]string{{"type": "text", "text": err.Error()}}, "isError": true})
+		assert.JSONEq(t, string(want), string(b), "call %s", call.name)
+		assert.False(t, strings.HasPrefix(err.Error(), "Error"), "no prefix is added to the text")
+	}
+	_, err = servers.CallTool(context.Background(), "mcp__mem__nope", nil)
+	require.ErrorIs(t, err, toolsearch.ErrUnknownTool)
+	_, err = servers.CallTool(context.Background(), "mcp__gone__tool0", nil)
+	require.ErrorIs(t, err, toolsearch.ErrUnknownTool)
+}

@@ -1,0 +1,206 @@
+package toolsearch
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/words"
+)
+
+// isWordByte reports whether c is an ASCII word character [A-Za-z0-9_].
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// boundary reports whether the regular-expression \b (ASCII word
+// characters) holds at byte i of s.
+func boundary(s string, i int) bool {
+	before := i > 0 && isWordByte(s[i-1])
+	after := i < len(s) && isWordByte(s[i])
+	return before != after
+}
+
+// hasWord reports whether text matches the regular expression \bterm\b with
+// term taken literally and ASCII word characters: some occurrence of term in
+// text has a word boundary at both ends.
+func hasWord(text, term string) bool {
+	if term == "" {
+		return false
+	}
+	for off := 0; ; {
+		i := strings.Index(text[off:], term)
+		if i < 0 {
+			return false
+		}
+		i += off
+		if boundary(text, i) && boundary(text, i+len(term)) {
+			return true
+		}
+		_, n := utf8.DecodeRuneInString(text[i:])
+		off = i + n
+	}
+}
+
+// lowerText is a description or hint as the word rules see it: lowercased. An
+// ASCII text is kept as it is and compared with ASCII case folding, which
+// is the same as comparing its lowercased form (lowering ASCII changes no
+// length and no word boundary), so that no lowercased copy of every
+// description is kept; any other text is kept lowercased.
+type lowerText struct {
+	s    string // the text itself when fold, else its lowercased form
+	fold bool
+}
+
+func newText(s string) lowerText {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return lowerText{s: words.Lower(s)}
+		}
+	}
+	return lowerText{s: s, fold: true}
+}
+
+// has reports whether the lowercased text matches \bterm\b (see hasWord).
+func (t lowerText) has(term string) bool {
+	if t.fold {
+		return hasWordFold(t.s, term)
+	}
+	return hasWord(t.s, term)
+}
+
+// words calls fn with every maximal run of ASCII word characters of the
+// lowercased text. A run may be built for the call: keep a clone.
+func (t lowerText) words(fn func(string)) {
+	if !t.fold {
+		wordRuns(t.s, fn)
+		return
+	}
+	wordRuns(t.s, func(w string) { fn(strings.ToLower(w)) })
+}
+
+// lowerASCII maps each byte to its ASCII lowercase.
+var lowerASCII = func() (m [256]byte) {
+	for i := range m {
+		m[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			m[i] += 'a' - 'A'
+		}
+	}
+	return m
+}()
+
+// hasWordFold is hasWord(strings.ToLower(text), term) for an ASCII text,
+// without building the lowercased text.
+func hasWordFold(text, term string) bool {
+	if term == "" || len(term) > len(text) {
+		return false
+	}
+	for i := 0; i < len(term); i++ {
+		if term[i] >= utf8.RuneSelf || lowerASCII[term[i]] != term[i] {
+			return false // the lowercased ASCII text has no such byte
+		}
+	}
+	first := term[0]
+	for i := 0; i+len(term) <= len(text); i++ {
+		if lowerASCII[text[i]] != first {
+			continue
+		}
+		j := 1
+		for j < len(term) && lowerASCII[text[i+j]] == term[j] {
+			j++
+		}
+		if j == len(term) && boundary(text, i) && boundary(text, i+len(term)) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordRuns calls fn with every maximal run of ASCII word characters in s,
+// in order, duplicates included.
+func wordRuns(s string, fn func(string)) {
+	start := -1
+	for i := 0; i < len(s); i++ {
+		if isWordByte(s[i]) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			fn(s[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		fn(s[start:])
+	}
+}
+
+// wordOnly reports whether s is made of ASCII word characters only.
+func wordOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isWordByte(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// hasLineTerminator reports whether s has a JavaScript line terminator:
+// \n, \r, U+2028 or U+2029 (strings.ContainsAny with them is several times
+// slower, and select: queries test it on every call).
+func hasLineTerminator(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n', '\r':
+			return true
+		case 0xe2: // U+2028 and U+2029 are e2 80 a8 and e2 80 a9
+			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// moreFields reports whether s has more than limit whitespace-separated
+// fields. It allocates nothing.
+func moreFields(s string, limit int) bool {
+	return limit < len(s) && countFields(s, limit+1) > limit
+}
+
+// countFields counts the whitespace-separated fields of s, stopping at
+// upTo. It allocates nothing.
+func countFields(s string, upTo int) int {
+	n := 0
+	in := false
+	for _, c := range s {
+		if words.IsSpace(c) {
+			in = false
+			continue
+		}
+		if !in {
+			in = true
+			if n++; n == upTo {
+				return n
+			}
+		}
+	}
+	return n
+}
+
+// foldName lowercases n and drops '_', '-' and '.'.
+func foldName(n string) string { return unseparated(words.Lower(n)) }
+
+// unseparated returns s without '_', '-' and '.', the characters that
+// separate or join name parts.
+func unseparated(s string) string {
+	if !strings.ContainsAny(s, "_-.") {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == '.' {
+			return -1
+		}
+		return r
+	}, s)
+}
