@@ -113,8 +113,9 @@ func toolResult(toolUseID string, content []toolsearch.ContentBlock, isError boo
 // toolsearch.FormatToolReference, a tool_result holds only tool_reference
 // blocks, and "Tool loaded." follows it in the same message.
 //
-// Use one ToolResults per assistant message. It is safe for concurrent
-// use: tools may be run in parallel and Added as they finish.
+// Create one with NewToolResults for each assistant message (the zero
+// value has no Session). It is safe for concurrent use: tools may be run
+// in parallel and Added as they finish.
 type ToolResults struct {
 	session *toolsearch.Session
 
