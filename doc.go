@@ -6,7 +6,10 @@
 // listed by name, and the model calls the ToolSearch tool
 // ([Searcher.ToolDefinition]) to fetch the definitions it needs.
 // [Searcher.Call] answers such a call, and [Result.Content] renders the
-// answer for the model.
+// answer for the model: the tool result's content, and the text blocks
+// that follow the tool results in the same message (with Anthropic tool
+// references, the tool_result holds only tool_reference blocks and
+// "Tool loaded." follows it, as Claude Code sends it).
 //
 // # Deferral
 //

@@ -44,15 +44,21 @@ func ExampleNewSession() {
 	if err != nil {
 		panic(err) // send err.Error() back as an error tool_result
 	}
-	b, _ := json.Marshal(res.Content(s.Format()))
-	fmt.Println("tool_result:", string(b))
+	// The tool_result holds the references; "Tool loaded." (and any note)
+	// follows it in the same user message.
+	content, after := res.Content(s.Format())
+	b, _ := json.Marshal(content)
+	fmt.Println("tool_result content:", string(b))
+	b, _ = json.Marshal(after)
+	fmt.Println("then:", string(b))
 
 	defs, _ = s.Tools()
 	fmt.Println("turn 2:", names(defs))
 	fmt.Println("defer_loading:", defs[len(defs)-1].DeferLoading)
 	// Output:
 	// turn 1: [Bash Read ToolSearch]
-	// tool_result: [{"type":"tool_reference","tool_name":"mcp__slack__send_message"},{"type":"tool_reference","tool_name":"mcp__slack__list_channels"},{"type":"text","text":"Tool loaded."}]
+	// tool_result content: [{"type":"tool_reference","tool_name":"mcp__slack__send_message"},{"type":"tool_reference","tool_name":"mcp__slack__list_channels"}]
+	// then: [{"type":"text","text":"Tool loaded."}]
 	// turn 2: [Bash Read ToolSearch mcp__slack__list_channels mcp__slack__send_message]
 	// defer_loading: true
 }
@@ -111,7 +117,7 @@ func ExampleSession_Resume() {
 	history := json.RawMessage(`[
 	 {"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"ToolSearch","input":{"query":"slack"}}]},
 	 {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[
-	   {"type":"tool_reference","tool_name":"mcp__slack__send_message"},{"type":"text","text":"Tool loaded."}]}]}]`)
+	   {"type":"tool_reference","tool_name":"mcp__slack__send_message"}]},{"type":"text","text":"Tool loaded."}]}]`)
 	s := toolsearch.NewSession(exampleRegistry(), nil)
 	skipped, err := s.Resume(history)
 	if err != nil || len(skipped) > 0 {

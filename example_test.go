@@ -61,15 +61,47 @@ func ExampleSearcher_Search() {
 	// "TASKLIST"           exact    TaskList(0) not found: []
 }
 
-// Content renders a result for the model; FormatToolReference is the
-// Anthropic rendering.
+// Content renders a result for the model. FormatToolReference is the
+// Anthropic rendering: the tool_result holds only the tool_reference
+// blocks, and "Tool loaded." and the notes follow it in the same user
+// message.
 func ExampleResult_Content() {
 	reg, _ := toolsearch.NewRegistry(nil, toolsearch.NewMCPTool("slack", "send_message", "Send a message to a Slack channel.", nil, nil))
-	res, _ := toolsearch.NewSearcher(reg, nil).Search("slack send", 0)
-	out, _ := json.Marshal(res.Content(toolsearch.FormatToolReference)) // the tool_result content
+	res, _ := toolsearch.NewSearcher(reg, nil).Search("select:mcp__slack__send_message,Nope", 0)
+	content, after := res.Content(toolsearch.FormatToolReference)
+
+	type toolResult struct {
+		Type      string                    `json:"type"`
+		ToolUseID string                    `json:"tool_use_id"`
+		Content   []toolsearch.ContentBlock `json:"content"`
+	}
+	user := []any{toolResult{"tool_result", "toolu_01", content}} // with the other tool_results of the turn
+	for _, b := range after {
+		user = append(user, b) // after every tool_result
+	}
+	out, _ := json.MarshalIndent(user, "", "  ")
 	fmt.Println(string(out))
 	// Output:
-	// [{"type":"tool_reference","tool_name":"mcp__slack__send_message"},{"type":"text","text":"Tool loaded."}]
+	// [
+	//   {
+	//     "type": "tool_result",
+	//     "tool_use_id": "toolu_01",
+	//     "content": [
+	//       {
+	//         "type": "tool_reference",
+	//         "tool_name": "mcp__slack__send_message"
+	//       }
+	//     ]
+	//   },
+	//   {
+	//     "type": "text",
+	//     "text": "Tool loaded."
+	//   },
+	//   {
+	//     "type": "text",
+	//     "text": "No tool named Nope."
+	//   }
+	// ]
 }
 
 // FormatFunctions is a <functions> block, for models that read tool lists
@@ -78,7 +110,8 @@ func ExampleResult_Content_functions() {
 	reg, _ := toolsearch.NewRegistry(nil, toolsearch.Tool{Name: "WebFetch", Description: "Fetch a URL.", ShouldDefer: true,
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"url":{"type":"string"}}}`)})
 	res, _ := toolsearch.NewSearcher(reg, nil).Search("select:WebFetch", 0)
-	fmt.Println(res.Content(toolsearch.FormatFunctions)[0].Text)
+	content, _ := res.Content(toolsearch.FormatFunctions) // nothing follows the tool result
+	fmt.Println(content[0].Text)
 	// Output:
 	// <functions>
 	// <function>{"description":"Fetch a URL.","name":"WebFetch","parameters":{"type":"object","properties":{"url":{"type":"string"}}}}</function>
@@ -110,7 +143,8 @@ func ExampleRegistry_SetServerTools() {
 	var reg toolsearch.Registry
 	reg.SetServerStatus("github", toolsearch.ServerPending)
 	res, _ := toolsearch.NewSearcher(&reg, nil).Search("issue", 0)
-	fmt.Println(res.Content(toolsearch.FormatToolReference)[0].Text)
+	content, _ := res.Content(toolsearch.FormatToolReference) // no match: the text is the tool result
+	fmt.Println(content[0].Text)
 
 	// tools/list answered: the server's tool list is replaced at once.
 	skipped, err := reg.SetServerTools("github", []toolsearch.Tool{

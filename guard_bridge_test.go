@@ -17,9 +17,10 @@ func TestBridgeToolsStable(t *testing.T) {
 	first := toolsJSON(t, s)
 	assert.Equal(t, []string{"Read", "mcp__jira__create_ticket", "ToolSearch", "CallTool"}, toolNames(mustTools(t, s)))
 	for _, q := range []string{"+slack send", "select:WebFetch", "github issue"} {
-		content, isErr := handle(s, json.RawMessage(`{"query":"`+q+`"}`))
+		content, after, isErr := handle(s, json.RawMessage(`{"query":"`+q+`"}`))
 		require.False(t, isErr)
 		require.Len(t, content, 1)
+		require.Empty(t, after, "inline: nothing follows the tool result")
 		assert.Contains(t, content[0].Text, `"schema":`, "bridge results are inline, with schemas")
 		s.Announce()
 		assert.Equal(t, string(first), string(toolsJSON(t, s)), "Tools() after %q", q)

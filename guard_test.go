@@ -167,8 +167,8 @@ func TestScopeNeverLeaks(t *testing.T) {
 			}
 			for _, q := range queries {
 				args, _ := json.Marshal(map[string]string{"query": q})
-				content, _ := handle(s, args)
-				b, _ := json.Marshal(content)
+				content, after, _ := handle(s, args)
+				b, _ := json.Marshal(append(content, after...))
 				check("ToolSearch "+q, string(b), q)
 			}
 			for _, n := range append(slices.Clone(outside), "mcp__slack__send_messag", "Websearch", "TodoWrit") {

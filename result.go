@@ -58,9 +58,10 @@ const (
 	// FormatInline is the Result as JSON, schemas included: works with any
 	// provider.
 	FormatInline Format = iota
-	// FormatToolReference is Anthropic's tool_reference content blocks
-	// followed by a "Tool loaded." text block; the referenced tools must be
-	// in the request's tools with defer_loading set.
+	// FormatToolReference is Anthropic's tool_reference content blocks,
+	// with "Tool loaded." and the notes as text blocks after the
+	// tool_result (see Result.Content); the referenced tools must be in the
+	// request's tools with defer_loading set.
 	FormatToolReference
 	// FormatFunctions is a <functions> block with one <function> line per
 	// match, the encoding models see for tool lists.
@@ -100,8 +101,8 @@ func (f *Format) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// ContentBlock is one block of a tool_result's content: a text block or an
-// Anthropic tool_reference block.
+// ContentBlock is one block of a tool result's content, or of the text
+// that follows it: a text block or an Anthropic tool_reference block.
 type ContentBlock struct {
 	Type     string `json:"type"` // "text" or "tool_reference"
 	ToolName string `json:"tool_name,omitempty"`
@@ -117,28 +118,36 @@ func (r *Result) JSON() []byte {
 	return b
 }
 
-// Content returns the result rendered in format f as tool result content,
-// the one way to answer a ToolSearch call:
+// Content returns the result rendered in format f, the one way to answer a
+// ToolSearch call: content is the tool result's content, and after are the
+// text blocks to send after the tool result, in the same user message.
 //
-//   - FormatInline: one text block, the JSON;
-//   - FormatToolReference: one tool_reference block per match and a
-//     "Tool loaded." text block;
-//   - FormatFunctions: one text block,
+//   - FormatInline: content is one text block, the JSON; after is nil.
+//   - FormatToolReference: content is one tool_reference block per match,
+//     and nothing else; after is a "Tool loaded." text block, then one text
+//     block for the names not found (with suggestions) and one per note.
+//     Without matches, content is one text block,
+//     "No matching deferred tools found" (naming the pending MCP servers,
+//     if any), and after holds only the not-found and note texts.
+//   - FormatFunctions: content is one text block,
 //     "<functions>\n<function>{…}</function>\n…</functions>", each function
 //     {"description", "name", "parameters"} (JSON escapes '<' and '>', so
-//     no description can close the block).
+//     no description can close the block), or the no-match text; the
+//     not-found and note texts follow on lines of their own. after is nil.
 //
-// Without matches, the tool_reference and functions renderings are the
-// text "No matching deferred tools found" (naming the pending MCP servers,
-// if any). Names not found and notes follow, as text blocks or lines.
-func (r *Result) Content(f Format) []ContentBlock {
+// The Anthropic user message that answers an assistant turn holds every
+// tool_result block first (the API wants them before any text), then the
+// after blocks of each ToolSearch result, each text once: with two
+// ToolSearch calls, "Tool loaded." is sent once. Package tsanthropic builds
+// it so; Claude Code sends the same shape.
+func (r *Result) Content(f Format) (content, after []ContentBlock) {
 	switch f {
 	case FormatToolReference:
 		return r.toolReferences()
 	case FormatFunctions:
-		return []ContentBlock{{Type: "text", Text: r.functions()}}
+		return []ContentBlock{{Type: "text", Text: r.functions()}}, nil
 	}
-	return []ContentBlock{{Type: "text", Text: string(r.JSON())}}
+	return []ContentBlock{{Type: "text", Text: string(r.JSON())}}, nil
 }
 
 // extraTexts returns the not-found and note texts, in that order.
@@ -150,21 +159,23 @@ func (r *Result) extraTexts() []string {
 	return append(out, r.Notes...)
 }
 
-// toolReferences returns the Anthropic rendering.
-func (r *Result) toolReferences() []ContentBlock {
-	var out []ContentBlock
+// toolReferences returns the Anthropic rendering: the references (or the
+// no-match text) inside the tool result, "Tool loaded." and the other
+// texts after it.
+func (r *Result) toolReferences() (content, after []ContentBlock) {
 	if len(r.Matches) == 0 {
-		out = append(out, ContentBlock{Type: "text", Text: noMatchText(r.PendingMCPServers)})
+		content = []ContentBlock{{Type: "text", Text: noMatchText(r.PendingMCPServers)}}
 	} else {
+		content = make([]ContentBlock, 0, len(r.Matches))
 		for _, m := range r.Matches {
-			out = append(out, ContentBlock{Type: "tool_reference", ToolName: m.Name})
+			content = append(content, ContentBlock{Type: "tool_reference", ToolName: m.Name})
 		}
-		out = append(out, ContentBlock{Type: "text", Text: toolLoaded})
+		after = append(after, ContentBlock{Type: "text", Text: toolLoaded})
 	}
 	for _, t := range r.extraTexts() {
-		out = append(out, ContentBlock{Type: "text", Text: t})
+		after = append(after, ContentBlock{Type: "text", Text: t})
 	}
-	return out
+	return content, after
 }
 
 // functionJSON is one tool in the functions rendering; the fields are in the

@@ -16,14 +16,13 @@ func TestRenderingsGolden(t *testing.T) {
 	s := NewSearcher(r, nil)
 	res := search(t, s, "github issue", 2)
 	golden(t, "result_inline.json", res.JSON())
-	refs, err := json.MarshalIndent(res.Content(FormatToolReference), "", "  ")
-	require.NoError(t, err)
-	golden(t, "result_tool_reference.json", refs)
+	golden(t, "result_tool_reference.json", toolReferenceJSON(t, res))
 	golden(t, "result_functions.txt", []byte(res.functions()))
 
 	sel := search(t, s, "select:WebFetch,WebFecth", 0)
 	golden(t, "result_select_not_found.json", sel.JSON())
 	golden(t, "result_select_not_found_functions.txt", []byte(sel.functions()))
+	golden(t, "result_select_not_found_tool_reference.json", toolReferenceJSON(t, sel))
 
 	r.SetServerStatus("jira", ServerPending)
 	r.SetServerStatus("confluence", ServerPending)
@@ -31,7 +30,10 @@ func TestRenderingsGolden(t *testing.T) {
 	golden(t, "result_empty_pending.json", empty.JSON())
 	assert.Equal(t, "No matching deferred tools found. Some MCP servers are still connecting: confluence, jira. "+
 		"Their tools will become available shortly — try searching again.", noMatchText(empty.PendingMCPServers))
-	assert.Equal(t, []ContentBlock{{Type: "text", Text: noMatchText(empty.PendingMCPServers)}}, empty.Content(FormatToolReference))
+	content, after := empty.Content(FormatToolReference)
+	assert.Equal(t, []ContentBlock{{Type: "text", Text: noMatchText(empty.PendingMCPServers)}}, content,
+		"without matches the no-match text, pending servers named, is the tool result's content")
+	assert.Empty(t, after, "no Tool loaded. without a reference")
 	assert.Equal(t, noMatchText(empty.PendingMCPServers), empty.functions())
 }
 
@@ -41,7 +43,9 @@ func TestResultJSONShape(t *testing.T) {
 	require.NoError(t, json.Unmarshal(search(t, s, "zzz qqq", 0).JSON(), &m))
 	assert.Equal(t, map[string]any{"matches": []any{}, "query": "zzz qqq", "total_deferred_tools": 10.0}, m,
 		"empty optional fields are left out and matches is []")
-	assert.Equal(t, []ContentBlock{{Type: "text", Text: "No matching deferred tools found"}}, search(t, s, "nothing", 0).Content(FormatToolReference))
+	content, after := search(t, s, "nothing", 0).Content(FormatToolReference)
+	assert.Equal(t, []ContentBlock{{Type: "text", Text: "No matching deferred tools found"}}, content)
+	assert.Nil(t, after)
 }
 
 func TestFunctionsBlockCannotBeBrokenByADescription(t *testing.T) {
@@ -73,10 +77,70 @@ func TestContentAndFormatText(t *testing.T) {
 	err := f.UnmarshalText([]byte("xml"))
 	require.ErrorIs(t, err, ErrInvalidOption)
 	assert.Contains(t, err.Error(), `"xml"`)
-	assert.Equal(t, []ContentBlock{{Type: "text", Text: string(res.JSON())}}, res.Content(FormatInline))
-	assert.Equal(t, []ContentBlock{{Type: "tool_reference", ToolName: "WebFetch"}, {Type: "text", Text: "Tool loaded."}}, res.Content(FormatToolReference))
-	assert.Equal(t, []ContentBlock{{Type: "text", Text: res.functions()}}, res.Content(FormatFunctions))
-	assert.Equal(t, res.Content(FormatToolReference), res.toolReferences())
+	content, after := res.Content(FormatInline)
+	assert.Equal(t, []ContentBlock{{Type: "text", Text: string(res.JSON())}}, content)
+	assert.Nil(t, after, "inline: the notes are in the JSON")
+	content, after = res.Content(FormatToolReference)
+	assert.Equal(t, []ContentBlock{{Type: "tool_reference", ToolName: "WebFetch"}}, content, "only references inside the tool result")
+	assert.Equal(t, []ContentBlock{{Type: "text", Text: "Tool loaded."}}, after)
+	content, after = res.Content(FormatFunctions)
+	assert.Equal(t, []ContentBlock{{Type: "text", Text: res.functions()}}, content)
+	assert.Nil(t, after, "functions: the notes are lines of the text")
+}
+
+// The tool_reference rendering puts only references inside the tool
+// result; "Tool loaded." and every note follow it, in this order.
+func TestToolReferenceSplit(t *testing.T) {
+	r := specPool(t)
+	s := NewSearcher(r, &SearchOptions{MaxResultsCap: 1})
+	cases := []struct {
+		name  string
+		query string
+		max   int
+		refs  []string // tool names inside
+		after []string // texts after
+	}{
+		{"keywords", "github issue", 3, []string{"mcp__github__create_issue"},
+			[]string{"Tool loaded.", "max_results 3 was lowered to the limit 1"}},
+		{"select with a name not found", "select:WebFetch,Nope", 0, []string{"WebFetch"},
+			[]string{"Tool loaded.", "No tool named Nope."}},
+		{"select with nothing found", "select:Nope", 0, nil,
+			[]string{"No tool named Nope."}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := search(t, s, tc.query, tc.max)
+			content, after := res.Content(FormatToolReference)
+			var refs, texts []string
+			for _, b := range content {
+				if tc.refs == nil {
+					assert.Equal(t, ContentBlock{Type: "text", Text: noMatchText(nil)}, b, "no match: the text alone is the content")
+					continue
+				}
+				assert.Equal(t, "tool_reference", b.Type, "only tool_reference blocks inside the tool result for %q", tc.query)
+				refs = append(refs, b.ToolName)
+			}
+			for _, b := range after {
+				assert.Equal(t, "text", b.Type)
+				texts = append(texts, b.Text)
+			}
+			assert.Equal(t, tc.refs, refs, "references for %q", tc.query)
+			assert.Equal(t, tc.after, texts, "texts after the tool result for %q", tc.query)
+		})
+	}
+}
+
+// toolReferenceJSON renders res as tool references, indented:
+// {"content": [...], "after": [...]}.
+func toolReferenceJSON(t *testing.T, res *Result) []byte {
+	t.Helper()
+	content, after := res.Content(FormatToolReference)
+	b, err := json.MarshalIndent(struct {
+		Content []ContentBlock `json:"content"`
+		After   []ContentBlock `json:"after"`
+	}{content, after}, "", "  ")
+	require.NoError(t, err)
+	return b
 }
 
 func TestCall(t *testing.T) {

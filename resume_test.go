@@ -11,8 +11,11 @@ import (
 )
 
 // recordHistory runs queries as ToolSearch calls on s and records the
-// conversation in shape ("anthropic", "chat" or "responses") with the
-// results rendered as s renders them.
+// conversation in shape ("anthropic", "anthropic-inside", "chat" or
+// "responses") with the results rendered as s renders them. "anthropic"
+// sends the texts that follow a result after its tool_result, as Claude
+// Code does; "anthropic-inside" puts them inside the tool_result's content,
+// after the references, as older versions of this package did.
 func recordHistory(t *testing.T, s *Session, shape string, queries ...string) json.RawMessage {
 	t.Helper()
 	var msgs []any
@@ -20,23 +23,28 @@ func recordHistory(t *testing.T, s *Session, shape string, queries ...string) js
 		id := fmt.Sprintf("call_%d", i+1)
 		args, err := json.Marshal(map[string]string{"query": q})
 		require.NoError(t, err)
-		content, isErr := handle(s, args)
+		content, after, isErr := handle(s, args)
 		require.False(t, isErr, "ToolSearch %s", args)
 		text := ""
 		if len(content) > 0 {
 			text = content[0].Text
 		}
 		switch shape {
-		case "anthropic":
+		case "anthropic", "anthropic-inside":
+			user := []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": content}}
+			for _, b := range after {
+				user = append(user, b)
+			}
+			if shape == "anthropic-inside" {
+				user = []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": append(content, after...)}}
+			}
 			msgs = append(msgs,
 				map[string]any{"role": "user", "content": "please find " + q},
 				map[string]any{"role": "assistant", "content": []any{
 					map[string]any{"type": "text", "text": "Searching."},
 					map[string]any{"type": "tool_use", "id": id, "name": ToolSearchName, "input": json.RawMessage(args)},
 				}},
-				map[string]any{"role": "user", "content": []any{
-					map[string]any{"type": "tool_result", "tool_use_id": id, "content": content},
-				}})
+				map[string]any{"role": "user", "content": user})
 		case "chat":
 			msgs = append(msgs,
 				map[string]any{"role": "user", "content": "please find " + q},
@@ -65,6 +73,7 @@ func TestResumeFromRecordedHistory(t *testing.T) {
 		format Format
 	}{
 		{"anthropic", FormatToolReference},
+		{"anthropic-inside", FormatToolReference},
 		{"anthropic", FormatInline},
 		{"anthropic", FormatFunctions},
 		{"chat", FormatInline},
@@ -73,7 +82,7 @@ func TestResumeFromRecordedHistory(t *testing.T) {
 		{"responses", FormatFunctions},
 	}
 	for _, tc := range cases {
-		t.Run(fmt.Sprintf("%s/%d", tc.shape, tc.format), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/%s", tc.shape, tc.format), func(t *testing.T) {
 			reg := smallRegistry(t)
 			s := NewSession(reg, &SessionOptions{Format: tc.format})
 			history := recordHistory(t, s, tc.shape, queries...)
@@ -140,6 +149,23 @@ func TestDiscoveredInHistoryCases(t *testing.T) {
 		{"a bad name is reported, the others kept",
 			`[{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":[{"type":"tool_reference","tool_name":"bad name"},{"type":"tool_reference","tool_name":"Good"}]}]}]`,
 			[]string{"Good"}, ErrInvalidName},
+		{"tool references with the texts inside the tool result, as older versions wrote",
+			`[{"role":"assistant","content":[{"type":"tool_use","id":"x","name":"ToolSearch","input":{"query":"select:B,A,Nope"}}]},
+			  {"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":[{"type":"tool_reference","tool_name":"B"},{"type":"tool_reference","tool_name":"A"},{"type":"text","text":"Tool loaded."},{"type":"text","text":"No tool named Nope."}]}]}]`,
+			[]string{"A", "B"}, nil},
+		{"tool references alone in the tool result, texts after it (Claude Code's shape)",
+			`[{"role":"assistant","content":[{"type":"text","text":"searching"},{"type":"tool_use","id":"toolu_01","name":"ToolSearch","input":{"query":"slack send"}}]},
+			  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":[{"type":"tool_reference","tool_name":"B"},{"type":"tool_reference","tool_name":"A"}]},
+			    {"type":"text","text":"Tool loaded.","cache_control":{"type":"ephemeral"}},{"type":"text","text":"No tool named Nope."}]},
+			  {"role":"assistant","content":[{"type":"tool_use","id":"toolu_02","name":"ToolSearch","input":{"query":"xyzzy"}}]},
+			  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_02","content":"No matching deferred tools found"}]}]`,
+			[]string{"A", "B"}, nil},
+		{"two ToolSearch answers in one message, the texts after both",
+			`[{"role":"assistant","content":[{"type":"tool_use","id":"1","name":"ToolSearch","input":{"query":"a"}},{"type":"tool_use","id":"2","name":"ToolSearch","input":{"query":"c"}},{"type":"tool_use","id":"3","name":"Read","input":{}}]},
+			  {"role":"user","content":[{"type":"tool_result","tool_use_id":"1","content":[{"type":"tool_reference","tool_name":"A"}]},
+			    {"type":"tool_result","tool_use_id":"2","content":[{"type":"tool_reference","tool_name":"C"}]},
+			    {"type":"tool_result","tool_use_id":"3","content":"file text"},{"type":"text","text":"Tool loaded."}]}]`,
+			[]string{"A", "C"}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

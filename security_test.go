@@ -219,11 +219,11 @@ func assertPromptsIntact(t *testing.T, s *Searcher, deferred []string) {
 	for i, m := range back.Matches {
 		assert.Equal(t, res.Matches[i].Description, m.Description, "the inline rendering round-trips %s's description", m.Name)
 	}
-	for _, b := range res.Content(FormatToolReference) {
-		if b.Type == "text" {
-			assert.Equal(t, "Tool loaded.", b.Text, "tool references carry no description")
-		}
+	content, after := res.Content(FormatToolReference)
+	for _, b := range content {
+		assert.Equal(t, "tool_reference", b.Type, "tool references carry no description")
 	}
+	assert.Equal(t, []ContentBlock{{Type: "text", Text: "Tool loaded."}}, after, "tool references carry no description")
 }
 
 // TestHostileNamesAreRefused: names that could break a prompt or a
@@ -255,7 +255,7 @@ func TestServerDisconnectsMidConversation(t *testing.T) {
 	require.NoError(t, setServerTools(&r, "steady", []Tool{NewMCPTool("steady", "fetch_feed", "Fetch a feed.", json.RawMessage(schema), nil)}))
 	sess := NewSession(&r, nil)
 	require.True(t, sess.Announce().Full)
-	content, isErr := handle(sess, json.RawMessage(`{"query":"fetch"}`))
+	content, _, isErr := handle(sess, json.RawMessage(`{"query":"fetch"}`))
 	require.False(t, isErr, "%v", content)
 	assert.Equal(t, []string{"mcp__flaky__fetch", "mcp__steady__fetch_feed"}, discovered(sess))
 

@@ -53,7 +53,8 @@ const defaultContextWindow = 200_000
 //
 // A turn of an agent loop uses it like this: send Tools() (and the
 // Announce() text) with the request; answer a ToolSearch call with Call,
-// rendering the result with Content(Format()); check any other call with
+// rendering the result with Content(Format()) (the tool result's content,
+// and the texts that follow the tool results); check any other call with
 // CheckCall before running it.
 type Session struct {
 	reg      *Registry
@@ -214,7 +215,9 @@ func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 //	if err != nil {
 //		// an error tool result whose text is err.Error()
 //	} else {
-//		// a tool result whose content is res.Content(s.Format())
+//		content, after := res.Content(s.Format())
+//		// a tool result whose content is content; the after blocks go
+//		// after every tool result of the message
 //	}
 func (s *Session) Call(args json.RawMessage) (*Result, error) {
 	res, err := s.searcher.Call(args)

@@ -80,11 +80,15 @@ func recordHistoryB(b *testing.B, s *Session) json.RawMessage {
 	for i, q := range []string{"slack send", "github issue", "git log", "weather", "wikipedia", "fetch url", "time zone", "memory graph", "npm package", "chart bar",
 		"pdf", "excel sheet", "playwright click", "docker container", "arxiv paper", "crypto price", "stock price", "calendar", "translate", "map route"} {
 		args, _ := json.Marshal(map[string]string{"query": q})
-		content, _ := handle(s, args)
+		content, after, _ := handle(s, args)
 		id := "toolu_" + string(rune('a'+i))
+		user := []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": content}}
+		for _, b := range after {
+			user = append(user, b)
+		}
 		msgs = append(msgs,
 			map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "tool_use", "id": id, "name": ToolSearchName, "input": json.RawMessage(args)}}},
-			map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": content}}})
+			map[string]any{"role": "user", "content": user})
 	}
 	h, err := json.Marshal(msgs)
 	require.NoError(b, err)

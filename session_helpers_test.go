@@ -75,11 +75,13 @@ func sessionSearch(t testing.TB, s *Session, query string) *Result {
 func discovered(s *Session) []string { return s.Snapshot().Discovered }
 
 // handle answers a ToolSearch call on s as an adapter does: the result in
-// s's Format, or the error's text as an error result.
-func handle(s *Session, args json.RawMessage) (content []ContentBlock, isError bool) {
+// s's Format (the tool result's content and the texts after it), or the
+// error's text as an error result.
+func handle(s *Session, args json.RawMessage) (content, after []ContentBlock, isError bool) {
 	res, err := s.Call(args)
 	if err != nil {
-		return []ContentBlock{{Type: "text", Text: err.Error()}}, true
+		return []ContentBlock{{Type: "text", Text: err.Error()}}, nil, true
 	}
-	return res.Content(s.Format()), false
+	content, after = res.Content(s.Format())
+	return content, after, false
 }

@@ -74,16 +74,23 @@ func TestSessionCallContent(t *testing.T) {
 		{"bridge renders references inline", FormatToolReference, true, `{"query":"select:WebFetch"}`, false},
 		{"bad arguments", FormatInline, false, `{"q":"x"}`, true},
 		{"no match", FormatToolReference, false, `{"query":"zzzz"}`, false},
+		{"tool references, a name not found", FormatToolReference, false, `{"query":"select:WebFetch,Nope"}`, false},
+		{"no match, a name not found", FormatToolReference, false, `{"query":"select:Nope"}`, false},
 	}
 	var out strings.Builder
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewSession(smallRegistry(t), &SessionOptions{Format: tc.format, CallBridge: tc.bridge})
-			content, isErr := handle(s, json.RawMessage(tc.args))
+			content, after, isErr := handle(s, json.RawMessage(tc.args))
 			assert.Equal(t, tc.isError, isErr, "isError for %s", tc.args)
 			b, err := json.Marshal(content)
 			require.NoError(t, err)
 			fmt.Fprintf(&out, "== %s: %s\n%s\n", tc.name, tc.args, b)
+			if after != nil {
+				b, err := json.Marshal(after)
+				require.NoError(t, err)
+				fmt.Fprintf(&out, "after: %s\n", b)
+			}
 		})
 	}
 	checkGolden(t, "session/handle_tool_search.txt", []byte(out.String()))
@@ -224,7 +231,7 @@ func TestPendingServers(t *testing.T) {
 	res := sessionSearch(t, s, "jira ticket")
 	assert.Equal(t, []string{"jira"}, res.PendingMCPServers)
 	assert.Empty(t, res.Matches, "pending tools are not searched")
-	content, _ := handle(s, json.RawMessage(`{"query":"jira ticket"}`))
+	content, _, _ := handle(s, json.RawMessage(`{"query":"jira ticket"}`))
 	assert.Contains(t, content[0].Text, "Some MCP servers are still connecting: jira.")
 
 	reg.SetServerStatus("jira", ServerConnected)

@@ -284,7 +284,7 @@ func TestStressConcurrentChangesAndReads(t *testing.T) {
 						annMu.Unlock()
 					case 1:
 						srv := servers[rng.IntN(len(servers))]
-						content, isErr := handle(sess, json.RawMessage(`{"query":"mcp__`+srv+`__","max_results":20}`))
+						content, _, isErr := handle(sess, json.RawMessage(`{"query":"mcp__`+srv+`__","max_results":20}`))
 						assert.False(t, isErr, "Session.Call: %v", content)
 					case 2:
 						defs, skipped := sess.Tools()

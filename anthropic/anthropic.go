@@ -9,20 +9,33 @@
 // tools carry defer_loading and ToolSearch results are tool_reference
 // blocks, which the API expands into the tools' definitions.
 //
+// # The message that answers a turn
+//
+// A ToolResults builds the user message that answers one assistant
+// message's tool calls, as Claude Code sends it: every tool_result first,
+// a ToolSearch result holding only its tool_reference blocks, then the
+// text blocks that follow them ("Tool loaded.", then any note):
+//
+//	[{"type":"tool_result","tool_use_id":"toolu_01","content":[
+//	   {"type":"tool_reference","tool_name":"mcp__slack__send_message"}]},
+//	 {"type":"tool_result","tool_use_id":"toolu_02","content":[{"type":"text","text":"done"}]},
+//	 {"type":"text","text":"Tool loaded."}]
+//
 // # Errors for the model
 //
 // The toolsearch adapters share one convention: a text for the model is
 // sent as the error's text exactly as toolsearch wrote it, with no prefix,
-// in a tool_result with is_error set. HandleToolUse answers a ToolSearch
-// call that cannot be answered that way; send a call refused by
+// in a tool_result with is_error set. ToolResults.Handle answers a
+// ToolSearch call that cannot be answered that way; send a call refused by
 // toolsearch.Session.CheckCall the same way:
-// anthropic.NewToolResultBlock(block.ID, err.Error(), true).
+// ToolResults.Add(anthropic.NewToolResultBlock(block.ID, err.Error(), true)).
 package tsanthropic
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
@@ -64,10 +77,10 @@ func Tools(s *toolsearch.Session) (tools []anthropic.ToolUnionParam, skipped []e
 	return tools, skipped
 }
 
-// ToolResult converts content blocks rendered by toolsearch (text and
+// toolResult converts content blocks rendered by toolsearch (text and
 // tool_reference) into a tool_result block answering toolUseID.
-func ToolResult(toolUseID string, content []toolsearch.ContentBlock, isError bool) anthropic.ContentBlockParamUnion {
-	r := &anthropic.ToolResultBlockParam{ToolUseID: toolUseID}
+func toolResult(toolUseID string, content []toolsearch.ContentBlock, isError bool) anthropic.ContentBlockParamUnion {
+	r := &anthropic.ToolResultBlockParam{ToolUseID: toolUseID, Content: make([]anthropic.ToolResultBlockParamContentUnion, 0, len(content))}
 	for _, b := range content {
 		switch b.Type {
 		case "tool_reference":
@@ -84,23 +97,103 @@ func ToolResult(toolUseID string, content []toolsearch.ContentBlock, isError boo
 	return anthropic.ContentBlockParamUnion{OfToolResult: r}
 }
 
-// HandleToolUse answers block if it is a ToolSearch call: it runs the
-// search with toolsearch.Session.Call (recording the tools found as
-// discovered) and returns the tool_result to send back, whose content is
-// the result rendered in s.Format(): with FormatToolReference one
-// tool_reference per tool and a "Tool loaded." text. For arguments the
-// search cannot answer, the tool_result has is_error set and the error's
-// text, which tells the model what was wrong. ok is false, and nothing is
-// done, for any other tool.
-func HandleToolUse(s *toolsearch.Session, block anthropic.ToolUseBlock) (result anthropic.ContentBlockParamUnion, ok bool) {
+// ToolResults builds the user message that answers the tool calls of one
+// assistant message. Its content is, in this order:
+//
+//  1. every tool_result block: the answers to the ToolSearch calls (see
+//     Handle) and the application's own (see Add), in the order added;
+//  2. the text blocks that follow the ToolSearch results ("Tool loaded.",
+//     then the notes: names not found, with suggestions, and what a limit
+//     cut), each text once: with two ToolSearch calls, "Tool loaded." is
+//     sent once;
+//  3. any other block the application added (an announcement, say).
+//
+// The API wants the tool_result blocks before any other block of the
+// message, and Claude Code sends ToolSearch results this way: with
+// toolsearch.FormatToolReference, a tool_result holds only tool_reference
+// blocks, and "Tool loaded." follows it in the same message.
+//
+// Create one with NewToolResults for each assistant message (the zero
+// value has no Session). It is safe for concurrent use: tools may be run
+// in parallel and Added as they finish.
+type ToolResults struct {
+	session *toolsearch.Session
+
+	mu      sync.Mutex
+	results []anthropic.ContentBlockParamUnion // tool_result blocks
+	texts   []anthropic.ContentBlockParamUnion // after the ToolSearch results
+	seen    map[string]bool                    // texts already in texts
+	others  []anthropic.ContentBlockParamUnion // the application's other blocks
+}
+
+// NewToolResults returns an empty ToolResults that answers ToolSearch calls
+// with s, the conversation's Session.
+func NewToolResults(s *toolsearch.Session) *ToolResults {
+	return &ToolResults{session: s, seen: map[string]bool{}}
+}
+
+// Handle answers block if it is a ToolSearch call: it runs the search with
+// toolsearch.Session.Call (recording the tools found as discovered) and adds
+// the tool_result, whose content is the result rendered in the Session's
+// Format (with FormatToolReference, one tool_reference block per tool
+// found, or the no-match text), and the text blocks that follow it. For
+// arguments the search cannot answer, the tool_result has is_error set and
+// the error's text, which tells the model what was wrong, and no text
+// follows it. It reports whether block was a ToolSearch call; for any other
+// tool it does nothing: run the tool and Add its tool_result.
+func (r *ToolResults) Handle(block anthropic.ToolUseBlock) bool {
 	if block.Name != toolsearch.ToolSearchName {
-		return anthropic.ContentBlockParamUnion{}, false
+		return false
 	}
-	res, err := s.Call(block.Input)
+	res, err := r.session.Call(block.Input)
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if err != nil {
-		return ToolResult(block.ID, []toolsearch.ContentBlock{{Type: "text", Text: err.Error()}}, true), true
+		r.results = append(r.results, toolResult(block.ID, []toolsearch.ContentBlock{{Type: "text", Text: err.Error()}}, true))
+		return true
 	}
-	return ToolResult(block.ID, res.Content(s.Format()), false), true
+	content, after := res.Content(r.session.Format())
+	r.results = append(r.results, toolResult(block.ID, content, false))
+	for _, b := range after {
+		if !r.seen[b.Text] {
+			r.seen[b.Text] = true
+			r.texts = append(r.texts, anthropic.NewTextBlock(b.Text))
+		}
+	}
+	return true
+}
+
+// Add adds blocks the application built: a tool_result joins the tool
+// results, in the order added, and any other block goes at the end of the
+// message, after the texts of the ToolSearch results. Answer a call
+// refused by toolsearch.Session.CheckCall with
+// Add(anthropic.NewToolResultBlock(id, err.Error(), true)).
+func (r *ToolResults) Add(blocks ...anthropic.ContentBlockParamUnion) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, b := range blocks {
+		if b.OfToolResult != nil {
+			r.results = append(r.results, b)
+		} else {
+			r.others = append(r.others, b)
+		}
+	}
+}
+
+// Message returns the user message: the tool_result blocks, then the
+// texts that follow the ToolSearch results, then the other blocks added.
+// ok is false, and the message empty, when nothing was added. The
+// message's content is the caller's.
+func (r *ToolResults) Message() (msg anthropic.MessageParam, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := len(r.results) + len(r.texts) + len(r.others)
+	if n == 0 {
+		return anthropic.MessageParam{}, false
+	}
+	content := make([]anthropic.ContentBlockParamUnion, 0, n)
+	content = append(append(append(content, r.results...), r.texts...), r.others...)
+	return anthropic.NewUserMessage(content...), true
 }
 
 // ErrHistory is returned (wrapped) by Resume for a history that cannot be

@@ -9,26 +9,47 @@ import (
 	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
 )
 
-func ExampleHandleToolUse() {
+func ExampleToolResults() {
 	reg, _ := toolsearch.NewRegistry(nil,
+		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC"},
 		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", json.RawMessage(`{"type":"object"}`), nil),
 		toolsearch.NewMCPTool("mail", "send_email", "Send an email", json.RawMessage(`{"type":"object"}`), nil),
 	)
 	session := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
 
-	// A ToolSearch tool_use block from the model's response.
-	use := anthropic.ToolUseBlock{ID: "toolu_1", Name: "ToolSearch", Input: json.RawMessage(`{"query":"forecast"}`)}
-	result, _ := tsanthropic.HandleToolUse(session, use)
-	b, _ := json.Marshal(result)
-	fmt.Println(string(b))
+	// The tool_use blocks of the model's response: two ToolSearch calls
+	// and a call the application runs.
+	uses := []anthropic.ToolUseBlock{
+		{ID: "toolu_1", Name: "ToolSearch", Input: json.RawMessage(`{"query":"forecast"}`)},
+		{ID: "toolu_2", Name: "get_time", Input: json.RawMessage(`{}`)},
+		{ID: "toolu_3", Name: "ToolSearch", Input: json.RawMessage(`{"query":"select:mcp__mail__send_email,Nope"}`)},
+	}
+	results := tsanthropic.NewToolResults(session)
+	for _, use := range uses {
+		if results.Handle(use) { // a ToolSearch call, answered
+			continue
+		}
+		results.Add(anthropic.NewToolResultBlock(use.ID, "12:00", false))
+	}
+	msg, _ := results.Message()
+	for _, b := range msg.OfUser.Content {
+		j, _ := json.Marshal(b)
+		fmt.Println(string(j))
+	}
 
-	// The next request's tools: the found tool joins with defer_loading.
+	// The next request's tools: the found tools join with defer_loading.
 	tools, _ := tsanthropic.Tools(session)
 	for _, t := range tools {
 		fmt.Println(*t.GetName(), t.GetDeferLoading() != nil && *t.GetDeferLoading())
 	}
 	// Output:
-	// {"tool_use_id":"toolu_1","content":[{"tool_name":"mcp__weather__get_forecast","type":"tool_reference"},{"text":"Tool loaded.","type":"text"}],"type":"tool_result"}
+	// {"tool_use_id":"toolu_1","content":[{"tool_name":"mcp__weather__get_forecast","type":"tool_reference"}],"type":"tool_result"}
+	// {"tool_use_id":"toolu_2","is_error":false,"content":[{"text":"12:00","type":"text"}],"type":"tool_result"}
+	// {"tool_use_id":"toolu_3","content":[{"tool_name":"mcp__mail__send_email","type":"tool_reference"}],"type":"tool_result"}
+	// {"text":"Tool loaded.","type":"text"}
+	// {"text":"No tool named Nope.","type":"text"}
+	// get_time false
 	// ToolSearch false
+	// mcp__mail__send_email true
 	// mcp__weather__get_forecast true
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -37,7 +38,7 @@ func join(s []string) string {
 }
 
 // runConversation plays an agent loop until the model stops calling tools:
-// ToolSearch calls go to tsanthropic.HandleToolUse, other tools answer
+// ToolSearch calls go to tsanthropic.ToolResults.Handle, other tools answer
 // "Sunny, 21°C". It returns the final history.
 func runConversation(t *testing.T, client anthropic.Client, conv *toolsearch.Session, system string, msgs []anthropic.MessageParam) []anthropic.MessageParam {
 	t.Helper()
@@ -53,22 +54,22 @@ func runConversation(t *testing.T, client anthropic.Client, conv *toolsearch.Ses
 		})
 		require.NoError(t, err)
 		msgs = append(msgs, resp.ToParam())
-		var results []anthropic.ContentBlockParamUnion
+		results := tsanthropic.NewToolResults(conv)
 		for _, b := range resp.Content {
 			if b.Type != "tool_use" {
 				continue
 			}
 			use := b.AsToolUse()
-			if r, ok := tsanthropic.HandleToolUse(conv, use); ok {
-				results = append(results, r)
+			if results.Handle(use) {
 				continue
 			}
-			results = append(results, anthropic.NewToolResultBlock(use.ID, "Sunny, 21°C", false))
+			results.Add(anthropic.NewToolResultBlock(use.ID, "Sunny, 21°C", false))
 		}
-		if len(results) == 0 {
+		msg, ok := results.Message()
+		if !ok {
 			return msgs
 		}
-		msgs = append(msgs, anthropic.NewUserMessage(results...))
+		msgs = append(msgs, msg)
 	}
 	t.Fatal("the conversation did not end")
 	return nil
@@ -130,11 +131,12 @@ func TestWireConversation(t *testing.T) {
 	assert.Equal(t, []string{"get_time", "ToolSearch", "mcp__weather__get_forecast"}, names, "turn 2: the discovered tool joins")
 	assert.Equal(t, []string{"mcp__weather__get_forecast"}, deferred, "turn 2: the discovered tool has defer_loading")
 	assert.JSONEq(t, `[{"type":"tool_result","tool_use_id":"toolu_1","content":[
-		{"type":"tool_reference","tool_name":"mcp__weather__get_forecast"},{"type":"text","text":"Tool loaded."}]}]`,
-		string(turn[1].Messages[2].Content))
+		{"type":"tool_reference","tool_name":"mcp__weather__get_forecast"}]},{"type":"text","text":"Tool loaded."}]`,
+		string(turn[1].Messages[2].Content), "only the reference inside the tool_result; Tool loaded. after it")
 	assert.JSONEq(t, `[{"type":"tool_result","tool_use_id":"toolu_2","content":[{"type":"text","text":"Sunny, 21°C"}],"is_error":false}]`,
 		string(turn[2].Messages[4].Content))
-	assert.Contains(t, string(turn[3].Messages[6].Content), `No tool named NoSuchTool`)
+	assert.JSONEq(t, `[{"type":"tool_result","tool_use_id":"toolu_3","content":[{"type":"text","text":"No matching deferred tools found"}]},
+		{"type":"text","text":"No tool named NoSuchTool."}]`, string(turn[3].Messages[6].Content), "no match: the text inside, the note after")
 	assert.Contains(t, string(turn[4].Messages[8].Content), `"is_error":true`, "a malformed ToolSearch call gets an error result")
 
 	// Resume: a fresh conversation rebuilt from the history sends the same
@@ -175,29 +177,93 @@ func TestToolParam(t *testing.T) {
 	}
 }
 
-// TestHandleToolUseErrorIsTheModelsText pins the error convention: a
-// ToolSearch call that cannot be answered gets a tool_result with is_error
-// and the error's text exactly as toolsearch wrote it.
-func TestHandleToolUseErrorIsTheModelsText(t *testing.T) {
+// TestHandleErrorIsTheModelsText pins the error convention: a ToolSearch
+// call that cannot be answered gets a tool_result with is_error and the
+// error's text exactly as toolsearch wrote it, and no text after it.
+func TestHandleErrorIsTheModelsText(t *testing.T) {
 	reg := wiretest.Registry(t)
 	for _, args := range []string{`{"query":7}`, `{"query":"x","max_results":0}`, `not json`} {
 		conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-		r, ok := tsanthropic.HandleToolUse(conv, anthropic.ToolUseBlock{ID: "toolu_9", Name: "ToolSearch", Input: json.RawMessage(args)})
-		require.True(t, ok)
+		results := tsanthropic.NewToolResults(conv)
+		require.True(t, results.Handle(anthropic.ToolUseBlock{ID: "toolu_9", Name: "ToolSearch", Input: json.RawMessage(args)}))
 		_, want := toolsearch.NewSession(reg, nil).Call(json.RawMessage(args))
 		require.Error(t, want, "arguments %s", args)
-		b, err := json.Marshal(r)
+		msg, ok := results.Message()
+		require.True(t, ok)
+		b, err := json.Marshal(msg.OfUser.Content)
 		require.NoError(t, err)
-		wantJSON, _ := json.Marshal(map[string]any{"type": "tool_result", "tool_use_id": "toolu_9", "is_error": true,
-			"content": []map[string]string{{"type": "text", "text": want.Error()}}})
+		wantJSON, _ := json.Marshal([]any{map[string]any{"type": "tool_result", "tool_use_id": "toolu_9", "is_error": true,
+			"content": []map[string]string{{"type": "text", "text": want.Error()}}}})
 		assert.JSONEq(t, string(wantJSON), string(b), "arguments %s", args)
 	}
 }
 
-func TestHandleToolUseIgnoresOtherTools(t *testing.T) {
+func TestHandleIgnoresOtherTools(t *testing.T) {
 	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-	_, ok := tsanthropic.HandleToolUse(conv, anthropic.ToolUseBlock{ID: "x", Name: "get_time", Input: json.RawMessage(`{}`)})
-	assert.False(t, ok)
+	results := tsanthropic.NewToolResults(conv)
+	assert.False(t, results.Handle(anthropic.ToolUseBlock{ID: "x", Name: "get_time", Input: json.RawMessage(`{}`)}))
+	_, ok := results.Message()
+	assert.False(t, ok, "nothing was added")
+	assert.Empty(t, conv.Snapshot().Discovered)
+}
+
+// One assistant message with several tool calls is answered by one user
+// message: every tool_result first (ToolSearch's and the application's, in
+// the order added), then the texts that follow the ToolSearch results, each
+// once, then the application's other blocks.
+func TestToolResultsSeveralCalls(t *testing.T) {
+	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	results := tsanthropic.NewToolResults(conv)
+	results.Add(anthropic.NewTextBlock("a note from the application")) // added first, sent last
+	require.True(t, results.Handle(anthropic.ToolUseBlock{ID: "t1", Name: "ToolSearch", Input: json.RawMessage(`{"query":"select:mcp__weather__get_forecast,Nope"}`)}))
+	results.Add(anthropic.NewToolResultBlock("t2", "12:00", false))
+	require.True(t, results.Handle(anthropic.ToolUseBlock{ID: "t3", Name: "ToolSearch", Input: json.RawMessage(`{"query":"mail"}`)}))
+	require.True(t, results.Handle(anthropic.ToolUseBlock{ID: "t4", Name: "ToolSearch", Input: json.RawMessage(`{"query":"xyzzy"}`)}))
+	require.True(t, results.Handle(anthropic.ToolUseBlock{ID: "t5", Name: "ToolSearch", Input: json.RawMessage(`{"query":"select:Nope"}`)}))
+	require.True(t, results.Handle(anthropic.ToolUseBlock{ID: "t6", Name: "ToolSearch", Input: json.RawMessage(`{"query":5}`)}))
+	msg, ok := results.Message()
+	require.True(t, ok)
+	b, err := json.Marshal(msg)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"role":"user","content":[
+		{"type":"tool_result","tool_use_id":"t1","content":[{"type":"tool_reference","tool_name":"mcp__weather__get_forecast"}]},
+		{"type":"tool_result","tool_use_id":"t2","is_error":false,"content":[{"type":"text","text":"12:00"}]},
+		{"type":"tool_result","tool_use_id":"t3","content":[{"type":"tool_reference","tool_name":"mcp__mail__send_email"}]},
+		{"type":"tool_result","tool_use_id":"t4","content":[{"type":"text","text":"No matching deferred tools found"}]},
+		{"type":"tool_result","tool_use_id":"t5","content":[{"type":"text","text":"No matching deferred tools found"}]},
+		{"type":"tool_result","tool_use_id":"t6","is_error":true,"content":[{"type":"text","text":"Invalid ToolSearch input: query: expected string, but got number; expected {\"query\": string, \"max_results\"?: integer ≥ 1}"}]},
+		{"type":"text","text":"Tool loaded."},
+		{"type":"text","text":"No tool named Nope."},
+		{"type":"text","text":"a note from the application"}]}`, string(b))
+	assert.Equal(t, []string{"mcp__mail__send_email", "mcp__weather__get_forecast"}, conv.Snapshot().Discovered)
+}
+
+// ToolResults may be filled from several goroutines (tools run in
+// parallel); every block is kept and the tool_results come first.
+func TestToolResultsConcurrent(t *testing.T) {
+	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	results := tsanthropic.NewToolResults(conv)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			id := fmt.Sprintf("t%d", i)
+			if i%2 == 0 {
+				results.Handle(anthropic.ToolUseBlock{ID: id, Name: "ToolSearch", Input: json.RawMessage(`{"query":"weather"}`)})
+				return
+			}
+			results.Add(anthropic.NewToolResultBlock(id, "ok", false))
+		})
+	}
+	wg.Wait()
+	msg, ok := results.Message()
+	require.True(t, ok)
+	content := msg.OfUser.Content
+	require.Len(t, content, 21, "20 tool results and one Tool loaded.")
+	for _, b := range content[:20] {
+		assert.NotNil(t, b.OfToolResult)
+	}
+	require.NotNil(t, content[20].OfText)
+	assert.Equal(t, "Tool loaded.", content[20].OfText.Text)
 }
 
 // A tool whose lazy schema cannot be loaded is left out of Tools and named

@@ -166,8 +166,9 @@ func TestHostileServerListsBadTools(t *testing.T) {
 	assert.Equal(t, "<available-deferred-tools>\n"+strings.Join(want, "\n")+"\n</available-deferred-tools>", sess.Announce().Text)
 	res, err := sess.Call(json.RawMessage(`{"query":"select:mcp__evil__inject,mcp__evil__fine"}`))
 	require.NoError(t, err)
-	content := res.Content(sess.Format())
+	content, after := res.Content(sess.Format())
 	require.Len(t, content, 1)
+	require.Empty(t, after, "functions: nothing follows the tool result")
 	text := content[0].Text
 	assert.Equal(t, 1, strings.Count(text, "</functions>"))
 	assert.Equal(t, 2, strings.Count(text, "</function>"))

@@ -44,7 +44,7 @@ import (
 	tsopenai "github.com/toolsearch/toolsearch/openai"
 )
 
-var entryPoints = []any{tsanthropic.Tools, tsanthropic.HandleToolUse, tsopenai.ChatTools,
+var entryPoints = []any{tsanthropic.Tools, tsanthropic.NewToolResults, tsopenai.ChatTools,
 	tsopenai.HandleToolSearchCall, tsmcpsdk.New, tsmcpsdk.ErrorResult, tsmcpgo.New, tsmcpgo.ErrorResult}
 
 func main() {

@@ -6,7 +6,11 @@
 //	toolsearch eval   --dataset FILE [--strategy NAME|all] [--json|--markdown]
 //
 // Without --catalog, search and prompt use an embedded demo catalog of a few
-// hundred real MCP tools and common agent tools.
+// hundred real MCP tools and common agent tools. search --format json,
+// anthropic or functions prints what the model would receive: the inline
+// JSON, the Anthropic user message answering the ToolSearch call (with the
+// tool_use id toolu_01: the tool_result, then the texts that follow it) or
+// the <functions> block.
 package main
 
 import (
@@ -34,6 +38,8 @@ const usageText = `usage:
   toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown]
 
 Without --catalog, search and prompt use the embedded demo catalog.
+--format anthropic prints the user message that answers a ToolSearch call
+with id toolu_01: the tool_result, then the text blocks that follow it.
 Strategies: default (Claude Code's keyword scoring), bm25, regex, hybrid.
 `
 
@@ -162,12 +168,34 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 	case "json":
 		return writeJSON(stdout, json.RawMessage(res.JSON()))
 	case "anthropic":
-		return writeJSON(stdout, res.Content(toolsearch.FormatToolReference))
+		return writeJSON(stdout, anthropicMessage(res))
 	case "functions":
-		_, err = fmt.Fprintln(stdout, res.Content(toolsearch.FormatFunctions)[0].Text)
+		content, _ := res.Content(toolsearch.FormatFunctions)
+		_, err = fmt.Fprintln(stdout, content[0].Text)
 		return err
 	}
 	return writeText(stdout, res)
+}
+
+// anthropicMessage returns the Anthropic user message that answers a
+// ToolSearch call with id toolu_01 with res: the tool_result, whose content
+// is the tool_reference blocks (or the no-match text), then the text blocks
+// that follow it.
+func anthropicMessage(res *toolsearch.Result) any {
+	type toolResult struct {
+		Type      string                    `json:"type"`
+		ToolUseID string                    `json:"tool_use_id"`
+		Content   []toolsearch.ContentBlock `json:"content"`
+	}
+	content, after := res.Content(toolsearch.FormatToolReference)
+	blocks := []any{toolResult{"tool_result", "toolu_01", content}}
+	for _, b := range after {
+		blocks = append(blocks, b)
+	}
+	return struct {
+		Role    string `json:"role"`
+		Content []any  `json:"content"`
+	}{"user", blocks}
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -200,7 +228,8 @@ func writeText(w io.Writer, res *toolsearch.Result) error {
 		}
 	}
 	if len(res.Matches) == 0 {
-		fmt.Fprintf(&b, "%s\n", res.Content(toolsearch.FormatToolReference)[0].Text)
+		content, _ := res.Content(toolsearch.FormatToolReference) // the no-match text
+		fmt.Fprintf(&b, "%s\n", content[0].Text)
 	}
 	for _, n := range res.NotFound {
 		fmt.Fprintf(&b, "not found: %s", n)

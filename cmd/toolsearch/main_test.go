@@ -48,9 +48,17 @@ func TestSearchFormats(t *testing.T) {
 	require.Len(t, res.Matches, 2)
 	assert.Equal(t, "mcp__slack__send_message", res.Matches[0].Name)
 
-	code, out, _ = runCmd(t, "search", "--format", "anthropic", "select:WebFetch")
+	code, out, _ = runCmd(t, "search", "--format", "anthropic", "select:WebFetch,Nope")
 	require.Equal(t, 0, code)
-	assert.JSONEq(t, `[{"type":"tool_reference","tool_name":"WebFetch"},{"type":"text","text":"Tool loaded."}]`, out)
+	assert.JSONEq(t, `{"role":"user","content":[
+		{"type":"tool_result","tool_use_id":"toolu_01","content":[{"type":"tool_reference","tool_name":"WebFetch"}]},
+		{"type":"text","text":"Tool loaded."},
+		{"type":"text","text":"No tool named Nope."}]}`, out, "the tool_result holds only references; the texts follow it")
+
+	code, out, _ = runCmd(t, "search", "--format", "anthropic", "zzzz")
+	require.Equal(t, 0, code)
+	assert.JSONEq(t, `{"role":"user","content":[
+		{"type":"tool_result","tool_use_id":"toolu_01","content":[{"type":"text","text":"No matching deferred tools found"}]}]}`, out)
 
 	code, out, _ = runCmd(t, "search", "--format", "functions", "select:WebFetch")
 	require.Equal(t, 0, code)

@@ -3,8 +3,10 @@
 //
 //  1. the first request carries the core tools, ToolSearch and the list of
 //     deferred tools;
-//  2. the model calls ToolSearch; the next request carries the tool it
-//     found (defer_loading, expanded by the tool_reference in the history);
+//  2. the model calls ToolSearch; the answer is a tool_result holding only
+//     tool_reference blocks, with "Tool loaded." (and any note) after it in
+//     the same user message; the next request carries the tool it found
+//     (defer_loading, expanded by the tool_reference in the history);
 //  3. the model calls that tool, checked by Session.CheckCall first;
 //  4. the conversation is compacted: the Session state is saved as JSON,
 //     restored in a new Session, and the tool list is byte-identical;
@@ -88,9 +90,11 @@ func (m *model) call(name, input string) step {
 	}
 }
 
-// transcript records every request's serialized tools, per conversation.
+// transcript records every request's serialized tools, per conversation,
+// and the main conversation's history.
 type transcript struct {
-	Tools map[string][][]byte
+	Tools   map[string][][]byte
+	History []byte
 }
 
 // agent runs one conversation.
@@ -133,46 +137,55 @@ func (a *agent) loop() error {
 			return err
 		}
 		a.msgs = append(a.msgs, reply)
-		var results []block
+		// The user message holds every tool_result first, then the texts
+		// that follow the ToolSearch results, each once.
+		var results, texts []block
 		for _, b := range reply.Content {
 			switch b.Type {
 			case "text":
 				fmt.Fprintf(a.w, "  model: %s\n", b.Text)
 			case "tool_use":
-				results = append(results, a.runTool(b))
+				res, after := a.runTool(b)
+				results = append(results, res)
+				for _, t := range after {
+					if !slices.ContainsFunc(texts, func(x block) bool { return x.Text == t.Text }) {
+						texts = append(texts, block{Type: "text", Text: t.Text})
+					}
+				}
 			}
 		}
 		if len(results) == 0 {
 			return nil
 		}
-		a.msgs = append(a.msgs, message{Role: "user", Content: results})
+		a.msgs = append(a.msgs, message{Role: "user", Content: append(results, texts...)})
 	}
 }
 
 // runTool answers one tool_use: ToolSearch through the session, anything
-// else after CheckCall.
-func (a *agent) runTool(b block) block {
-	res := block{Type: "tool_result", ToolUseID: b.ID}
+// else after CheckCall. after are the text blocks that go after the
+// message's tool results.
+func (a *agent) runTool(b block) (res block, after []toolsearch.ContentBlock) {
+	res = block{Type: "tool_result", ToolUseID: b.ID}
 	if b.Name == toolsearch.ToolSearchName {
 		found, err := a.session.Call(b.Input)
 		if err != nil {
 			res.Content, res.IsError = []toolsearch.ContentBlock{{Type: "text", Text: err.Error()}}, true
 		} else {
-			res.Content = found.Content(a.session.Format())
+			res.Content, after = found.Content(a.session.Format())
 		}
-		fmt.Fprintf(a.w, "  ToolSearch %s → %s\n", b.Input, summarize(res.Content))
-		return res
+		fmt.Fprintf(a.w, "  ToolSearch %s → %s\n", b.Input, summarize(res.Content, after))
+		return res, after
 	}
 	call, err := a.session.CheckCall(b.Name, b.Input)
 	if err != nil {
 		res.Content, res.IsError = []toolsearch.ContentBlock{{Type: "text", Text: err.Error()}}, true
 		fmt.Fprintf(a.w, "  %s refused: %s\n", b.Name, err)
-		return res
+		return res, nil
 	}
 	out := fmt.Sprintf("ok: %s ran with %s", call.Tool.Name, call.Arguments)
 	res.Content = []toolsearch.ContentBlock{{Type: "text", Text: out}}
 	fmt.Fprintf(a.w, "  %s %s → %s\n", b.Name, b.Input, out)
-	return res
+	return res, nil
 }
 
 func names(defs []toolsearch.ToolDefinition) []string {
@@ -184,8 +197,8 @@ func names(defs []toolsearch.ToolDefinition) []string {
 }
 
 // summarize shortens a ToolSearch result for the log: the tools it
-// references or names.
-func summarize(content []toolsearch.ContentBlock) string {
+// references or names, and the texts that follow the tool result.
+func summarize(content, after []toolsearch.ContentBlock) string {
 	var refs []string
 	for _, c := range content {
 		if c.Type == "tool_reference" {
@@ -193,7 +206,11 @@ func summarize(content []toolsearch.ContentBlock) string {
 		}
 	}
 	if len(refs) > 0 {
-		return "tool_reference " + strings.Join(refs, ", ")
+		out := "tool_reference " + strings.Join(refs, ", ")
+		for _, t := range after {
+			out += ` + "` + t.Text + `"`
+		}
+		return out
 	}
 	if len(content) == 0 {
 		return "(empty)"
@@ -262,6 +279,7 @@ func run(w io.Writer) (*transcript, error) {
 	if err != nil {
 		return nil, err
 	}
+	tr.History = history
 	before, _ := main.session.Tools()
 	beforeJSON, _ := json.Marshal(before)
 

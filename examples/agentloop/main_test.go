@@ -49,6 +49,9 @@ func TestRunTools(t *testing.T) {
 	assert.Contains(t, string(main[1]), `"name":"mcp__slack__send_message"`, "request 2 carries the discovered tool")
 	assert.Contains(t, string(main[1]), `"defer_loading":true`)
 	assert.Equal(t, string(main[2]), string(tr.Tools["compacted"][0]), "tools after compaction and restore")
+	assert.Contains(t, string(tr.History),
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":[{"type":"tool_reference","tool_name":"mcp__slack__send_message"}]},{"type":"text","text":"Tool loaded."}]}`,
+		"the tool_result holds only the reference; Tool loaded. follows it in the same user message")
 
 	for _, b := range tr.Tools["subagent"] {
 		assert.NotContains(t, string(b), "mcp__slack", "the subagent never gets a tool outside its scope")

@@ -39,7 +39,8 @@ func run(w io.Writer) error {
 	fmt.Fprintf(w, "system prompt: %s\n\n", s.SystemPromptSection())
 
 	// The model calls ToolSearch; each call is answered with a result,
-	// rendered here as Anthropic tool references.
+	// rendered here as Anthropic tool references: the tool_result holds the
+	// references, and the texts follow it in the same user message.
 	for _, args := range []string{
 		`{"query":"github issue"}`,
 		`{"query":"select:WebFetch,web_fetch2"}`,
@@ -51,11 +52,16 @@ func run(w io.Writer) error {
 			fmt.Fprintf(w, "  error: %v\n", err)
 			continue
 		}
-		content, err := json.Marshal(res.Content(toolsearch.FormatToolReference))
+		content, after := res.Content(toolsearch.FormatToolReference)
+		c, err := json.Marshal(content)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "  %s\n", content)
+		a, err := json.Marshal(after)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "  tool_result: %s\n  then: %s\n", c, a)
 	}
 	return nil
 }

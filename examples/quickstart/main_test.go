@@ -16,9 +16,11 @@ system prompt: The following deferred tools are available via ToolSearch:
 WebFetch, mcp__github__create_issue, mcp__slack__send_message
 
 ToolSearch {"query":"github issue"}
-  [{"type":"tool_reference","tool_name":"mcp__github__create_issue"},{"type":"text","text":"Tool loaded."}]
+  tool_result: [{"type":"tool_reference","tool_name":"mcp__github__create_issue"}]
+  then: [{"type":"text","text":"Tool loaded."}]
 ToolSearch {"query":"select:WebFetch,web_fetch2"}
-  [{"type":"tool_reference","tool_name":"WebFetch"},{"type":"text","text":"Tool loaded."},{"type":"text","text":"No tool named web_fetch2 (did you mean WebFetch?)."}]
+  tool_result: [{"type":"tool_reference","tool_name":"WebFetch"}]
+  then: [{"type":"text","text":"Tool loaded."},{"type":"text","text":"No tool named web_fetch2 (did you mean WebFetch?)."}]
 ToolSearch {"query":"slack","max_results":0}
   error: Invalid ToolSearch input: max_results: must be >= 1 but found 0; expected {"query": string, "max_results"?: integer ≥ 1}
 `, out.String())

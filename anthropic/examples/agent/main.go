@@ -1,7 +1,8 @@
 // Command agent runs an agent loop with the Anthropic Go SDK over a
 // toolsearch Session: the request carries the always-loaded tools and
-// ToolSearch; ToolSearch calls are answered with tool_reference blocks and
-// the found tools join the next request with defer_loading.
+// ToolSearch; ToolSearch calls are answered with a tool_result holding
+// tool_reference blocks, followed by "Tool loaded." in the same user
+// message, and the found tools join the next request with defer_loading.
 //
 // By default the model is a scripted stand-in served on localhost, so the
 // example runs without a key. With -real it talks to the Anthropic API
@@ -90,7 +91,7 @@ func run(ctx context.Context, w io.Writer, client anthropic.Client) error {
 			return err
 		}
 		msgs = append(msgs, resp.ToParam())
-		var results []anthropic.ContentBlockParamUnion
+		results := tsanthropic.NewToolResults(session) // the user message answering this turn
 		for _, b := range resp.Content {
 			switch b.Type {
 			case "text":
@@ -98,19 +99,23 @@ func run(ctx context.Context, w io.Writer, client anthropic.Client) error {
 			case "tool_use":
 				use := b.AsToolUse()
 				fmt.Fprintf(w, "  model calls %s %s\n", use.Name, use.Input)
-				if r, ok := tsanthropic.HandleToolUse(session, use); ok {
+				if results.Handle(use) { // a ToolSearch call, answered
 					fmt.Fprintf(w, "  discovered: %v\n", session.Snapshot().Discovered)
-					results = append(results, r)
+					continue
+				}
+				if _, err := session.CheckCall(use.Name, use.Input); err != nil {
+					results.Add(anthropic.NewToolResultBlock(use.ID, err.Error(), true))
 					continue
 				}
 				// Run the tool; a real agent would dispatch to the MCP server.
-				results = append(results, anthropic.NewToolResultBlock(use.ID, "Sunny, 21°C", false))
+				results.Add(anthropic.NewToolResultBlock(use.ID, "Sunny, 21°C", false))
 			}
 		}
-		if len(results) == 0 {
+		msg, ok := results.Message() // every tool_result, then "Tool loaded."
+		if !ok {
 			return nil
 		}
-		msgs = append(msgs, anthropic.NewUserMessage(results...))
+		msgs = append(msgs, msg)
 	}
 	return fmt.Errorf("the conversation did not end in 8 turns")
 }

@@ -412,7 +412,8 @@ func printTable(w io.Writer, rep *report) {
 			fmt.Fprintf(w, "  %s — %s\n", m.Name, desc)
 		}
 		if len(q.Matches) == 0 {
-			fmt.Fprintf(w, "  %s\n", q.Content(toolsearch.FormatToolReference)[0].Text) // the no-match text
+			content, _ := q.Content(toolsearch.FormatToolReference) // the no-match text
+			fmt.Fprintf(w, "  %s\n", content[0].Text)
 		}
 	}
 }
