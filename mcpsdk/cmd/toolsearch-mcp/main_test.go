@@ -198,7 +198,9 @@ func TestThreeNPMServersAndFailures(t *testing.T) {
 		"hangs":      map[string]any{"command": "sleep", "args": []string{"60"}},
 		"bad":        fakeServer(t),
 	})
-	code, out, stderr := runCmd(t, "--config", cfg, "--json", "--timeout", "5s", "--query", "read file")
+	// 15s: the hanging server costs that long, and node servers can take
+	// several seconds to start on a loaded 2-core machine.
+	code, out, stderr := runCmd(t, "--config", cfg, "--json", "--timeout", "15s", "--query", "read file")
 	assert.Equal(t, 1, code, "some servers failed")
 	var rep report
 	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
