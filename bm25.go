@@ -47,7 +47,7 @@ func BM25Strategy(opts *BM25Options) Strategy {
 }
 
 func (bm25Strategy) Name() string         { return "bm25" }
-func (bm25Strategy) Input() StrategyInput { return StrategyInput{} }
+func (bm25Strategy) Input() StrategyInput { return StrategyInput{MaxTerms: 128} }
 
 // posting is one document's entry in a term's postings list.
 type posting struct {

@@ -120,9 +120,13 @@
 //
 // [RegistryOptions] bound what a tool definition can make the registry do
 // (schema size, depth and validation work, description size);
-// [SearchOptions] bound what a query can make a search do (query bytes and
-// terms, select: names, result schema bytes). A limit reached is an error,
-// or a cut named in Result.Notes; never silent.
+// [SearchOptions] bound what a query can make a search do (query bytes,
+// the terms a strategy ranks, select: names, result schema bytes). A
+// limit reached is an error, or a cut named in Result.Notes; never
+// silent. A query longer than the strategy's term budget (32 terms for
+// the default strategy, 128 for bm25 and hybrid) is answered with its
+// most informative terms: a repeated term counts once, then stop words
+// and the words most tools have are left out first.
 //
 // Errors wrap the package's sentinels (ErrInvalidName, ErrInvalidSchema,
 // ErrInvalidQuery, …): test them with errors.Is. Only the sentinels say

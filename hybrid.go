@@ -79,7 +79,7 @@ type hybridStrategy struct{ p hybridParams }
 func HybridStrategy() Strategy { return hybridStrategy{hybridDefaults} }
 
 func (hybridStrategy) Name() string         { return "hybrid" }
-func (hybridStrategy) Input() StrategyInput { return StrategyInput{} }
+func (hybridStrategy) Input() StrategyInput { return StrategyInput{MaxTerms: 128} }
 
 // nameWords splits a tool name into lowercased words at '_', '-', '.',
 // spaces, and camelCase boundaries (getURLFor → get, url, for).
