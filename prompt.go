@@ -344,7 +344,6 @@ func queryTooLong(n, limit int) string {
 	return "the query is " + strconv.Itoa(n) + " bytes long, the limit is " + strconv.Itoa(limit)
 }
 
-
 func patternTooLong(n, limit int) string {
 	return fmt.Sprintf("the pattern is %d characters long; the limit is %d: use a shorter pattern, for example a few alternatives like \"slack|message\"", n, limit)
 }
