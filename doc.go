@@ -40,8 +40,10 @@
 //  1. select:A,B — the prefix in any case on the raw query, and a rest
 //     without a line break. The named tools, in request order, without
 //     duplicates, deferred or not; a name is looked up exactly (as a name,
-//     then as an alias), deferred tools first, and else matched ignoring
-//     case when exactly one tool has it. Names that match nothing are
+//     then as an alias), deferred tools first; else matched ignoring case
+//     when exactly one tool has it; else matched ignoring case with "_",
+//     "-" and "." taken as one character when exactly one tool has it (a
+//     note in Result.Notes says so). Names that match nothing are
 //     reported in Result.NotFound, with up to three close names each in
 //     Result.Suggestions. max_results does not apply.
 //  2. exact name — the query, trimmed and lowercased, is a tool's

@@ -307,6 +307,10 @@ func termsCut(n, limit int, left []string) string {
 	return note + ", and these were left out (stop words and the most common words first): \"" + strings.Join(left, "\", \"") + "\"."
 }
 
+func selectLoose(asked, name string) string {
+	return "select: no tool is named " + asked + "; " + name + " was loaded, the one tool whose name differs from it only in \"_\", \"-\" or \".\" (or case)."
+}
+
 func leftOutBudget(name string, size, left, limit int) string {
 	return name + " was left out: its schema is " + strconv.Itoa(size) + " bytes and this result has " +
 		strconv.Itoa(left) + " of its " + strconv.Itoa(limit) + " schema bytes left. Select it in a query of its own."
