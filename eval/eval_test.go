@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -75,6 +76,30 @@ func TestEvaluateMetrics(t *testing.T) {
 	idcg2 := 1 + 1/math.Log2(3)
 	ndcg := 1 + (1/math.Log2(3)+1/math.Log2(4))/idcg2 + 0 + (1/math.Log2(3))/1 + 0
 	assert.InDelta(t, ndcg/5, rep.NDCG5, 1e-12)
+}
+
+// Evaluate measures what a model's call returns: the matches of one call
+// (max_results as the Searcher's default), refusals and notes counted.
+func TestEvaluateIsTheCall(t *testing.T) {
+	reg := evalRegistry(t)
+	queries := []Query{
+		{Query: "alpha beta", Relevant: []string{"delta"}},                           // rank 3
+		{Query: strings.Repeat("x", 9000), Relevant: []string{"alpha"}},              // over the byte limit: refused
+		{Query: strings.Repeat("gamma ", 40), Relevant: []string{"gamma"}},           // over the term budget: a note
+		{Query: "select:alpha-beta", Relevant: []string{"alpha_beta"}},               // a loose select: a note
+		{Query: "alpha beta", Relevant: []string{"delta"}, ID: "cut to two matches"}, // see below
+	}
+	rep := Evaluate(reg, nil, queries)
+	assert.Equal(t, []int{3, 0, 1, 1, 3}, rep.PerQuery)
+	assert.Equal(t, 1, rep.Refused)
+	assert.Equal(t, 2, rep.Noted)
+	assert.InDelta(t, (1.0/3+0+1+1+1.0/3)/5, rep.MRR, 1e-12)
+
+	two := Evaluate(reg, &toolsearch.SearchOptions{MaxResults: 2}, queries)
+	assert.Equal(t, []int{0, 0, 1, 1, 0}, two.PerQuery, "a tool the call does not return is not found")
+	assert.InDelta(t, 2.0/5, two.MRR, 1e-12, "MRR over the matches returned")
+
+	assert.Equal(t, []string{"nope", "x"}, Missing(reg, []Query{{Relevant: []string{"x", "alpha"}}, {Relevant: []string{"nope", "x"}}}))
 }
 
 func TestEvaluateEmpty(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/eval"
@@ -31,7 +32,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", stderr)
 	var datasets fileList
 	fs.Var(&datasets, "dataset", "dataset `file` (repeatable; more files may follow the flags)")
-	catalog := fs.String("catalog", "", "catalog `file` for datasets without \"tools\" (default: the embedded demo catalog)")
+	catalog := fs.String("catalog", "", "catalog `file` for datasets without \"tools\" (required by them)")
 	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex, hybrid, or all")
 	asJSON := fs.Bool("json", false, "print JSON")
 	markdown := fs.Bool("markdown", false, "print a Markdown table of Recall@5 (dataset × strategy)")
@@ -60,7 +61,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	}
 	var rows []evalRow
 	for _, path := range datasets {
-		r, err := evalDataset(path, *catalog, *split, strategies)
+		r, err := evalDataset(path, *catalog, *split, strategies, stderr)
 		if err != nil {
 			return err
 		}
@@ -79,14 +80,16 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 			r.Dataset, r.Strategy, r.Tools, r.Queries, r.Recall1, r.Recall5, r.MRR, r.NDCG5, r.MeanQueryMicros)
 	}
 	if len(names) > 1 || names[0] == "regex" {
-		b.WriteString("regex: each query was turned into a pattern with eval.WordsPattern (its words, stop words left out, joined with |)\n")
+		b.WriteString("regex: each query of several words was turned into a pattern with eval.WordsPattern (its words, stop words left out, joined with |)\n")
 	}
 	_, err := io.WriteString(stdout, b.String())
 	return err
 }
 
-// evalDataset runs the strategies over one dataset file.
-func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy) ([]evalRow, error) {
+// evalDataset runs the strategies over one dataset file, with a line on
+// progress for each strategy and a warning for relevant names that are not
+// in the catalog.
+func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy, progress io.Writer) ([]evalRow, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -107,7 +110,10 @@ func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy) 
 	}
 	tools := ds.Tools
 	if tools == nil {
-		reg, err := loadRegistry(catalog) // "" means the demo catalog
+		if catalog == "" {
+			return nil, fmt.Errorf(`%s has no "tools": give the catalog its queries are for with --catalog`, path)
+		}
+		reg, err := loadRegistry(catalog)
 		if err != nil {
 			return nil, err
 		}
@@ -122,20 +128,30 @@ func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy) 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if missing := eval.Missing(reg, ds.Queries); len(missing) > 0 {
+		fmt.Fprintf(progress, "eval: warning: %s: %d relevant tool names are not in the catalog and count as not found: %s\n",
+			name, len(missing), listSome(missing, 10))
+	}
 	var rows []evalRow
 	for _, st := range strategies {
 		queries := ds.Queries
 		if st.Name() == "regex" {
-			queries = make([]eval.Query, len(ds.Queries))
-			for i, q := range ds.Queries {
-				q.Query = eval.WordsPattern(q.Query)
-				queries[i] = q
-			}
+			queries = eval.AsPatterns(queries)
 		}
 		rep := eval.Evaluate(reg, &toolsearch.SearchOptions{Strategy: st}, queries)
+		fmt.Fprintf(progress, "eval: %s %s: %d queries in %s (%d refused, %d answered with notes)\n",
+			name, st.Name(), rep.Queries, rep.Elapsed.Round(time.Millisecond), rep.Refused, rep.Noted)
 		rows = append(rows, evalRow{Dataset: name, Tools: len(tools), Report: rep})
 	}
 	return rows, nil
+}
+
+// listSome joins the first n names, and says how many more there are.
+func listSome(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
 }
 
 // markdownTable renders Recall@5 with one row per dataset and one column
