@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -81,38 +80,6 @@ func HybridStrategy() Strategy { return hybridStrategy{hybridDefaults} }
 func (hybridStrategy) Name() string         { return "hybrid" }
 func (hybridStrategy) Input() StrategyInput { return StrategyInput{MaxTerms: 128} }
 
-// nameWords splits a tool name into lowercased words at '_', '-', '.',
-// spaces, and camelCase boundaries (getURLFor → get, url, for).
-func nameWords(dst []string, name string) []string {
-	name = strings.TrimPrefix(name, "mcp__")
-	rs := []rune(name)
-	start := -1
-	flush := func(end int) {
-		if start >= 0 && end > start {
-			dst = append(dst, words.Lower(string(rs[start:end])))
-		}
-		start = -1
-	}
-	for i, r := range rs {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			flush(i)
-			continue
-		}
-		if start >= 0 && unicode.IsUpper(r) {
-			prev := rs[i-1]
-			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
-				flush(i)
-			}
-		}
-		if start < 0 {
-			start = i
-		}
-	}
-	flush(len(rs))
-	return dst
-}
-
 // hybridDoc is the per-tool data of the hybrid index.
 type hybridDoc struct {
 	name          map[string]bool // stems of the name words
@@ -132,7 +99,7 @@ func stemCounts(ws []string) (map[string]float64, float64) {
 
 func newHybridDoc(t *Tool) *hybridDoc {
 	d := &hybridDoc{name: map[string]bool{}}
-	for _, w := range nameWords(nil, t.Name) {
+	for _, w := range words.NameWords(nil, t.Name) {
 		d.name[words.Stem(w)] = true
 	}
 	d.parts, _ = nameParts(t.Name)
@@ -141,7 +108,7 @@ func newHybridDoc(t *Tool) *hybridDoc {
 	names, descs := argumentTexts(t.InputSchema)
 	var ws []string
 	for _, n := range names {
-		ws = nameWords(ws, n)
+		ws = words.NameWords(ws, n)
 	}
 	for _, s := range descs {
 		ws = words.Words(ws, s)

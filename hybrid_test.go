@@ -7,26 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestNameWords(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"getURLFor", []string{"get", "url", "for"}},
-		{"HTTPRequest", []string{"http", "request"}},
-		{"mcp__github__create_issue", []string{"github", "create", "issue"}},
-		{"get-current-date", []string{"get", "current", "date"}},
-		{"mcp__hackernews__getStoryWithComments", []string{"hackernews", "get", "story", "with", "comments"}},
-		{"getPM2.5Level", []string{"get", "pm2", "5", "level"}},
-		{"v2Api", []string{"v2", "api"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			assert.Equal(t, tt.want, nameWords(nil, tt.in))
-		})
-	}
-}
-
 func hybridSearch(t *testing.T, reg *Registry, q string) []string {
 	t.Helper()
 	res, err := NewSearcher(reg, &SearchOptions{Strategy: HybridStrategy()}).Search(q, 10)

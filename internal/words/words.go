@@ -226,3 +226,37 @@ func Terms(query string) []Term {
 	}
 	return out
 }
+
+// NameWords appends the words of a tool name to dst: it loses a leading
+// "mcp__" and splits at every character that is not a letter or digit
+// ('_', '-', '.', …) and at camelCase boundaries (getURLFor → get, url,
+// for; v2Api → v2, api), lowercased.
+func NameWords(dst []string, name string) []string {
+	name = strings.TrimPrefix(name, "mcp__")
+	rs := []rune(name)
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			dst = append(dst, Lower(string(rs[start:end])))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			flush(i)
+			continue
+		}
+		if start >= 0 && unicode.IsUpper(r) {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+				flush(i)
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(rs))
+	return dst
+}
