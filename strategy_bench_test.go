@@ -30,6 +30,9 @@ func BenchmarkStrategies(b *testing.B) {
 				q = queries[st.Name()][i]
 			}
 			b.Run(st.Name()+"/"+kind, func(b *testing.B) {
+				if _, err := s.Search(q, 5); err != nil { // builds the index
+					b.Fatal(err)
+				}
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := s.Search(q, 5); err != nil {

@@ -14,6 +14,7 @@ package queryshapes
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -23,8 +24,9 @@ import (
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
-// Query is one generated query and the tools that answer it (the tool it
-// was made from, and any tool with the same name words and description).
+// Query is one generated query and the tools that answer it: the tool it
+// was made from, and any tool with the same description (without one, the
+// same own name words).
 type Query struct {
 	ID       string   `json:"id"`
 	Query    string   `json:"query"`
@@ -47,7 +49,7 @@ type shape struct {
 
 // Shapes are the shapes, in the order of the sets Generate returns.
 var shapes = []shape{
-	{"keywords", "2-3 words from the tool's name and description", (*gen).keywords},
+	{"keywords", "2-3 words from the tool's name and description, rarer words likelier", (*gen).keywords},
 	{"required", "keywords with the first one required: +the server's most distinctive word (MCP tools) or +a name word", (*gen).required},
 	{"select", "select: with the name as is, in another case, or with '_', '-' and '.' swapped", (*gen).selectName},
 	{"exact", "the tool's name, as is or lowercased", (*gen).exact},
@@ -55,7 +57,7 @@ var shapes = []shape{
 	{"camel", "name words in camelCase, the server's name sometimes after the verb (sendSlackMessage)", (*gen).camel},
 	{"kebab", "name words joined with -", (*gen).kebab},
 	{"typo", "a snake_case name fragment with one letter deleted, doubled, replaced or swapped", (*gen).typo},
-	{"sentence", "a request of 5-15 words: a phrase of the description in a request template", (*gen).sentence},
+	{"sentence", "a request of 5-15 words: the first 5-10 words of the description in a request template", (*gen).sentence},
 	{"long", "a request of 40-80 words: generic context sentences around a phrase of the description", (*gen).long},
 }
 
@@ -76,11 +78,25 @@ func Generate(tools []toolsearch.Tool, seed uint64, perShape int) []Set {
 	for i := range tools {
 		ts = append(ts, newTool(&tools[i]))
 	}
-	same := map[string][]string{} // name words + description → names
-	key := func(t *tool, desc string) string { return strings.Join(t.own, " ") + "\x00" + desc }
+	// Tools with the same description (or, without one, the same own name
+	// words) cannot be told apart by their text: each answers the other's
+	// queries.
+	same := map[string][]string{}
+	key := func(t *tool, desc string) string {
+		if d := strings.TrimSpace(desc); d != "" {
+			return d
+		}
+		return "\x00" + strings.Join(t.own, " ")
+	}
 	for i, t := range ts {
 		k := key(t, tools[i].Description)
 		same[k] = append(same[k], t.name)
+	}
+	df := map[string]int{} // word → tools whose name or description has it
+	for _, t := range ts {
+		for _, w := range slices.Compact(slices.Sorted(slices.Values(slices.Concat(t.own, t.content)))) {
+			df[w]++
+		}
 	}
 	servers := map[string]int{} // server name word → servers that have it
 	seen := map[string]bool{}
@@ -94,7 +110,7 @@ func Generate(tools []toolsearch.Tool, seed uint64, perShape int) []Set {
 	}
 	var sets []Set
 	for si, sh := range shapes {
-		g := &gen{rand.New(rand.NewPCG(seed, uint64(si))), servers}
+		g := &gen{rand.New(rand.NewPCG(seed, uint64(si))), servers, df, len(ts)}
 		order := g.rng.Perm(len(ts))
 		set := Set{Shape: sh.name, About: sh.about}
 		for _, i := range order {
@@ -158,9 +174,31 @@ func ascii(w string) bool {
 type gen struct {
 	rng     *rand.Rand
 	servers map[string]int // server name word → servers that have it
+	df      map[string]int // word → tools whose name or description has it
+	tools   int
 }
 
 func (g *gen) pick(ws []string) string { return ws[g.rng.IntN(len(ws))] }
+
+// pickTelling picks one of ws with a probability that grows with how few
+// tools have it (its IDF): a model writing keywords picks the words that
+// tell its tool apart, seldom "get" or "specific".
+func (g *gen) pickTelling(ws []string) string {
+	weights := make([]float64, len(ws))
+	sum := 0.0
+	for i, w := range ws {
+		weights[i] = math.Log(float64(g.tools+1) / float64(g.df[w]+1))
+		sum += weights[i]
+	}
+	r := g.rng.Float64() * sum
+	for i, w := range weights {
+		if r < w {
+			return ws[i]
+		}
+		r -= w
+	}
+	return ws[len(ws)-1]
+}
 
 // fragment returns name words for the snake, camel, kebab and typo
 // shapes: the tool's own words (2 or more), or one own word after the
@@ -200,9 +238,9 @@ func (g *gen) keywords(t *tool) (string, bool) {
 	if len(nameWords) == 0 || len(desc) == 0 {
 		return "", false
 	}
-	ws := []string{g.pick(nameWords)}
+	ws := []string{g.pickTelling(nameWords)}
 	for range 1 + g.rng.IntN(2) {
-		if w := g.pick(desc); !slices.Contains(ws, w) {
+		if w := g.pickTelling(desc); !slices.Contains(ws, w) {
 			ws = append(ws, w)
 		}
 	}
@@ -330,7 +368,7 @@ func (g *gen) sentence(t *tool) (string, bool) {
 	if len(t.phrase) < 4 {
 		return "", false
 	}
-	n := min(len(t.phrase), 3+g.rng.IntN(8))
+	n := min(len(t.phrase), 5+g.rng.IntN(6)) // 5-10 words of it: enough to say what is wanted
 	req := g.pick(requests)
 	s := fmt.Sprintf(req, strings.Join(t.phrase[:n], " "))
 	if len(t.server) > 0 && g.rng.IntN(2) == 0 {
