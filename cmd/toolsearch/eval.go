@@ -35,7 +35,8 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	catalog := fs.String("catalog", "", "catalog `file` for datasets without \"tools\" (required by them)")
 	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex, hybrid, or all")
 	asJSON := fs.Bool("json", false, "print JSON")
-	markdown := fs.Bool("markdown", false, "print a Markdown table of Recall@5 (dataset × strategy)")
+	markdown := fs.Bool("markdown", false, "print a Markdown table (dataset × strategy) of the --metrics")
+	metrics := fs.String("metrics", "r5", "with --markdown, the `list` of metrics in each cell, comma-separated: r1, r5, mrr, ndcg")
 	split := fs.String("split", "", "evaluate only the `even` or odd-numbered queries (0-based), for tune/held-out checks")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -46,6 +47,10 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(datasets) == 0 {
 		return usageError{errors.New("--dataset is required")}
+	}
+	cells, err := parseMetrics(*metrics)
+	if err != nil {
+		return usageError{err}
 	}
 	names := []string{*strategy}
 	if *strategy == "all" {
@@ -71,7 +76,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	case *asJSON:
 		return writeJSON(stdout, rows)
 	case *markdown:
-		_, err := io.WriteString(stdout, markdownTable(rows, names))
+		_, err := io.WriteString(stdout, markdownTable(rows, names, cells))
 		return err
 	}
 	var b strings.Builder
@@ -82,7 +87,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	if len(names) > 1 || names[0] == "regex" {
 		b.WriteString("regex: each query of several words was turned into a pattern with eval.WordsPattern (its words, stop words left out, joined with |)\n")
 	}
-	_, err := io.WriteString(stdout, b.String())
+	_, err = io.WriteString(stdout, b.String())
 	return err
 }
 
@@ -154,9 +159,35 @@ func listSome(names []string, n int) string {
 	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
 }
 
-// markdownTable renders Recall@5 with one row per dataset and one column
-// per strategy.
-func markdownTable(rows []evalRow, strategies []string) string {
+// metric is one metric of a Markdown cell.
+type metric struct {
+	name string
+	get  func(*eval.Report) float64
+}
+
+var metricsByName = map[string]metric{
+	"r1":   {"Recall@1", func(r *eval.Report) float64 { return r.Recall1 }},
+	"r5":   {"Recall@5", func(r *eval.Report) float64 { return r.Recall5 }},
+	"mrr":  {"MRR", func(r *eval.Report) float64 { return r.MRR }},
+	"ndcg": {"NDCG@5", func(r *eval.Report) float64 { return r.NDCG5 }},
+}
+
+// parseMetrics reads the --metrics list.
+func parseMetrics(list string) ([]metric, error) {
+	var out []metric
+	for _, name := range strings.Split(list, ",") {
+		m, ok := metricsByName[strings.TrimSpace(name)]
+		if !ok {
+			return nil, fmt.Errorf("--metrics: unknown metric %q (want r1, r5, mrr or ndcg)", name)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// markdownTable renders the metrics with one row per dataset and one
+// column per strategy; a cell holds the metrics separated by " / ".
+func markdownTable(rows []evalRow, strategies []string, metrics []metric) string {
 	var b strings.Builder
 	b.WriteString("| dataset | tools | queries |")
 	for _, s := range strategies {
@@ -171,9 +202,23 @@ func markdownTable(rows []evalRow, strategies []string) string {
 		r := rows[i]
 		fmt.Fprintf(&b, "| %s | %d | %d |", r.Dataset, r.Tools, r.Queries)
 		for j := range strategies {
-			fmt.Fprintf(&b, " %.2f |", rows[i+j].Recall5)
+			b.WriteByte(' ')
+			for k, m := range metrics {
+				if k > 0 {
+					b.WriteString(" / ")
+				}
+				fmt.Fprintf(&b, "%.2f", m.get(rows[i+j].Report))
+			}
+			b.WriteString(" |")
 		}
 		b.WriteByte('\n')
+	}
+	if len(metrics) > 1 {
+		names := make([]string, len(metrics))
+		for i, m := range metrics {
+			names[i] = m.name
+		}
+		fmt.Fprintf(&b, "\nEach cell: %s.\n", strings.Join(names, " / "))
 	}
 	return b.String()
 }

@@ -69,6 +69,13 @@ func TestEvalAllMarkdown(t *testing.T) {
 	require.Len(t, lines, 4, out)
 	assert.Equal(t, "| dataset | tools | queries | default | bm25 | regex | hybrid |", lines[0])
 	assert.True(t, strings.HasPrefix(lines[2], "| keywords | 579 | "), lines[2])
+
+	code, out, stderr = runCmd(t, "eval", "--strategy", "hybrid", "--markdown", "--metrics", "r1,r5,mrr", "--catalog", demoCatalog, keywordSet)
+	require.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `\| keywords \| 579 \| 80 \| \d\.\d\d / \d\.\d\d / \d\.\d\d \|\n\nEach cell: Recall@1 / Recall@5 / MRR.\n$`, out)
+	code, _, stderr = runCmd(t, "eval", "--markdown", "--metrics", "r9", keywordSet)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `unknown metric "r9"`)
 }
 
 // The dataset's own tools are used when it has them, all deferred.

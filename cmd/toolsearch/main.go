@@ -3,7 +3,7 @@
 //	toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
 //	toolsearch prompt [--catalog FILE]
 //	toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
-//	toolsearch eval   --dataset FILE [--strategy NAME|all] [--json|--markdown]
+//	toolsearch eval   --dataset FILE... [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown [--metrics LIST]]
 //
 // Without --catalog, search and prompt use an embedded demo catalog of a few
 // hundred real MCP tools and common agent tools.
@@ -32,9 +32,10 @@ const usageText = `usage:
   toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
   toolsearch prompt [--catalog FILE]
   toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
-  toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown]
+  toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown [--metrics r1,r5,mrr,ndcg]]
 
 Without --catalog, search and prompt use the embedded demo catalog.
+batch and eval send every query through the ToolSearch call a model makes.
 Strategies: default (Claude Code's keyword scoring), bm25, regex, hybrid.
 `
 
