@@ -88,23 +88,25 @@
 // characters and the term taken literally: "c++" does not match "c++ code"
 // (there is no word boundary after "++"). Tools that score 0, and tools
 // without every required term, are left out. [Match.Rules] says which rules
-// fired. The rankings equal Claude Code's ToolSearch on every query where
-// no term joins name parts (that rule never fires there); the README lists
-// the other deliberate differences.
+// fired. The rankings equal Claude Code's ToolSearch on every query of at
+// most 32 terms where no term joins name parts (that rule never fires
+// there); the README lists the other deliberate differences.
 //
 // # Strategies
 //
 // SearchOptions.Strategy replaces the ranked form: [DefaultStrategy] (the
 // scoring above), [BM25Strategy], [RegexStrategy] (the model sends an RE2
 // pattern), [HybridStrategy] (name-part precedence plus term rarity, stop
-// words and light stemming, for requests written as sentences), or a
-// [Strategy] of one's own. The select:, exact-name and MCP-prefix forms,
+// words and light stemming, for queries written as names in any shape or
+// as sentences), or a [Strategy] of one's own. The select:, exact-name and MCP-prefix forms,
 // the scope, the limits and the renderings are the same with every
 // strategy. A strategy's [Index] is built once per registry version and,
 // for a comparable Strategy value, shared by every Searcher and Session of
 // the registry; it covers all deferred tools (term statistics included),
-// and each Searcher drops the hits outside its scope. Package eval measures
-// strategies on datasets of queries with known answers.
+// and each Searcher drops the hits outside its scope. Each strategy has a
+// term budget (StrategyInput.MaxTerms): the most terms it ranks a query
+// with. Package eval measures strategies on datasets of queries with known
+// answers, through Searcher.Call as a model's call goes.
 //
 // # Conversations
 //
