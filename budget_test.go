@@ -86,3 +86,40 @@ func TestTermBudget(t *testing.T) {
 		})
 	}
 }
+
+// FuzzFitTerms checks the budget's properties on any query: a query within
+// the budget is kept as it is; a longer one keeps at most limit terms, each
+// a term of the query, none twice (ignoring case and "+"), with a note; the
+// same query gives the same answer.
+func FuzzFitTerms(f *testing.F) {
+	f.Add("please read the file from github and the file", 3)
+	f.Add("+a +b +c d e", 2)
+	f.Add("x X +x y", 1)
+	f.Fuzz(func(t *testing.T, q string, limit int) {
+		limit = 1 + abs(limit)%40
+		df := func(w string) int { return len(w) }
+		kept, note := fitTerms(q, limit, df)
+		toks := words.Fields(q)
+		got := words.Fields(kept)
+		if len(toks) <= limit {
+			require.Equal(t, q, kept, "a query within the budget is kept as it is")
+			require.Empty(t, note)
+			return
+		}
+		require.LessOrEqual(t, len(got), limit)
+		require.NotEmpty(t, note)
+		keys := map[string]bool{}
+		for _, k := range got {
+			require.Contains(t, toks, k, "kept %q is a term of the query", k)
+			key := words.Lower(strings.TrimPrefix(k, "+"))
+			if len(k) == 1 {
+				key = k
+			}
+			require.False(t, keys[key], "%q kept twice", key)
+			keys[key] = true
+		}
+		again, againNote := fitTerms(q, limit, df)
+		require.Equal(t, kept, again)
+		require.Equal(t, note, againNote)
+	})
+}
