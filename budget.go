@@ -30,7 +30,6 @@ import (
 // budgetTerm is one distinct term of an over-budget query.
 type budgetTerm struct {
 	tok   string // as written, with "+" when required
-	key   string // lowercased, without the "+"
 	group int    // 0 required, 1 ordinary, 2 stop word
 	df    int    // tools that have its rarest word
 	pos   int    // first position in the query
@@ -61,7 +60,7 @@ func fitTerms(query string, limit int, df func(string) int) (string, string) {
 			continue
 		}
 		at[key] = len(ts)
-		t := budgetTerm{tok: tok, key: key, pos: len(ts)}
+		t := budgetTerm{tok: tok, pos: len(ts)}
 		t.group, t.df = termWeight(key, df)
 		if req {
 			t.group = 0

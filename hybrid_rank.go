@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"strings"
-	"unicode"
 
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -22,9 +21,9 @@ type hybridTerm struct {
 // split into words as tool names are (words.NameWords). A piece of several
 // words whose words joined are a word some tool has (GitHub, e-mail) is
 // that one term; otherwise its words are terms, and so is their join
-// (listpullrequests), which the full-name rule matches. Stop words are
-// dropped unless nothing else is left, and terms of the same stem are kept
-// once (required if any was).
+// (listpullrequests), which the full-name rule matches. Terms of the same
+// stem are kept once (required if any was); stop words come last, marked
+// as such, unless the query has nothing else.
 func (x *hybridIndex) terms(query string) []hybridTerm {
 	var all []hybridTerm
 	var ws []string
@@ -56,34 +55,31 @@ func (x *hybridIndex) terms(query string) []hybridTerm {
 	}
 	var out, stops []hybridTerm
 	seen := map[string]int{}
-	for _, t := range all {
-		if words.IsStop(t.word) && !t.required {
-			t.stop = true
-			stops = append(stops, t)
-			continue
-		}
+	keep := func(t hybridTerm) {
 		if i, ok := seen[t.stem]; ok {
 			out[i].required = out[i].required || t.required
-			continue
+			return
 		}
 		seen[t.stem] = len(out)
 		out = append(out, t)
 	}
-	if len(out) == 0 {
+	for _, t := range all {
+		if words.IsStop(t.word) && !t.required {
+			t.stop = true
+			stops = append(stops, t)
+		} else {
+			keep(t)
+		}
+	}
+	if len(out) == 0 { // only stop words: they are the terms
 		for _, t := range all {
-			if _, ok := seen[t.stem]; !ok {
-				seen[t.stem] = len(out)
-				out = append(out, t)
-			}
+			keep(t)
 		}
 		return out
 	}
 	if x.p.stop > 0 { // stop words count a little, after the other terms
 		for _, t := range stops {
-			if _, ok := seen[t.stem]; !ok {
-				seen[t.stem] = len(out)
-				out = append(out, t)
-			}
+			keep(t)
 		}
 	}
 	return out
@@ -93,7 +89,7 @@ func (x *hybridIndex) terms(query string) []hybridTerm {
 // marks and the name separators '_', '-' and '.'.
 func tokenPieces(tok string) []string {
 	return strings.FieldsFunc(tok, func(r rune) bool {
-		return !(r == '_' || r == '-' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r))
+		return !(r == '_' || r == '-' || r == '.' || words.IsWordRune(r))
 	})
 }
 

@@ -104,13 +104,19 @@ func caseIgnorable(r rune) bool {
 	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
 }
 
-// Words appends the words of s to dst: the maximal runs of Unicode
-// letters, digits and nonspacing marks of Lower(s).
+// IsWordRune reports whether r is a word character: a Unicode letter,
+// digit or nonspacing mark.
+func IsWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+// Words appends the words of s to dst: the maximal runs of word characters
+// (IsWordRune) of Lower(s).
 func Words(dst []string, s string) []string {
 	s = Lower(s)
 	start := -1
 	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+		word := IsWordRune(r)
 		switch {
 		case word && start < 0:
 			start = i
