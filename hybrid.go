@@ -108,34 +108,41 @@ func (hybridStrategy) Input() StrategyInput {
 	return StrategyInput{MaxTerms: hybridMaxTerms}
 }
 
-// hybridDoc is the per-tool data of the hybrid index.
+// hybridDoc is the per-tool data of the hybrid index, kept from one index
+// to the next while the tool is unchanged.
 type hybridDoc struct {
-	words         []string        // the name words, lowercased
-	name          map[string]bool // stems of the name words
-	server        map[string]bool // stems of the server's name words that the tool's own name does not have
-	joins         []string        // stems of two or more adjacent name words joined
-	hint, lead    map[string]float64
-	desc, arg     map[string]float64
-	descLen, args float64
-	own           int      // name word stems that are not only the server's
-	parts         []string // lowercased name parts, for the substring rule
+	stems         []stemCount // by stem
+	words         []string    // the name words, lowercased
+	joins         []string    // stems of two or more adjacent name words joined
+	parts         []string    // lowercased name parts, for the substring rule
+	descLen, args float64     // words in the description and the arguments
+	own           int         // name word stems that are not only the server's
 }
 
-func stemCounts(ws []string) (map[string]float64, float64) {
-	m := make(map[string]float64, len(ws))
-	for _, w := range ws {
-		m[words.Stem(w)]++
-	}
-	return m, float64(len(ws))
+// stemCount is where one stem occurs in a tool.
+type stemCount struct {
+	stem                  string
+	hint, lead, desc, arg float32 // occurrences
+	name, server          bool    // a name word has it; only the server's name
 }
 
 // maxJoin is the most adjacent name words the full-name rule joins.
 const maxJoin = 6
 
 func newHybridDoc(t *Tool) *hybridDoc {
-	d := &hybridDoc{words: words.NameWords(nil, t.Name), name: map[string]bool{}, server: map[string]bool{}}
+	d := &hybridDoc{words: words.NameWords(nil, t.Name)}
+	m := map[string]*stemCount{}
+	at := func(w string) *stemCount {
+		s := words.Stem(w)
+		c := m[s]
+		if c == nil {
+			c = &stemCount{stem: s}
+			m[s] = c
+		}
+		return c
+	}
 	for i, w := range d.words {
-		d.name[words.Stem(w)] = true
+		at(w).name = true
 		joined := w
 		for j := i + 1; j < len(d.words) && j < i+maxJoin; j++ {
 			joined += d.words[j]
@@ -158,18 +165,25 @@ func newHybridDoc(t *Tool) *hybridDoc {
 		}
 		return n
 	}
+	server := 0
 	for _, w := range sw {
-		if count(d.words, w) <= count(sw, w) { // the tool's own name does not have it
-			d.server[words.Stem(w)] = true
+		if c := at(w); count(d.words, w) <= count(sw, w) && !c.server { // the tool's own name does not have it
+			c.server = true
+			server++
 		}
 	}
-	d.own = len(d.name) - len(d.server)
-	d.parts, _ = nameParts(t.Name)
-	d.hint, _ = stemCounts(words.Words(nil, t.SearchHint))
+	for _, w := range words.Words(nil, t.SearchHint) {
+		at(w).hint++
+	}
 	first, _, _ := strings.Cut(t.Description, ". ")
 	first, _, _ = strings.Cut(first, "\n")
-	d.lead, _ = stemCounts(words.Words(nil, first))
-	d.desc, d.descLen = stemCounts(words.Words(nil, t.Description))
+	for _, w := range words.Words(nil, first) {
+		at(w).lead++
+	}
+	for _, w := range words.Words(nil, t.Description) {
+		at(w).desc++
+		d.descLen++
+	}
 	names, descs := argumentTexts(t.InputSchema)
 	var ws []string
 	for _, n := range names {
@@ -178,7 +192,20 @@ func newHybridDoc(t *Tool) *hybridDoc {
 	for _, s := range descs {
 		ws = words.Words(ws, s)
 	}
-	d.arg, d.args = stemCounts(ws)
+	for _, w := range ws {
+		at(w).arg++
+		d.args++
+	}
+	d.stems = make([]stemCount, 0, len(m))
+	for _, c := range m {
+		d.stems = append(d.stems, *c)
+		if c.name {
+			d.own++
+		}
+	}
+	d.own -= server
+	slices.SortFunc(d.stems, func(a, b stemCount) int { return strings.Compare(a.stem, b.stem) })
+	d.parts, _ = nameParts(t.Name)
 	return d
 }
 
@@ -234,38 +261,28 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 		x.avgDesc, x.avgArg = max(sumDesc/float64(n), 1), max(sumArg/float64(n), 1)
 	}
 	partID := map[string]int{}
-	posts := map[string]*hybridPost{}
+	p := st.p
 	for i, d := range x.text {
-		clear(posts)
-		add := func(s string, w float64, r Rule) {
-			p := posts[s]
-			if p == nil {
-				p = &hybridPost{doc: int32(i)}
-				posts[s] = p
+		descNorm := 1 - p.b + p.b*d.descLen/x.avgDesc
+		argNorm := 1 - p.b + p.b*d.args/x.avgArg
+		for _, c := range d.stems {
+			ps := hybridPost{doc: int32(i), name: c.name, server: c.server}
+			w := p.hint*float64(c.hint) + p.lead*float64(c.lead) + float64(c.desc)/descNorm + p.arg*float64(c.arg)/argNorm
+			if c.name {
+				w += p.name
+				ps.rules |= RulePartExact
 			}
-			p.w += float32(w)
-			p.rules |= r
-		}
-		for s := range d.name {
-			add(s, st.p.name, RulePartExact)
-			posts[s].name, posts[s].server = true, d.server[s]
-		}
-		for s, n := range d.hint {
-			add(s, st.p.hint*n, RuleHint)
-		}
-		for s, n := range d.lead {
-			add(s, st.p.lead*n, 0)
-		}
-		descNorm := 1 - st.p.b + st.p.b*d.descLen/x.avgDesc
-		for s, n := range d.desc {
-			add(s, n/descNorm, RuleDescription)
-		}
-		argNorm := 1 - st.p.b + st.p.b*d.args/x.avgArg
-		for s, n := range d.arg {
-			add(s, st.p.arg*n/argNorm, RuleArgument)
-		}
-		for s, p := range posts {
-			x.post[s] = append(x.post[s], *p)
+			if c.hint > 0 {
+				ps.rules |= RuleHint
+			}
+			if c.desc > 0 {
+				ps.rules |= RuleDescription
+			}
+			if c.arg > 0 {
+				ps.rules |= RuleArgument
+			}
+			ps.w = float32(w)
+			x.post[c.stem] = append(x.post[c.stem], ps)
 		}
 		for _, s := range d.joins {
 			x.joins[s] = append(x.joins[s], int32(i))
