@@ -141,6 +141,36 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
+// BenchmarkRequests runs the datasets' real requests, whole (sentences of
+// up to several hundred words, cut to each strategy's term budget), with
+// every strategy that reads words, at 10,000 and 100,000 tools. The index
+// is built before the timing starts.
+func BenchmarkRequests(b *testing.B) {
+	d := benchData(b)
+	var qs []string
+	for i := range 200 { // spread over all the datasets
+		qs = append(qs, d.Queries[(i*7919)%len(d.Queries)])
+	}
+	for _, st := range []toolsearch.Strategy{toolsearch.DefaultStrategy(), toolsearch.BM25Strategy(nil), toolsearch.HybridStrategy()} {
+		for _, n := range benchSizes[1:] {
+			b.Run(st.Name()+"/"+sizeName(n), func(b *testing.B) {
+				s := toolsearch.NewSearcher(benchRegistry(b, n), &toolsearch.SearchOptions{Strategy: st})
+				if _, err := s.Search(qs[0], 5); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if _, err := s.Search(qs[i%len(qs)], 5); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkHandler is the ToolSearch tool call: JSON arguments in, the
 // inline JSON result out.
 func BenchmarkHandler(b *testing.B) {

@@ -32,7 +32,8 @@ type bm25Strategy struct{ k1, b float64 }
 // of which have the word. Words are maximal runs of Unicode letters and digits,
 // lowercased; nothing is stemmed and no word is ignored. A "+word" query
 // token makes its words required. Tools that match no query word are left
-// out; ties keep pool order.
+// out; ties keep pool order. Its term budget (StrategyInput.MaxTerms) is
+// 128.
 func BM25Strategy(opts *BM25Options) Strategy {
 	st := bm25Strategy{defaultBM25K1, defaultBM25B}
 	if opts != nil {
@@ -47,7 +48,10 @@ func BM25Strategy(opts *BM25Options) Strategy {
 }
 
 func (bm25Strategy) Name() string         { return "bm25" }
-func (bm25Strategy) Input() StrategyInput { return StrategyInput{} }
+func (bm25Strategy) Input() StrategyInput { return StrategyInput{MaxTerms: bm25MaxTerms} }
+
+// bm25MaxTerms is the bm25 term budget: a term costs one postings lookup.
+const bm25MaxTerms = 128
 
 // posting is one document's entry in a term's postings list.
 type posting struct {

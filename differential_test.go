@@ -212,6 +212,16 @@ func (r *refScorer) search(pool []*refTool, scope *Scope, query string, k int) (
 				}
 				if len(ci) == 1 {
 					found = ci[0]
+				} else {
+					var sep []*refTool // [ours] '_', '-' and '.' taken as one character
+					for _, t := range in {
+						if refFlat.ReplaceAllString(words.Lower(t.name), "_") == refFlat.ReplaceAllString(words.Lower(n), "_") {
+							sep = append(sep, t)
+						}
+					}
+					if len(sep) == 1 {
+						found = sep[0]
+					}
 				}
 			}
 			if found != nil && !slices.Contains(out, refHit{found.name, 0}) {
@@ -345,6 +355,8 @@ func diffQuery(rng *rand.Rand, names []string) string {
 	switch r := rng.Float64(); {
 	case r < 0.06:
 		return "select:" + name() + "," + strings.ToUpper(name()) + ", Nope ," + name()
+	case r < 0.09:
+		return "select:" + strings.NewReplacer("_", "-", "-", ".", ".", "_").Replace(name())
 	case r < 0.12:
 		return " " + strings.ToUpper(name()) + "\t"
 	case r < 0.2:

@@ -43,8 +43,10 @@
 //  1. select:A,B — the prefix in any case on the raw query, and a rest
 //     without a line break. The named tools, in request order, without
 //     duplicates, deferred or not; a name is looked up exactly (as a name,
-//     then as an alias), deferred tools first, and else matched ignoring
-//     case when exactly one tool has it. Names that match nothing are
+//     then as an alias), deferred tools first; else matched ignoring case
+//     when exactly one tool has it; else matched ignoring case with "_",
+//     "-" and "." taken as one character when exactly one tool has it (a
+//     note in Result.Notes says so). Names that match nothing are
 //     reported in Result.NotFound, with up to three close names each in
 //     Result.Suggestions. max_results does not apply.
 //  2. exact name — the query, trimmed and lowercased, is a tool's
@@ -89,23 +91,25 @@
 // characters and the term taken literally: "c++" does not match "c++ code"
 // (there is no word boundary after "++"). Tools that score 0, and tools
 // without every required term, are left out. [Match.Rules] says which rules
-// fired. The rankings equal Claude Code's ToolSearch on every query where
-// no term joins name parts (that rule never fires there); the README lists
-// the other deliberate differences.
+// fired. The rankings equal Claude Code's ToolSearch on every query of at
+// most 32 terms where no term joins name parts (that rule never fires
+// there); the README lists the other deliberate differences.
 //
 // # Strategies
 //
 // SearchOptions.Strategy replaces the ranked form: [DefaultStrategy] (the
 // scoring above), [BM25Strategy], [RegexStrategy] (the model sends an RE2
 // pattern), [HybridStrategy] (name-part precedence plus term rarity, stop
-// words and light stemming, for requests written as sentences), or a
-// [Strategy] of one's own. The select:, exact-name and MCP-prefix forms,
+// words and light stemming, for queries written as names in any shape or
+// as sentences), or a [Strategy] of one's own. The select:, exact-name and MCP-prefix forms,
 // the scope, the limits and the renderings are the same with every
 // strategy. A strategy's [Index] is built once per registry version and,
 // for a comparable Strategy value, shared by every Searcher and Session of
 // the registry; it covers all deferred tools (term statistics included),
-// and each Searcher drops the hits outside its scope. Package eval measures
-// strategies on datasets of queries with known answers.
+// and each Searcher drops the hits outside its scope. Each strategy has a
+// term budget (StrategyInput.MaxTerms): the most terms it ranks a query
+// with. Package eval measures strategies on datasets of queries with known
+// answers, through Searcher.Call as a model's call goes.
 //
 // # Conversations
 //
@@ -123,9 +127,13 @@
 //
 // [RegistryOptions] bound what a tool definition can make the registry do
 // (schema size, depth and validation work, description size);
-// [SearchOptions] bound what a query can make a search do (query bytes and
-// terms, select: names, result schema bytes). A limit reached is an error,
-// or a cut named in Result.Notes; never silent.
+// [SearchOptions] bound what a query can make a search do (query bytes,
+// the terms a strategy ranks, select: names, result schema bytes). A
+// limit reached is an error, or a cut named in Result.Notes; never
+// silent. A query longer than the strategy's term budget (32 terms for
+// the default strategy, 128 for bm25 and hybrid) is answered with its
+// most informative terms: a repeated term counts once, then stop words
+// and the words most tools have are left out first.
 //
 // Errors wrap the package's sentinels (ErrInvalidName, ErrInvalidSchema,
 // ErrInvalidQuery, …): test them with errors.Is. Only the sentinels say

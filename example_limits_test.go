@@ -34,8 +34,8 @@ func ExampleRegistryOptions() {
 	// mcp__files__read
 }
 
-// Query limits: a query over a limit is refused with a message for the
-// model, and a cut (here, select: names) is named in the notes.
+// Query limits: a query over a limit is answered within it, and the cut
+// (here, query terms and select: names) is named in the notes.
 func ExampleSearchOptions_limits() {
 	reg, _ := toolsearch.NewRegistry(nil,
 		toolsearch.Tool{Name: "Read", Description: "Read a file.", ShouldDefer: true},
@@ -44,16 +44,22 @@ func ExampleSearchOptions_limits() {
 	)
 	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{MaxQueryTerms: 3, MaxSelectNames: 2})
 
-	_, err := s.Call(json.RawMessage(`{"query":"read write edit a file"}`))
-	fmt.Println(err)
+	res, _ := s.Call(json.RawMessage(`{"query":"please read and edit a file"}`))
+	for _, m := range res.Matches {
+		fmt.Println(m.Name)
+	}
+	fmt.Println(res.Notes[0])
 
-	res, _ := s.Call(json.RawMessage(`{"query":"select:Read,Write,Edit"}`))
+	res, _ = s.Call(json.RawMessage(`{"query":"select:Read,Write,Edit"}`))
 	for _, m := range res.Matches {
 		fmt.Println(m.Name)
 	}
 	fmt.Println(res.Notes[0])
 	// Output:
-	// Invalid ToolSearch input: the query has more than 3 terms; use fewer, more specific words
+	// Edit
+	// Read
+	// Write
+	// the query has 6 terms and this search reads at most 3: repeated terms were counted once, and these were left out (stop words and the most common words first): "please", "and", "a".
 	// Read
 	// Write
 	// select: named 3 tools; the limit is 2 a query, so these were not looked up: Edit. Ask for them in another query.

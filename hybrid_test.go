@@ -7,26 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestNameWords(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"getURLFor", []string{"get", "url", "for"}},
-		{"HTTPRequest", []string{"http", "request"}},
-		{"mcp__github__create_issue", []string{"github", "create", "issue"}},
-		{"get-current-date", []string{"get", "current", "date"}},
-		{"mcp__hackernews__getStoryWithComments", []string{"hackernews", "get", "story", "with", "comments"}},
-		{"getPM2.5Level", []string{"get", "pm2", "5", "level"}},
-		{"v2Api", []string{"v2", "api"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			assert.Equal(t, tt.want, nameWords(nil, tt.in))
-		})
-	}
-}
-
 func hybridSearch(t *testing.T, reg *Registry, q string) []string {
 	t.Helper()
 	res, err := NewSearcher(reg, &SearchOptions{Strategy: HybridStrategy()}).Search(q, 10)
@@ -100,4 +80,76 @@ func TestHybridRules(t *testing.T) {
 	assert.Equal(t, RulePartExact|RuleDescription|RuleHint|RuleArgument, res.Matches[0].Rules)
 	assert.Equal(t, RulePartSubstring, res.Matches[1].Rules)
 	assert.Greater(t, res.Matches[0].Score, res.Matches[1].Score)
+}
+
+// A query token is split as names are, keeping its joined form: camelCase,
+// snake_case, kebab-case and dotted names find the tool, and the tool
+// whose adjacent name words join into the token ranks first.
+func TestHybridNameShapes(t *testing.T) {
+	reg, err := NewRegistry(nil,
+		Tool{Name: "mcp__github__list_pull_requests", Server: "github", Description: "Lists pull requests."},
+		Tool{Name: "mcp__github__list_requests", Server: "github", Description: "Lists requests to pull."},
+		Tool{Name: "mcp__slack__send_message", Server: "slack", Description: "Sends a message to a channel."},
+		Tool{Name: "mcp__mail__send", Server: "mail", Description: "Sends a message by e-mail."},
+		Tool{Name: "mcp__todo__add-task", Server: "todo", Description: "Adds a task."},
+		Tool{Name: "mcp__git__git_hub_sync", Server: "git", Description: "Syncs with a GitHub remote."},
+	)
+	require.NoError(t, err)
+	for _, tc := range []struct{ query, first string }{
+		{"listPullRequests", "mcp__github__list_pull_requests"},
+		{"list_pull_requests", "mcp__github__list_pull_requests"},
+		{"list-pull-requests", "mcp__github__list_pull_requests"},
+		{"list.pull.requests", "mcp__github__list_pull_requests"},
+		{"listpullrequests", "mcp__github__list_pull_requests"}, // the full-name rule alone
+		{"sendSlackMessage", "mcp__slack__send_message"},
+		{"addTask", "mcp__todo__add-task"},
+		{"slack_send_mesage", "mcp__slack__send_message"}, // one typo
+		{"sendmessage", "mcp__slack__send_message"},
+	} {
+		got := hybridSearch(t, reg, tc.query)
+		require.NotEmpty(t, got, "query %q", tc.query)
+		assert.Equal(t, tc.first, got[0], "query %q: %v", tc.query, got)
+	}
+	res, err := NewSearcher(reg, &SearchOptions{Strategy: HybridStrategy()}).Search("listpullrequests", 1)
+	require.NoError(t, err)
+	assert.Equal(t, RuleFullName, res.Matches[0].Rules, "the full-name rule fired")
+
+	x := HybridStrategy().Index(&snapshotCorpus{reg.load()}, nil).(*hybridIndex)
+	words := func(q string) (out []string) {
+		for _, t := range x.terms(q) {
+			out = append(out, t.word)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"list", "pull", "requests", "listpullrequests"}, words("listPullRequests"))
+	assert.Equal(t, []string{"github", "sync"}, words("GitHub sync"), "a token some tool has as a word stays whole")
+	assert.Equal(t, []string{"e", "mail", "email", "the"}, words("e-mail the"), "no tool has email: split; stop words come last")
+	assert.Equal(t, []string{"the", "a"}, words("the a"), "only stop words: they are the terms")
+}
+
+// Stop words count a little, never alone: a tool that matches only them
+// is not a hit.
+func TestHybridStopWords(t *testing.T) {
+	reg, err := NewRegistry(nil,
+		Tool{Name: "alpha", Description: "Do the thing very well.", ShouldDefer: true},
+		Tool{Name: "beta", Description: "Do the thing.", ShouldDefer: true},
+		Tool{Name: "gamma", Description: "Very nice.", ShouldDefer: true},
+	)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"alpha", "beta"}, hybridSearch(t, reg, "the thing very"), "very breaks the tie; gamma matches only stop words")
+	assert.ElementsMatch(t, []string{"alpha", "gamma"}, hybridSearch(t, reg, "very"), "a query of stop words only")
+}
+
+func TestOneEdit(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"message", "mesage", true}, {"message", "messsage", true}, {"message", "messagf", true},
+		{"message", "emssage", true}, {"message", "message", false}, {"message", "mesasge", true},
+		{"message", "massege", false}, {"message", "messages2", false}, {"abcd", "abdc", true},
+	} {
+		assert.Equal(t, tc.want, oneEdit(tc.a, tc.b), "oneEdit(%q, %q)", tc.a, tc.b)
+		assert.Equal(t, tc.want, oneEdit(tc.b, tc.a), "oneEdit(%q, %q)", tc.b, tc.a)
+	}
 }

@@ -51,15 +51,16 @@ func TestQueryLimits(t *testing.T) {
 	for _, tc := range []struct {
 		name, query string
 		wantErr     string // "" = answered
+		wantNote    string // "" = no note
 	}{
-		{"at the byte limit", strings.Repeat("a", 40), ""},
-		{"over the byte limit", strings.Repeat("a", 41), "the query is 41 bytes long, the limit is 40"},
-		{"select over the byte limit", "select:" + strings.Repeat("a", 34), "the query is 41 bytes long"},
-		{"at the term limit", "web search fetch", ""},
-		{"over the term limit", "web search fetch page", "the query has more than 3 terms"},
-		{"whitespace is not a term", "  web \u3000 search\t\nfetch  ", ""},
-		{"required terms count", "+web +search +fetch +page", "more than 3 terms"},
-		{"select names are not terms", "select:a, b, c, d, e", ""},
+		{name: "at the byte limit", query: strings.Repeat("a", 40)},
+		{name: "over the byte limit", query: strings.Repeat("a", 41), wantErr: "the query is 41 bytes long, the limit is 40"},
+		{name: "select over the byte limit", query: "select:" + strings.Repeat("a", 34), wantErr: "the query is 41 bytes long"},
+		{name: "at the term limit", query: "web search fetch"},
+		{name: "over the term limit is answered", query: "web search fetch page", wantNote: "the query has 4 terms and this search reads at most 3: repeated terms were counted once, and these were left out (stop words and the most common words first): \"web\"."},
+		{name: "whitespace is not a term", query: "  web \u3000 search\t\nfetch  "},
+		{name: "repeats count once over the limit", query: "web Web web fetch", wantNote: "the query has 4 terms and this search reads at most 3: repeated terms were counted once."},
+		{name: "select names are not terms", query: "select:a, b, c, d, e"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, call := range []struct {
@@ -75,7 +76,11 @@ func TestQueryLimits(t *testing.T) {
 				res, err := call.do()
 				if tc.wantErr == "" {
 					require.NoError(t, err, "%s(%q)", call.name, tc.query)
-					assert.NotNil(t, res)
+					if tc.wantNote == "" {
+						assert.Empty(t, res.Notes, "%s(%q)", call.name, tc.query)
+					} else {
+						assert.Equal(t, []string{tc.wantNote}, res.Notes, "%s(%q)", call.name, tc.query)
+					}
 					continue
 				}
 				require.ErrorIs(t, err, ErrInvalidQuery, "%s(%q)", call.name, tc.query)

@@ -60,10 +60,12 @@ type toolSearchInput struct {
 	schemaIsDefault    bool   // the default schema for "query": one compiled validator for all
 	usage              string // the expected input, for error texts
 	pattern            bool
+	maxTerms           int // the term budget (StrategyInput.MaxTerms)
 }
 
 func resolveInput(in StrategyInput) toolSearchInput {
-	r := toolSearchInput{field: in.Field, description: in.Description, schema: in.Schema, pattern: in.Pattern}
+	r := toolSearchInput{field: in.Field, description: in.Description, schema: in.Schema, pattern: in.Pattern,
+		maxTerms: orDefault(in.MaxTerms, defaultMaxQueryTerms)}
 	if r.field == "" {
 		r.field = "query"
 	}
@@ -296,6 +298,19 @@ func selectCut(names []string, limit int) string {
 		" a query, so these were not looked up: " + strings.Join(names[limit:], ", ") + ". Ask for them in another query."
 }
 
+func termsCut(n, limit int, left []string) string {
+	note := "the query has " + strconv.Itoa(n) + " terms and this search reads at most " + strconv.Itoa(limit) +
+		": repeated terms were counted once"
+	if len(left) == 0 {
+		return note + "."
+	}
+	return note + ", and these were left out (stop words and the most common words first): \"" + strings.Join(left, "\", \"") + "\"."
+}
+
+func selectLoose(asked, name string) string {
+	return "select: no tool is named " + asked + "; " + name + " was loaded, the one tool whose name differs from it only in \"_\", \"-\" or \".\" (or case)."
+}
+
 func leftOutBudget(name string, size, left, limit int) string {
 	return name + " was left out: its schema is " + strconv.Itoa(size) + " bytes and this result has " +
 		strconv.Itoa(left) + " of its " + strconv.Itoa(limit) + " schema bytes left. Select it in a query of its own."
@@ -331,10 +346,6 @@ func badMaxResults(n int) string {
 
 func queryTooLong(n, limit int) string {
 	return "the query is " + strconv.Itoa(n) + " bytes long, the limit is " + strconv.Itoa(limit)
-}
-
-func tooManyTerms(limit int) string {
-	return "the query has more than " + strconv.Itoa(limit) + " terms; use fewer, more specific words"
 }
 
 func patternTooLong(n, limit int) string {

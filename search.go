@@ -19,7 +19,7 @@ const (
 	defaultMaxResults           = 5         // matches when max_results is not given
 	defaultMaxResultsCap        = 20        // the largest max_results honoured
 	defaultMaxQueryBytes        = 8192      // bytes in one query
-	defaultMaxQueryTerms        = 32        // whitespace-separated terms in one query
+	defaultMaxQueryTerms        = 32        // terms a strategy ranks a query with (StrategyInput.MaxTerms)
 	defaultMaxSelectNames       = 32        // names looked up by one select: query
 	defaultMaxResultSchemaBytes = 256 << 10 // schema bytes in one Result
 )
@@ -29,9 +29,10 @@ const (
 // are copied.
 //
 // The limits bound what a query from a model can make the Searcher do. No
-// limit is applied silently: a query over MaxQueryBytes or MaxQueryTerms is
-// an error wrapping ErrInvalidQuery and ErrLimit, and a cut (select: names,
-// result schemas, a lowered max_results) is named in Result.Notes.
+// limit is applied silently: a query over MaxQueryBytes is an error wrapping
+// ErrInvalidQuery and ErrLimit, and a cut (terms over MaxQueryTerms,
+// select: names, result schemas, a lowered max_results) is named in
+// Result.Notes.
 type SearchOptions struct {
 	// MaxResults is the number of MCP-prefix or ranked matches returned
 	// when the query does not say. Default 5.
@@ -47,9 +48,13 @@ type SearchOptions struct {
 
 	// MaxQueryBytes is the longest query answered, in bytes. Default 8192.
 	MaxQueryBytes int
-	// MaxQueryTerms is the most whitespace-separated terms a query may
-	// have; a select: query and a pattern (StrategyInput.Pattern) are not
-	// counted. Default 32.
+	// MaxQueryTerms is the most whitespace-separated terms the strategy
+	// ranks a query with. A longer query is answered all the same: a
+	// repeated term counts once, then the least informative terms (stop
+	// words, then the words most tools have) are left out, and a note names
+	// them. A select: query and a pattern (StrategyInput.Pattern) are not
+	// split into terms. Default: the strategy's StrategyInput.MaxTerms
+	// (32 for DefaultStrategy, 128 for BM25Strategy and HybridStrategy).
 	MaxQueryTerms int
 	// MaxSelectNames is the most names one select: query looks up; the
 	// names after it are not looked up, and a note lists them. Default 32.
@@ -130,7 +135,6 @@ func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
 	o.MaxResultsCap = orDefault(o.MaxResultsCap, defaultMaxResultsCap)
 	o.MaxResults = min(orDefault(o.MaxResults, defaultMaxResults), o.MaxResultsCap)
 	o.MaxQueryBytes = orDefault(o.MaxQueryBytes, defaultMaxQueryBytes)
-	o.MaxQueryTerms = orDefault(o.MaxQueryTerms, defaultMaxQueryTerms)
 	o.MaxSelectNames = orDefault(o.MaxSelectNames, defaultMaxSelectNames)
 	o.MaxResultSchemaBytes = orDefault(o.MaxResultSchemaBytes, defaultMaxResultSchemaBytes)
 	s.strategy = o.Strategy
@@ -138,6 +142,7 @@ func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
 		s.strategy = DefaultStrategy()
 	}
 	s.input = resolveInput(s.strategy.Input())
+	o.MaxQueryTerms = orDefault(o.MaxQueryTerms, s.input.maxTerms)
 	if shareable(s.strategy) {
 		s.index = reg.indexes.memoOf(s.strategy)
 	} else {
@@ -162,9 +167,10 @@ func orDefault(v, def int) int {
 // The query forms are tried in order: select:, exact name, MCP prefix, then
 // the strategy's ranking (see the package documentation). The error, which
 // wraps ErrInvalidQuery and whose text is written for the model, reports a
-// negative maxResults, a query over MaxQueryBytes or MaxQueryTerms (also
-// wrapping ErrLimit), or a query the strategy refuses (an invalid regex
-// pattern).
+// negative maxResults, a query over MaxQueryBytes (also wrapping ErrLimit),
+// or a query the strategy refuses (an invalid regex pattern). A query with
+// more terms than MaxQueryTerms is answered with its most informative
+// terms, and Result.Notes names the others.
 func (s *Searcher) Search(query string, maxResults int) (*Result, error) {
 	return s.search(context.Background(), query, maxResults)
 }
@@ -261,8 +267,8 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkQuery(query); err != nil {
-		return nil, err
+	if len(query) > s.opts.MaxQueryBytes {
+		return nil, overLimit(queryTooLong(len(query), s.opts.MaxQueryBytes))
 	}
 	snap := s.reg.load()
 	res := &Result{
@@ -331,29 +337,23 @@ func (s *Searcher) maxResults(n int) (k int, note string, err error) {
 	return n, "", nil
 }
 
-// checkQuery applies MaxQueryBytes and MaxQueryTerms. The term limit does
-// not apply to select: queries and patterns, which are not split into
-// terms.
-func (s *Searcher) checkQuery(query string) error {
-	if len(query) > s.opts.MaxQueryBytes {
-		return overLimit(queryTooLong(len(query), s.opts.MaxQueryBytes))
-	}
-	if _, isSelect := selectArg(query); !isSelect && !s.input.pattern && moreFields(query, s.opts.MaxQueryTerms) {
-		return overLimit(tooManyTerms(s.opts.MaxQueryTerms))
-	}
-	return nil
-}
-
 // rank runs the strategy's index over the deferred tools of snap and
 // returns the best k of its hits in scope (k < 0: all), best first, ties in
-// pool order.
+// pool order. A query in words is first cut to the term budget (fitTerms).
 func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int, buf []Hit) ([]Hit, []string, error) {
 	idx := s.index.get(snap, func(prev Index) Index {
 		return s.strategy.Index(&snapshotCorpus{snap}, prev)
 	})
+	var cut string
+	if !s.input.pattern {
+		query, cut = fitTerms(query, s.opts.MaxQueryTerms, snap.ix.docFreq)
+	}
 	hits, notes, err := idx.Rank(ctx, query, buf)
 	if err != nil {
 		return nil, nil, invalidQuery(err.Error(), err)
+	}
+	if cut != "" {
+		notes = append([]string{cut}, notes...)
 	}
 	n := len(snap.deferred)
 	kept := hits[:0]

@@ -118,6 +118,46 @@ func TestSelect(t *testing.T) {
 	}
 }
 
+// After the exact and case-insensitive lookups, a name that matches one
+// tool with '_', '-' and '.' taken as one character loads it, with a note;
+// one that matches several, or only tools out of scope, is not found.
+func TestSelectSeparatorFallback(t *testing.T) {
+	r := specPool(t)
+	require.NoError(t, r.Register(
+		Tool{Name: "mcp__todo__add-task", Server: "todo"},
+		Tool{Name: "a.b_c", ShouldDefer: true}, Tool{Name: "a-b.c", ShouldDefer: true},
+		Tool{Name: "x_y", ShouldDefer: true}, Tool{Name: "X-Y2", ShouldDefer: true},
+	))
+	note := func(asked, name string) string {
+		return "select: no tool is named " + asked + "; " + name + ` was loaded, the one tool whose name differs from it only in "_", "-" or "." (or case).`
+	}
+	for _, tc := range []struct {
+		name, query string
+		scope       *Scope
+		want        []string
+		notFound    []string
+		notes       []string
+	}{
+		{name: "the issue's case", query: "select:mcp__todo__add_task", want: []string{"mcp__todo__add-task"},
+			notes: []string{note("mcp__todo__add_task", "mcp__todo__add-task")}},
+		{name: "separators and case", query: "select:MCP__TODO__ADD.TASK,Read", want: []string{"mcp__todo__add-task", "Read"},
+			notes: []string{note("MCP__TODO__ADD.TASK", "mcp__todo__add-task")}},
+		{name: "ambiguous is not found", query: "select:a_b_c", want: []string{}, notFound: []string{"a_b_c"}},
+		{name: "one character for one character", query: "select:mcp__todo__addtask", want: []string{}, notFound: []string{"mcp__todo__addtask"}},
+		{name: "exact names need no note", query: "select:x_y", want: []string{"x_y"}},
+		{name: "unique within the scope", query: "select:a_b_c", scope: &Scope{Allow: []string{"a-b.c"}}, want: []string{"a-b.c"},
+			notes: []string{note("a_b_c", "a-b.c")}},
+		{name: "nothing out of scope", query: "select:mcp__todo__add_task", scope: &Scope{Allow: []string{"Read"}}, want: []string{}, notFound: []string{"mcp__todo__add_task"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := search(t, NewSearcher(r, &SearchOptions{Scope: tc.scope}), tc.query, 0)
+			assert.Equal(t, tc.want, matchNames(res), "select %q", tc.query)
+			assert.Equal(t, tc.notFound, res.NotFound, "select %q", tc.query)
+			assert.Equal(t, tc.notes, res.Notes, "select %q", tc.query)
+		})
+	}
+}
+
 func TestSelectSuggestions(t *testing.T) {
 	s := NewSearcher(specPool(t), nil)
 	res := search(t, s, "select:web_fetch,WebFetchh,mcp__github__create_issues,Zzz", 0)

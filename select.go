@@ -36,8 +36,10 @@ func selectNames(arg string) []string {
 
 // resolve finds the tool that select:name means: the exact name (or alias)
 // among deferred tools, then among all tools, then [ours] a case-insensitive
-// match if exactly one tool has it. in limits the candidates to a scope.
-func (s *snapshot) resolve(name string, in func(*entry) bool) *entry {
+// match if exactly one tool has it, then [ours] a match with '_', '-' and
+// '.' taken as one character (and case ignored) if exactly one tool has it;
+// loose reports that last case. in limits the candidates to a scope.
+func (s *snapshot) resolve(name string, in func(*entry) bool) (e *entry, loose bool) {
 	exact := func(deferredOnly bool) *entry {
 		for _, e := range []*entry{s.named(name), s.aliased(name)} {
 			if e != nil && (!deferredOnly || e.deferred) && in(e) {
@@ -47,23 +49,58 @@ func (s *snapshot) resolve(name string, in func(*entry) bool) *entry {
 		return nil
 	}
 	if e := exact(true); e != nil {
-		return e
+		return e, false
 	}
 	if e := exact(false); e != nil {
-		return e
+		return e, false
+	}
+	lower := words.Lower(name)
+	if e := unique(s.lowered(lower), in); e != nil {
+		return e, false
 	}
 	var found *entry
-	for _, e := range s.lowered(words.Lower(name)) {
+	for _, e := range s.pool {
+		if len(e.lowerName) == len(lower) && sameButSeparators(e.lowerName, lower) && in(e) {
+			if found != nil {
+				return nil, false // ambiguous
+			}
+			found = e
+		}
+	}
+	return found, found != nil
+}
+
+// unique returns the one tool of l in scope, or nil if there are none or
+// several.
+func unique(l []*entry, in func(*entry) bool) *entry {
+	var found *entry
+	for _, e := range l {
 		if !in(e) {
 			continue
 		}
 		if found != nil {
-			return nil // ambiguous
+			return nil
 		}
 		found = e
 	}
 	return found
 }
+
+// sameButSeparators reports whether a and b are equal when '_', '-' and
+// '.' are taken as one character.
+func sameButSeparators(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if a[i] != b[i] && !(isSeparator(a[i]) && isSeparator(b[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+func isSeparator(c byte) bool { return c == '_' || c == '-' || c == '.' }
 
 // selectTools answers a select: query whose argument is arg: the tools it
 // names, in request order without duplicates, appended to buf. It records
@@ -75,8 +112,11 @@ func (s *Searcher) selectTools(snap *snapshot, arg string, res *Result, buf []*e
 	var missing []string
 	if name := words.TrimSpace(arg); !strings.Contains(arg, ",") && name != "" {
 		// One name (never cut by MaxSelectNames): no lists to build.
-		if e := snap.resolve(name, s.in); e != nil {
+		if e, loose := snap.resolve(name, s.in); e != nil {
 			found = append(found, e)
+			if loose {
+				res.Notes = append(res.Notes, selectLoose(name, e.tool.Name))
+			}
 		} else {
 			missing = []string{name}
 		}
@@ -87,10 +127,15 @@ func (s *Searcher) selectTools(snap *snapshot, arg string, res *Result, buf []*e
 			names = names[:limit]
 		}
 		for _, n := range names {
-			e := snap.resolve(n, s.in)
+			e, loose := snap.resolve(n, s.in)
 			if e == nil {
 				missing = append(missing, n)
-			} else if !slices.Contains(found, e) {
+				continue
+			}
+			if loose {
+				res.Notes = append(res.Notes, selectLoose(n, e.tool.Name))
+			}
+			if !slices.Contains(found, e) {
 				found = append(found, e)
 			}
 		}

@@ -57,9 +57,14 @@ type StrategyInput struct {
 	// means the default schema for Field.
 	Schema json.RawMessage
 	// Pattern reports that the query is one pattern rather than words: the
-	// MCP prefix form (a query starting with "mcp__") and the term limit
+	// MCP prefix form (a query starting with "mcp__") and the term budget
 	// (SearchOptions.MaxQueryTerms) do not apply to it.
 	Pattern bool
+	// MaxTerms is the most whitespace-separated terms the strategy ranks a
+	// query with when SearchOptions.MaxQueryTerms is not set: a longer
+	// query is answered with its most informative terms. Choose it from
+	// the cost of a term to the strategy. 0 means 32.
+	MaxTerms int
 }
 
 // Corpus is what a Strategy indexes: the deferred tools of one registry

@@ -405,10 +405,11 @@ func TestStrategyInput(t *testing.T) {
 
 	pattern := NewSearcher(reg, &SearchOptions{MaxQueryTerms: 2, Strategy: inputStrategy{DefaultStrategy(), StrategyInput{Pattern: true}}})
 	res, err = pattern.Search("mcp__slack", 5)
-	require.NoError(t, err, "no term limit for a pattern")
+	require.NoError(t, err)
 	assert.Equal(t, "keywords", res.Form, "no MCP prefix form for a pattern")
-	_, err = pattern.Search("a b c", 5)
-	require.NoError(t, err, "no term limit for a pattern")
+	res, err = pattern.Search("a b c", 5)
+	require.NoError(t, err)
+	assert.Empty(t, res.Notes, "no term budget for a pattern")
 }
 
 // rankStrategy returns the hits, notes and error it is given.

@@ -1,16 +1,19 @@
 // Package eval measures how well a toolsearch strategy finds the right
-// tools: a dataset of queries, each with the names of the tools that answer
-// it, is searched through a toolsearch.Searcher, and Recall@1, Recall@5,
-// MRR and NDCG@5 are computed over the ranking.
+// tools: each query of a dataset, with the names of the tools that answer
+// it, is sent to a toolsearch.Searcher as a model's ToolSearch call, and
+// Recall@1, Recall@5, MRR and NDCG@5 are computed over the matches the
+// call returns.
 //
 // `toolsearch eval` (cmd/toolsearch) runs it on dataset files.
 package eval
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/toolsearch/toolsearch"
@@ -81,44 +84,48 @@ type Report struct {
 	Recall5  float64 `json:"recall_at_5"`
 	MRR      float64 `json:"mrr"`
 	NDCG5    float64 `json:"ndcg_at_5"`
-	// Elapsed is the time spent searching, all queries together.
+	// Refused is the number of queries the call refused with an error
+	// (each counts as finding nothing): a query over the byte limit, an
+	// invalid regex pattern.
+	Refused int `json:"refused"`
+	// Noted is the number of queries answered with notes (Result.Notes):
+	// terms left out over the term budget, a select: name matched loosely.
+	Noted int `json:"noted"`
+	// Elapsed is the time spent in the calls, all queries together.
 	Elapsed time.Duration `json:"-"`
 	// MeanQueryMicros is Elapsed per query, in microseconds.
 	MeanQueryMicros float64 `json:"mean_query_us"`
-	// PerQuery is the rank (1-based) of each query's first relevant tool in
-	// the full ranking, 0 when no relevant tool was ranked; in query order.
+	// PerQuery is the rank (1-based) of each query's first relevant tool
+	// among the matches its call returned, 0 when none was returned or the
+	// call was refused; in query order.
 	PerQuery []int `json:"-"`
 }
 
-// Evaluate searches reg for each query with the options opts (nil: the
-// defaults; its Strategy and Scope are used) and measures how well the
-// relevant tools are found (binary relevance, R = a query's relevant
-// tools):
+// Evaluate sends each query to reg as a model's ToolSearch call would be
+// sent, and measures how well the relevant tools are found. The call is
+// Searcher.Call with the arguments {"query": q} (the strategy's query
+// field), through a Searcher with the options opts (nil: the defaults), so
+// every query is answered exactly as a model's would be: the same query
+// forms, limits, term budget and number of matches (opts.MaxResults,
+// default 5). The metrics are computed over the matches the call returns,
+// with binary relevance (R = a query's relevant tools):
 //
-//   - Recall@k: the fraction of queries with a tool of R in the top k;
-//   - MRR: the mean of 1/rank of the first tool of R in the full ranking
-//     (0 when none is ranked);
+//   - Recall@k: the fraction of queries with a tool of R among the first
+//     k matches;
+//   - MRR: the mean of 1/rank of the first tool of R among the matches,
+//     0 when none is returned (so, with 5 matches, MRR@5);
 //   - NDCG@5: DCG@5 / IDCG@5, DCG@5 = Σ_{i≤5, tool_i ∈ R} 1/log2(i+1),
 //     IDCG@5 = Σ_{i ≤ min(|R|,5)} 1/log2(i+1).
 //
-// Each query goes through Searcher.Search, the query pipeline a model's
-// ToolSearch call goes through (select:, exact name, MCP prefix, then the
-// strategy), with every limit of opts lifted so that the result is the full
-// ranking: max_results, its cap, the query and select: limits and the
-// result's schema budget. A query the search refuses (an invalid regex
-// pattern) counts as finding nothing. Relevant names that are not
-// registered count as not found.
+// A refused call counts as finding nothing and is counted in Refused.
+// Relevant names that are not registered count as not found (Missing lists
+// them).
 func Evaluate(reg *toolsearch.Registry, opts *toolsearch.SearchOptions, queries []Query) *Report {
-	var o toolsearch.SearchOptions
-	if opts != nil {
-		o = *opts
-	}
-	o.MaxResults, o.MaxResultsCap = math.MaxInt, math.MaxInt
-	o.MaxQueryBytes, o.MaxQueryTerms, o.MaxSelectNames, o.MaxResultSchemaBytes = math.MaxInt, math.MaxInt, math.MaxInt, math.MaxInt
-	s := toolsearch.NewSearcher(reg, &o)
-	name := "default"
-	if o.Strategy != nil {
-		name = o.Strategy.Name()
+	s := toolsearch.NewSearcher(reg, opts)
+	name, field := "default", "query"
+	if opts != nil && opts.Strategy != nil {
+		name = opts.Strategy.Name()
+		field = cmp.Or(opts.Strategy.Input().Field, field)
 	}
 	rep := &Report{Strategy: name, Queries: len(queries), PerQuery: make([]int, len(queries))}
 	if len(queries) == 0 {
@@ -126,34 +133,20 @@ func Evaluate(reg *toolsearch.Registry, opts *toolsearch.SearchOptions, queries 
 	}
 	var elapsed time.Duration
 	for qi, q := range queries {
+		args, _ := json.Marshal(map[string]string{field: q.Query}) // strings always encode
 		start := time.Now()
-		res, err := s.Search(q.Query, 0)
+		res, err := s.Call(args)
 		elapsed += time.Since(start)
 		var ranked []toolsearch.Match
-		if err == nil {
+		if err != nil {
+			rep.Refused++
+		} else {
 			ranked = res.Matches
-		}
-		relevant := make(map[string]bool, len(q.Relevant))
-		for _, r := range q.Relevant {
-			relevant[r] = true
-		}
-		first := 0
-		dcg := 0.0
-		for i, m := range ranked {
-			if !relevant[m.Name] {
-				continue
-			}
-			if first == 0 {
-				first = i + 1
-			}
-			if i < 5 {
-				dcg += 1 / math.Log2(float64(i+2))
+			if len(res.Notes) > 0 {
+				rep.Noted++
 			}
 		}
-		idcg := 0.0
-		for i := range min(len(relevant), 5) {
-			idcg += 1 / math.Log2(float64(i+2))
-		}
+		first, ndcg := rank(ranked, q.Relevant)
 		rep.PerQuery[qi] = first
 		if first == 1 {
 			rep.Recall1++
@@ -164,7 +157,7 @@ func Evaluate(reg *toolsearch.Registry, opts *toolsearch.SearchOptions, queries 
 		if first > 0 {
 			rep.MRR += 1 / float64(first)
 		}
-		rep.NDCG5 += dcg / idcg
+		rep.NDCG5 += ndcg
 	}
 	n := float64(len(queries))
 	rep.Recall1 /= n
@@ -174,4 +167,44 @@ func Evaluate(reg *toolsearch.Registry, opts *toolsearch.SearchOptions, queries 
 	rep.Elapsed = elapsed
 	rep.MeanQueryMicros = float64(elapsed.Microseconds()) / n
 	return rep
+}
+
+// rank returns the 1-based position of the first relevant tool among
+// ranked (0 if none) and NDCG@5.
+func rank(ranked []toolsearch.Match, relevant []string) (first int, ndcg float64) {
+	dcg := 0.0
+	for i, m := range ranked {
+		if !slices.Contains(relevant, m.Name) {
+			continue
+		}
+		if first == 0 {
+			first = i + 1
+		}
+		if i < 5 {
+			dcg += 1 / math.Log2(float64(i+2))
+		}
+	}
+	idcg := 0.0
+	for i := range min(len(distinct(relevant)), 5) {
+		idcg += 1 / math.Log2(float64(i+2))
+	}
+	return first, dcg / idcg
+}
+
+func distinct(names []string) []string {
+	return slices.Compact(slices.Sorted(slices.Values(names)))
+}
+
+// Missing returns the relevant names of queries that no tool of reg has,
+// sorted, each once. Evaluate counts them as not found.
+func Missing(reg *toolsearch.Registry, queries []Query) []string {
+	var out []string
+	for _, q := range queries {
+		for _, n := range q.Relevant {
+			if _, ok := reg.Lookup(n); !ok {
+				out = append(out, n)
+			}
+		}
+	}
+	return distinct(out)
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -77,6 +78,30 @@ func TestEvaluateMetrics(t *testing.T) {
 	assert.InDelta(t, ndcg/5, rep.NDCG5, 1e-12)
 }
 
+// Evaluate measures what a model's call returns: the matches of one call
+// (max_results as the Searcher's default), refusals and notes counted.
+func TestEvaluateIsTheCall(t *testing.T) {
+	reg := evalRegistry(t)
+	queries := []Query{
+		{Query: "alpha beta", Relevant: []string{"delta"}},                           // rank 3
+		{Query: strings.Repeat("x", 9000), Relevant: []string{"alpha"}},              // over the byte limit: refused
+		{Query: strings.Repeat("gamma ", 40), Relevant: []string{"gamma"}},           // over the term budget: a note
+		{Query: "select:alpha-beta", Relevant: []string{"alpha_beta"}},               // a loose select: a note
+		{Query: "alpha beta", Relevant: []string{"delta"}, ID: "cut to two matches"}, // see below
+	}
+	rep := Evaluate(reg, nil, queries)
+	assert.Equal(t, []int{3, 0, 1, 1, 3}, rep.PerQuery)
+	assert.Equal(t, 1, rep.Refused)
+	assert.Equal(t, 2, rep.Noted)
+	assert.InDelta(t, (1.0/3+0+1+1+1.0/3)/5, rep.MRR, 1e-12)
+
+	two := Evaluate(reg, &toolsearch.SearchOptions{MaxResults: 2}, queries)
+	assert.Equal(t, []int{0, 0, 1, 1, 0}, two.PerQuery, "a tool the call does not return is not found")
+	assert.InDelta(t, 2.0/5, two.MRR, 1e-12, "MRR over the matches returned")
+
+	assert.Equal(t, []string{"nope", "x"}, Missing(reg, []Query{{Relevant: []string{"x", "alpha"}}, {Relevant: []string{"nope", "x"}}}))
+}
+
 func TestEvaluateEmpty(t *testing.T) {
 	rep := Evaluate(evalRegistry(t), nil, nil)
 	assert.Equal(t, 0, rep.Queries)
@@ -136,16 +161,46 @@ func TestQualityKeywordSet(t *testing.T) {
 	assert.GreaterOrEqual(t, hyb.NDCG5, def.NDCG5, "NDCG@5")
 }
 
+// TestQualityShapes checks the per-shape query sets over the demo catalog
+// (testdata/quality/shape-*.json, made by internal/queryshapes): on every
+// shape, hybrid is at least as good as default and as bm25 on Recall@1,
+// Recall@5 and MRR.
+func TestQualityShapes(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "testdata", "quality", "shape-*.json"))
+	require.NoError(t, err)
+	require.Len(t, paths, 10, "one set per shape")
+	for _, path := range paths {
+		reg, ds := loadDataset(t, path)
+		r := map[string]*Report{}
+		for _, st := range []toolsearch.Strategy{toolsearch.DefaultStrategy(), toolsearch.BM25Strategy(nil), toolsearch.HybridStrategy()} {
+			r[st.Name()] = Evaluate(reg, &toolsearch.SearchOptions{Strategy: st}, ds.Queries)
+		}
+		h := r["hybrid"]
+		t.Logf("%-15s R@1/R@5/MRR  default %.2f/%.2f/%.3f  bm25 %.2f/%.2f/%.3f  hybrid %.2f/%.2f/%.3f", ds.Name,
+			r["default"].Recall1, r["default"].Recall5, r["default"].MRR, r["bm25"].Recall1, r["bm25"].Recall5, r["bm25"].MRR, h.Recall1, h.Recall5, h.MRR)
+		for _, other := range []string{"default", "bm25"} {
+			o := r[other]
+			assert.GreaterOrEqual(t, h.Recall1, o.Recall1, "%s: hybrid Recall@1 below %s", ds.Name, other)
+			assert.GreaterOrEqual(t, h.Recall5, o.Recall5, "%s: hybrid Recall@5 below %s", ds.Name, other)
+			assert.GreaterOrEqual(t, h.MRR, o.MRR, "%s: hybrid MRR below %s", ds.Name, other)
+		}
+	}
+}
+
 // qualityStride is the subset of each benchmark the quality test runs:
 // every qualityStride-th query (0, n, 2n, …), so that it stays fast.
 const qualityStride = 20
 
-// TestQualityTargets asserts the hybrid strategy's targets on the shipped
-// benchmark datasets (testdata/bench), on every 20th query of each
-// (qualityStride; every 100th under the race detector; livemcpbench's 95
-// queries whole): hybrid Recall@5 ≥
-// the better of default and bm25 on every dataset, and its mean Recall@5 ≥
-// bm25's + 0.05. `toolsearch eval` reports the full datasets.
+// TestQualityTargets checks the hybrid strategy's targets on the shipped
+// benchmark datasets (testdata/bench) through the model's path (Evaluate:
+// Searcher.Call, default limits, 5 matches), on every 20th query of each
+// (qualityStride; every 100th under the race detector, which leaves the
+// targets out; livemcpbench's 95 queries whole): Recall@5 at least the
+// target of each dataset (less a
+// margin of 0.02 for the subset's sampling; `toolsearch eval` measures the
+// full sets, README has the figures) and the better of default and bm25,
+// and a mean Recall@5 at least bm25's + 0.08. livemcpbench's target (0.66)
+// is not met: its floor is what the full set measures (0.63).
 func TestQualityTargets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("quality targets: skipped with -short")
@@ -155,26 +210,32 @@ func TestQualityTargets(t *testing.T) {
 		stride *= 5
 	}
 	var sumHybrid, sumBM25 float64
+	targets := map[string]float64{"livemcpbench": 0.63, "bfcl": 0.85, "metatool": 0.62, "seal_tools": 0.97}
 	names := []string{"livemcpbench", "bfcl", "metatool", "seal_tools"}
 	for _, name := range names {
 		reg, ds := loadDataset(t, filepath.Join("..", "testdata", "bench", name+".json"))
 		qs := ds.Queries
+		margin := 0.0
 		if len(qs) > 100 { // small datasets run whole
 			qs = nil
 			for i := 0; i < len(ds.Queries); i += stride {
 				qs = append(qs, ds.Queries[i])
 			}
+			margin = 0.02
 		}
 		r := map[string]float64{}
 		for _, st := range []toolsearch.Strategy{toolsearch.DefaultStrategy(), toolsearch.BM25Strategy(nil), toolsearch.HybridStrategy()} {
 			r[st.Name()] = Evaluate(reg, &toolsearch.SearchOptions{Strategy: st}, qs).Recall5
 		}
 		t.Logf("%s (%d queries): Recall@5 default %.4f bm25 %.4f hybrid %.4f", name, len(qs), r["default"], r["bm25"], r["hybrid"])
+		if !raceEnabled { // every 100th query is too few for a target
+			assert.GreaterOrEqual(t, r["hybrid"], targets[name]-margin, "%s: hybrid Recall@5 below its target", name)
+		}
 		assert.GreaterOrEqual(t, r["hybrid"], max(r["default"], r["bm25"]), "%s: hybrid Recall@5 below the better of default and bm25", name)
 		sumHybrid += r["hybrid"]
 		sumBM25 += r["bm25"]
 	}
 	n := float64(len(names))
 	t.Logf("mean Recall@5: hybrid %.4f bm25 %.4f", sumHybrid/n, sumBM25/n)
-	assert.GreaterOrEqual(t, sumHybrid/n, sumBM25/n+0.05, "hybrid mean Recall@5 must beat bm25's by 0.05")
+	assert.GreaterOrEqual(t, sumHybrid/n, sumBM25/n+0.08, "hybrid mean Recall@5 must beat bm25's by 0.08")
 }

@@ -37,3 +37,30 @@ func ExampleWordsPattern() {
 	// Output:
 	// send|message|slack|channel
 }
+
+// AsPatterns writes queries as a model using the regex strategy might:
+// select: and one-token queries as they are, requests as WordsPattern.
+func ExampleAsPatterns() {
+	for _, q := range eval.AsPatterns([]eval.Query{
+		{Query: "select:Read"},
+		{Query: "create_issue"},
+		{Query: "Send a message to the Slack channel"},
+	}) {
+		fmt.Println(q.Query)
+	}
+	// Output:
+	// select:Read
+	// create_issue
+	// send|message|slack|channel
+}
+
+// Missing names the relevant tools a dataset expects that the catalog
+// does not have: Evaluate counts them as not found.
+func ExampleMissing() {
+	reg, _ := toolsearch.NewRegistry(nil, toolsearch.NewMCPTool("github", "create_issue", "Creates an issue.", nil, nil))
+	fmt.Println(eval.Missing(reg, []eval.Query{
+		{Query: "new issue", Relevant: []string{"mcp__github__create_issue", "mcp__github__open_issue"}},
+	}))
+	// Output:
+	// [mcp__github__open_issue]
+}

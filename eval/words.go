@@ -30,3 +30,18 @@ func WordsPattern(request string) string {
 	}
 	return b.String()
 }
+
+// AsPatterns returns queries as a model using the regex strategy might
+// send them: a select: query, and a query of one whitespace-separated
+// token (a tool's name, a word), as they are; any other through
+// WordsPattern.
+func AsPatterns(queries []Query) []Query {
+	out := make([]Query, len(queries))
+	for i, q := range queries {
+		if len(words.Fields(q.Query)) > 1 && !strings.HasPrefix(strings.ToLower(q.Query), "select:") {
+			q.Query = WordsPattern(q.Query)
+		}
+		out[i] = q
+	}
+	return out
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/eval"
@@ -31,10 +32,11 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", stderr)
 	var datasets fileList
 	fs.Var(&datasets, "dataset", "dataset `file` (repeatable; more files may follow the flags)")
-	catalog := fs.String("catalog", "", "catalog `file` for datasets without \"tools\" (default: the embedded demo catalog)")
+	catalog := fs.String("catalog", "", "catalog `file` for datasets without \"tools\" (required by them)")
 	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex, hybrid, or all")
 	asJSON := fs.Bool("json", false, "print JSON")
-	markdown := fs.Bool("markdown", false, "print a Markdown table of Recall@5 (dataset × strategy)")
+	markdown := fs.Bool("markdown", false, "print a Markdown table (dataset × strategy) of the --metrics")
+	metrics := fs.String("metrics", "r5", "with --markdown, the `list` of metrics in each cell, comma-separated: r1, r5, mrr, ndcg")
 	split := fs.String("split", "", "evaluate only the `even` or odd-numbered queries (0-based), for tune/held-out checks")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -45,6 +47,10 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(datasets) == 0 {
 		return usageError{errors.New("--dataset is required")}
+	}
+	cells, err := parseMetrics(*metrics)
+	if err != nil {
+		return usageError{err}
 	}
 	names := []string{*strategy}
 	if *strategy == "all" {
@@ -60,7 +66,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	}
 	var rows []evalRow
 	for _, path := range datasets {
-		r, err := evalDataset(path, *catalog, *split, strategies)
+		r, err := evalDataset(path, *catalog, *split, strategies, stderr)
 		if err != nil {
 			return err
 		}
@@ -70,7 +76,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	case *asJSON:
 		return writeJSON(stdout, rows)
 	case *markdown:
-		_, err := io.WriteString(stdout, markdownTable(rows, names))
+		_, err := io.WriteString(stdout, markdownTable(rows, names, cells))
 		return err
 	}
 	var b strings.Builder
@@ -79,14 +85,16 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 			r.Dataset, r.Strategy, r.Tools, r.Queries, r.Recall1, r.Recall5, r.MRR, r.NDCG5, r.MeanQueryMicros)
 	}
 	if len(names) > 1 || names[0] == "regex" {
-		b.WriteString("regex: each query was turned into a pattern with eval.WordsPattern (its words, stop words left out, joined with |)\n")
+		b.WriteString("regex: each query of several words was turned into a pattern with eval.WordsPattern (its words, stop words left out, joined with |)\n")
 	}
-	_, err := io.WriteString(stdout, b.String())
+	_, err = io.WriteString(stdout, b.String())
 	return err
 }
 
-// evalDataset runs the strategies over one dataset file.
-func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy) ([]evalRow, error) {
+// evalDataset runs the strategies over one dataset file, with a line on
+// progress for each strategy and a warning for relevant names that are not
+// in the catalog.
+func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy, progress io.Writer) ([]evalRow, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -107,7 +115,10 @@ func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy) 
 	}
 	tools := ds.Tools
 	if tools == nil {
-		reg, err := loadRegistry(catalog) // "" means the demo catalog
+		if catalog == "" {
+			return nil, fmt.Errorf(`%s has no "tools": give the catalog its queries are for with --catalog`, path)
+		}
+		reg, err := loadRegistry(catalog)
 		if err != nil {
 			return nil, err
 		}
@@ -122,25 +133,61 @@ func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy) 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if missing := eval.Missing(reg, ds.Queries); len(missing) > 0 {
+		fmt.Fprintf(progress, "eval: warning: %s: %d relevant tool names are not in the catalog and count as not found: %s\n",
+			name, len(missing), listSome(missing, 10))
+	}
 	var rows []evalRow
 	for _, st := range strategies {
 		queries := ds.Queries
 		if st.Name() == "regex" {
-			queries = make([]eval.Query, len(ds.Queries))
-			for i, q := range ds.Queries {
-				q.Query = eval.WordsPattern(q.Query)
-				queries[i] = q
-			}
+			queries = eval.AsPatterns(queries)
 		}
 		rep := eval.Evaluate(reg, &toolsearch.SearchOptions{Strategy: st}, queries)
+		fmt.Fprintf(progress, "eval: %s %s: %d queries in %s (%d refused, %d answered with notes)\n",
+			name, st.Name(), rep.Queries, rep.Elapsed.Round(time.Millisecond), rep.Refused, rep.Noted)
 		rows = append(rows, evalRow{Dataset: name, Tools: len(tools), Report: rep})
 	}
 	return rows, nil
 }
 
-// markdownTable renders Recall@5 with one row per dataset and one column
-// per strategy.
-func markdownTable(rows []evalRow, strategies []string) string {
+// listSome joins the first n names, and says how many more there are.
+func listSome(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
+}
+
+// metric is one metric of a Markdown cell.
+type metric struct {
+	name string
+	get  func(*eval.Report) float64
+}
+
+var metricsByName = map[string]metric{
+	"r1":   {"Recall@1", func(r *eval.Report) float64 { return r.Recall1 }},
+	"r5":   {"Recall@5", func(r *eval.Report) float64 { return r.Recall5 }},
+	"mrr":  {"MRR", func(r *eval.Report) float64 { return r.MRR }},
+	"ndcg": {"NDCG@5", func(r *eval.Report) float64 { return r.NDCG5 }},
+}
+
+// parseMetrics reads the --metrics list.
+func parseMetrics(list string) ([]metric, error) {
+	var out []metric
+	for _, name := range strings.Split(list, ",") {
+		m, ok := metricsByName[strings.TrimSpace(name)]
+		if !ok {
+			return nil, fmt.Errorf("--metrics: unknown metric %q (want r1, r5, mrr or ndcg)", name)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// markdownTable renders the metrics with one row per dataset and one
+// column per strategy; a cell holds the metrics separated by " / ".
+func markdownTable(rows []evalRow, strategies []string, metrics []metric) string {
 	var b strings.Builder
 	b.WriteString("| dataset | tools | queries |")
 	for _, s := range strategies {
@@ -155,9 +202,23 @@ func markdownTable(rows []evalRow, strategies []string) string {
 		r := rows[i]
 		fmt.Fprintf(&b, "| %s | %d | %d |", r.Dataset, r.Tools, r.Queries)
 		for j := range strategies {
-			fmt.Fprintf(&b, " %.2f |", rows[i+j].Recall5)
+			b.WriteByte(' ')
+			for k, m := range metrics {
+				if k > 0 {
+					b.WriteString(" / ")
+				}
+				fmt.Fprintf(&b, "%.2f", m.get(rows[i+j].Report))
+			}
+			b.WriteString(" |")
 		}
 		b.WriteByte('\n')
+	}
+	if len(metrics) > 1 {
+		names := make([]string, len(metrics))
+		for i, m := range metrics {
+			names[i] = m.name
+		}
+		fmt.Fprintf(&b, "\nEach cell: %s.\n", strings.Join(names, " / "))
 	}
 	return b.String()
 }

@@ -11,10 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var keywordSet = filepath.Join("..", "..", "testdata", "quality", "keywords.json")
+var (
+	keywordSet  = filepath.Join("..", "..", "testdata", "quality", "keywords.json")
+	demoCatalog = filepath.Join("..", "..", "internal", "demo", "catalog.json")
+)
 
 func TestEvalJSON(t *testing.T) {
-	code, out, stderr := runCmd(t, "eval", "--json", "--strategy", "hybrid", "--dataset", keywordSet)
+	code, out, stderr := runCmd(t, "eval", "--json", "--strategy", "hybrid", "--catalog", demoCatalog, "--dataset", keywordSet)
 	require.Equal(t, 0, code, stderr)
 	var rows []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &rows), out)
@@ -22,7 +25,7 @@ func TestEvalJSON(t *testing.T) {
 	r := rows[0]
 	assert.Equal(t, "keywords", r["dataset"])
 	assert.Equal(t, "hybrid", r["strategy"])
-	for _, k := range []string{"recall_at_1", "recall_at_5", "mrr", "ndcg_at_5", "mean_query_us", "queries", "tools"} {
+	for _, k := range []string{"recall_at_1", "recall_at_5", "mrr", "ndcg_at_5", "mean_query_us", "queries", "tools", "refused", "noted"} {
 		assert.Contains(t, r, k)
 	}
 	assert.Greater(t, r["queries"].(float64), 0.0)
@@ -30,20 +33,49 @@ func TestEvalJSON(t *testing.T) {
 }
 
 func TestEvalText(t *testing.T) {
-	code, out, stderr := runCmd(t, "eval", "--dataset", keywordSet)
+	code, out, stderr := runCmd(t, "eval", "--catalog", demoCatalog, "--dataset", keywordSet)
 	require.Equal(t, 0, code, stderr)
 	for _, want := range []string{"keywords", "default", "Recall@1", "Recall@5", "MRR", "NDCG@5", "µs/query", "queries"} {
 		assert.Contains(t, out, want)
 	}
 }
 
+// eval reports its progress on stderr, a line per dataset and strategy
+// with the query count; warns about relevant names missing from the
+// catalog; and refuses a dataset without tools unless --catalog is given.
+func TestEvalProgressAndWarnings(t *testing.T) {
+	code, _, stderr := runCmd(t, "eval", "--strategy", "all", "--catalog", demoCatalog, keywordSet)
+	require.Equal(t, 0, code, stderr)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	require.Len(t, lines, 4, stderr)
+	for i, st := range strategyNames {
+		assert.Regexp(t, `^eval: keywords `+st+`: 80 queries in \S+ \(0 refused, 0 answered with notes\)$`, lines[i])
+	}
+
+	missing := writeFile(t, "missing.json", `{"tools":[{"name":"Alpha"}],"queries":[{"query":"alpha","relevant":["Alpha","Gone"]},{"query":"beta","relevant":["Beta"]}]}`)
+	code, _, stderr = runCmd(t, "eval", missing)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "eval: warning: missing: 2 relevant tool names are not in the catalog and count as not found: Beta, Gone\n")
+
+	code, _, stderr = runCmd(t, "eval", keywordSet)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, `keywords.json has no "tools": give the catalog its queries are for with --catalog`)
+}
+
 func TestEvalAllMarkdown(t *testing.T) {
-	code, out, stderr := runCmd(t, "eval", "--strategy", "all", "--markdown", keywordSet, keywordSet)
+	code, out, stderr := runCmd(t, "eval", "--strategy", "all", "--markdown", "--catalog", demoCatalog, keywordSet, keywordSet)
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 4, out)
 	assert.Equal(t, "| dataset | tools | queries | default | bm25 | regex | hybrid |", lines[0])
 	assert.True(t, strings.HasPrefix(lines[2], "| keywords | 579 | "), lines[2])
+
+	code, out, stderr = runCmd(t, "eval", "--strategy", "hybrid", "--markdown", "--metrics", "r1,r5,mrr", "--catalog", demoCatalog, keywordSet)
+	require.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `\| keywords \| 579 \| 80 \| \d\.\d\d / \d\.\d\d / \d\.\d\d \|\n\nEach cell: Recall@1 / Recall@5 / MRR.\n$`, out)
+	code, _, stderr = runCmd(t, "eval", "--markdown", "--metrics", "r9", keywordSet)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `unknown metric "r9"`)
 }
 
 // The dataset's own tools are used when it has them, all deferred.
@@ -131,7 +163,7 @@ func TestBatchStrategyFlag(t *testing.T) {
 
 func TestEvalSplit(t *testing.T) {
 	count := func(args ...string) float64 {
-		code, out, stderr := runCmd(t, append([]string{"eval", "--json"}, args...)...)
+		code, out, stderr := runCmd(t, append([]string{"eval", "--json", "--catalog", demoCatalog}, args...)...)
 		require.Equal(t, 0, code, stderr)
 		var rows []map[string]any
 		require.NoError(t, json.Unmarshal([]byte(out), &rows))

@@ -3,7 +3,7 @@
 //	toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
 //	toolsearch prompt [--catalog FILE]
 //	toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
-//	toolsearch eval   --dataset FILE [--strategy NAME|all] [--json|--markdown]
+//	toolsearch eval   --dataset FILE... [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown [--metrics LIST]]
 //
 // Without --catalog, search and prompt use an embedded demo catalog of a few
 // hundred real MCP tools and common agent tools. search --format json,
@@ -15,6 +15,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -35,11 +36,12 @@ const usageText = `usage:
   toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
   toolsearch prompt [--catalog FILE]
   toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
-  toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown]
+  toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown [--metrics r1,r5,mrr,ndcg]]
 
 Without --catalog, search and prompt use the embedded demo catalog.
 --format anthropic prints the user message that answers a ToolSearch call
 with id toolu_01: the tool_result, then the text blocks that follow it.
+batch and eval send every query through the ToolSearch call a model makes.
 Strategies: default (Claude Code's keyword scoring), bm25, regex, hybrid.
 `
 
@@ -344,10 +346,12 @@ func definition(t toolsearch.Tool) (toolsearch.ToolDefinition, error) {
 	return toolsearch.ToolDefinition{Name: t.Name, Description: t.Description, InputSchema: schema}, nil
 }
 
-// batchQuery is one item of a queries file: a string or an object.
+// batchQuery is one item of a queries file: a string, or an object with a
+// "query" string and maybe "max_results", kept as written so that the call
+// judges it as it would judge a model's.
 type batchQuery struct {
 	Query      string
-	MaxResults *json.Number
+	MaxResults json.RawMessage
 }
 
 func (q *batchQuery) UnmarshalJSON(b []byte) error {
@@ -355,12 +359,10 @@ func (q *batchQuery) UnmarshalJSON(b []byte) error {
 		return json.Unmarshal(b, &q.Query)
 	}
 	var o struct {
-		Query      *string      `json:"query"`
-		MaxResults *json.Number `json:"max_results"`
+		Query      *string         `json:"query"`
+		MaxResults json.RawMessage `json:"max_results"`
 	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	if err := d.Decode(&o); err != nil {
+	if err := json.Unmarshal(b, &o); err != nil {
 		return err
 	}
 	if o.Query == nil {
@@ -412,39 +414,50 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Errorf("--max-results-cap must be ≥ 1, got %d", *maxCap)}
 	}
 	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st, MaxResultsCap: *maxCap})
+	field := cmp.Or(st.Input().Field, "query")
 	out := make([]batchResult, 0, len(items))
 	for i, raw := range items {
-		out = append(out, batchOne(s, *maxCap, i, raw))
+		out = append(out, batchOne(s, field, *maxCap, i, raw))
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
 }
 
-// batchOne answers item i of a queries file. A max_results over maxCap is an
-// error entry rather than a silently shorter list, so that a batch compared
-// with another implementation never differs because of the cap.
-func batchOne(s *toolsearch.Searcher, maxCap, i int, raw json.RawMessage) batchResult {
+// batchOne answers item i of a queries file through Searcher.Call, the
+// path of a model's ToolSearch call: the item becomes the call's arguments,
+// {field: query, "max_results"?: as written}, so a max_results that is not
+// an integer ≥ 1 (the string "5" too) is an error entry. A max_results over
+// maxCap is an error entry rather than a silently shorter list, so that a
+// batch compared with another implementation never differs because of the
+// cap.
+func batchOne(s *toolsearch.Searcher, field string, maxCap, i int, raw json.RawMessage) batchResult {
 	var q batchQuery
 	if err := json.Unmarshal(raw, &q); err != nil {
 		return batchResult{Query: string(raw), Error: fmt.Sprintf("item %d: %v", i, err)}
 	}
 	r := batchResult{Query: q.Query, MaxResults: defaultMaxResults}
-	k := 0
+	args := map[string]any{field: q.Query}
 	if q.MaxResults != nil {
-		r.MaxResults = *q.MaxResults
-		n, err := q.MaxResults.Int64()
-		if err != nil || n < 1 {
-			return batchResult{Query: q.Query, MaxResults: *q.MaxResults, Error: fmt.Sprintf("max_results must be an integer ≥ 1, got %s", q.MaxResults.String())}
+		r.MaxResults = q.MaxResults
+		args["max_results"] = q.MaxResults
+		var n json.Number
+		if json.Unmarshal(q.MaxResults, &n) == nil && q.MaxResults[0] != '"' {
+			if f, err := n.Float64(); err == nil && f > float64(maxCap) {
+				r.Error = fmt.Sprintf("max_results %s is over the limit %d (see --max-results-cap)", n, maxCap)
+				return r
+			}
 		}
-		if n > int64(maxCap) {
-			return batchResult{Query: q.Query, MaxResults: *q.MaxResults, Error: fmt.Sprintf("max_results %d is over the limit %d (see --max-results-cap)", n, maxCap)}
-		}
-		k = int(n)
 	}
-	res, err := s.Search(q.Query, k)
+	data, err := json.Marshal(args)
 	if err != nil {
-		return batchResult{Query: q.Query, MaxResults: r.MaxResults, Error: err.Error()}
+		r.Error = fmt.Sprintf("item %d: %v", i, err)
+		return r
+	}
+	res, err := s.Call(data)
+	if err != nil {
+		r.Error = err.Error()
+		return r
 	}
 	r.Matches = make([]string, 0, len(res.Matches))
 	for _, m := range res.Matches {

@@ -117,22 +117,27 @@ func TestBatch(t *testing.T) {
 		{"name":"mcp__slack__send_message","server":"slack","description":"Send a Slack message."}],
 		"queries":[{"query":"ignored"}]}`)
 	queries := writeFile(t, "q.json", `["web", {"query":"select:Read,Nope"}, {"query":"slack","max_results":1},
-		{"query":"web","max_results":0}, {"query":"web","max_results":2.5}, {"max_results":3}, 7, {"query":"web","max_results":50}]`)
+		{"query":"web","max_results":0}, {"query":"web","max_results":2.5}, {"max_results":3}, 7, {"query":"web","max_results":50},
+		{"query":"web","max_results":"5"}]`)
 	code, out, errs := runCmd(t, "batch", "--catalog", catalog, "--queries", queries)
 	require.Equal(t, 0, code, errs)
 	var got []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
-	require.Len(t, got, 8, "one entry per item, errors included")
+	require.Len(t, got, 9, "one entry per item, errors included")
 	assert.Equal(t, map[string]any{"query": "web", "max_results": 5.0, "matches": []any{"WebSearch", "WebFetch"}, "total_deferred_tools": 3.0}, got[0])
 	assert.Equal(t, []any{"Read"}, got[1]["matches"])
 	assert.Equal(t, []any{"Nope"}, got[1]["not_found"])
 	assert.Equal(t, []any{"mcp__slack__send_message"}, got[2]["matches"])
 	assert.Equal(t, 1.0, got[2]["max_results"])
-	for _, i := range []int{3, 4, 5, 6} {
+	for _, i := range []int{3, 4, 5, 6, 8} {
 		assert.NotEmpty(t, got[i]["error"], "entry %d: %v", i, got[i])
 		assert.NotContains(t, got[i], "matches", "entry %d", i)
 	}
-	assert.Contains(t, got[3]["error"], "max_results must be an integer ≥ 1, got 0")
+	assert.Equal(t, `Invalid ToolSearch input: max_results: must be >= 1 but found 0; expected {"query": string, "max_results"?: integer ≥ 1}`, got[3]["error"],
+		"the error a model's call gets")
+	assert.Equal(t, `Invalid ToolSearch input: max_results: expected integer, but got string; expected {"query": string, "max_results"?: integer ≥ 1}`, got[8]["error"],
+		"a string is not an integer, as in a model's call")
+	assert.Equal(t, "5", got[8]["max_results"], "max_results is echoed as written")
 	assert.Equal(t, "max_results 50 is over the limit 20 (see --max-results-cap)", got[7]["error"], "over the cap is an error entry, not a shorter list")
 
 	code, out, errs = runCmd(t, "batch", "--max-results-cap", "60", "--catalog", catalog, "--queries", queries)

@@ -104,13 +104,19 @@ func caseIgnorable(r rune) bool {
 	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
 }
 
-// Words appends the words of s to dst: the maximal runs of Unicode
-// letters, digits and nonspacing marks of Lower(s).
+// IsWordRune reports whether r is a word character: a Unicode letter,
+// digit or nonspacing mark.
+func IsWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+// Words appends the words of s to dst: the maximal runs of word characters
+// (IsWordRune) of Lower(s).
 func Words(dst []string, s string) []string {
 	s = Lower(s)
 	start := -1
 	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+		word := IsWordRune(r)
 		switch {
 		case word && start < 0:
 			start = i
@@ -225,4 +231,38 @@ func Terms(query string) []Term {
 		}
 	}
 	return out
+}
+
+// NameWords appends the words of a tool name to dst: it loses a leading
+// "mcp__" and splits at every character that is not a letter or digit
+// ('_', '-', '.', …) and at camelCase boundaries (getURLFor → get, url,
+// for; v2Api → v2, api), lowercased.
+func NameWords(dst []string, name string) []string {
+	name = strings.TrimPrefix(name, "mcp__")
+	rs := []rune(name)
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			dst = append(dst, Lower(string(rs[start:end])))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			flush(i)
+			continue
+		}
+		if start >= 0 && unicode.IsUpper(r) {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+				flush(i)
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(rs))
+	return dst
 }

@@ -93,3 +93,23 @@ func TestFields(t *testing.T) {
 	assert.Equal(t, []string{"a", "b", "c", "d\u200be\u0085f"}, Fields("\ufeffa\u3000b\u2028c\u00a0d\u200be\u0085f\u205f"))
 	assert.Equal(t, "a b", TrimSpace("\u3000a b\ufeff"))
 }
+
+func TestNameWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"getURLFor", []string{"get", "url", "for"}},
+		{"HTTPRequest", []string{"http", "request"}},
+		{"mcp__github__create_issue", []string{"github", "create", "issue"}},
+		{"get-current-date", []string{"get", "current", "date"}},
+		{"mcp__hackernews__getStoryWithComments", []string{"hackernews", "get", "story", "with", "comments"}},
+		{"getPM2.5Level", []string{"get", "pm2", "5", "level"}},
+		{"v2Api", []string{"v2", "api"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			assert.Equal(t, tt.want, NameWords(nil, tt.in))
+		})
+	}
+}

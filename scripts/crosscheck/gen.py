@@ -31,8 +31,11 @@ names=[t["name"] for t in tl]
 for i in range(40):
     r=random.random()
     if r<0.1: q="select:"+",".join(random.sample(names,min(len(names),2))+[random.choice(["Nope"," x ",names[0].upper()])])
+    elif r<0.14: q="select:"+random.choice(names).translate(str.maketrans("_-.","-._"))
     elif r<0.2: q=random.choice(names).upper()
     elif r<0.3: q="mcp__"+random.choice(["github","slack","my-srv","x","zz"])
+    elif r<0.36:
+        q=" ".join(("+" if random.random()<0.05 else "")+random.choice(words+["the","a","of","please","to"]) for _ in range(random.randint(33,60)))
     else:
         q=" ".join(("+" if random.random()<0.2 else "")+random.choice(words+["+","c++","a.b","createissue","send_message","get-set"]) for _ in range(random.randint(1,4)))
     if random.random()<0.2: qs.append({"query":q,"max_results":random.randint(1,12)})

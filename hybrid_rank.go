@@ -1,0 +1,230 @@
+package toolsearch
+
+import (
+	"context"
+	"math"
+	"strings"
+
+	"github.com/toolsearch/toolsearch/internal/words"
+)
+
+// hybridTerm is one term of a query for the hybrid index.
+type hybridTerm struct {
+	word, stem string
+	required   bool
+	stop       bool // a stop word kept in a query that has other words
+}
+
+// terms parses a query into its terms. Each whitespace-separated token
+// ("+token": required) is cut into pieces at characters other than
+// letters, digits and the name separators '_', '-' and '.'; a piece is
+// split into words as tool names are (words.NameWords). A piece of several
+// words whose words joined are a word some tool has (GitHub, e-mail) is
+// that one term; otherwise its words are terms, and so is their join
+// (listpullrequests), which the full-name rule matches. Terms of the same
+// stem are kept once (required if any was); stop words come last, marked
+// as such, unless the query has nothing else.
+func (x *hybridIndex) terms(query string) []hybridTerm {
+	var all []hybridTerm
+	var ws []string
+	for _, tok := range words.Fields(query) {
+		req := len(tok) > 1 && tok[0] == '+'
+		if req {
+			tok = tok[1:]
+		}
+		for _, piece := range tokenPieces(tok) {
+			ws = words.NameWords(ws[:0], piece)
+			if len(ws) == 1 {
+				all = append(all, hybridTerm{word: ws[0], stem: words.Stem(ws[0]), required: req})
+				continue
+			}
+			if len(ws) == 0 {
+				continue
+			}
+			joined := strings.Join(ws, "")
+			js := words.Stem(joined)
+			if x.knownWord(js) {
+				all = append(all, hybridTerm{word: joined, stem: js, required: req})
+				continue
+			}
+			for _, w := range ws {
+				all = append(all, hybridTerm{word: w, stem: words.Stem(w), required: req})
+			}
+			all = append(all, hybridTerm{word: joined, stem: js})
+		}
+	}
+	var out, stops []hybridTerm
+	seen := map[string]int{}
+	keep := func(t hybridTerm) {
+		if i, ok := seen[t.stem]; ok {
+			out[i].required = out[i].required || t.required
+			return
+		}
+		seen[t.stem] = len(out)
+		out = append(out, t)
+	}
+	for _, t := range all {
+		if words.IsStop(t.word) && !t.required {
+			t.stop = true
+			stops = append(stops, t)
+		} else {
+			keep(t)
+		}
+	}
+	if len(out) == 0 { // only stop words: they are the terms
+		for _, t := range all {
+			keep(t)
+		}
+		return out
+	}
+	if x.p.stop > 0 { // stop words count a little, after the other terms
+		for _, t := range stops {
+			keep(t)
+		}
+	}
+	return out
+}
+
+// tokenPieces cuts a query token at characters other than letters, digits,
+// marks and the name separators '_', '-' and '.'.
+func tokenPieces(tok string) []string {
+	return strings.FieldsFunc(tok, func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '.' || words.IsWordRune(r))
+	})
+}
+
+// knownWord reports whether some tool has the stem s as a word of its
+// name, hint, description or arguments.
+func (x *hybridIndex) knownWord(s string) bool { return len(x.post[s]) > 0 }
+
+// hybridAcc is one tool's state during a query.
+type hybridAcc struct {
+	score, w                  float64 // the score so far; the current term's weight
+	matched, needed, nameHits int32   // terms matched (stop words left out), required terms matched, own name words hit
+	seen, named               int32   // 1 + the term that last touched it, that last gave it a name credit
+	rules                     Rule
+}
+
+// hybridScratch is the per-query state, reused through hybridIndex.scratch.
+type hybridScratch struct {
+	acc       []hybridAcc
+	all, term []int32 // tools touched by the query, by the current term
+}
+
+// Rank appends every tool with a query term and every required term.
+func (x *hybridIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+	terms := x.terms(query)
+	n := len(x.text)
+	if len(terms) == 0 || n == 0 {
+		return hits, nil, nil
+	}
+	sc, _ := x.scratch.Get().(*hybridScratch)
+	if sc == nil || len(sc.acc) < n {
+		sc = &hybridScratch{acc: make([]hybridAcc, n)}
+	}
+	var required, counted int32
+	for ti, t := range terms {
+		x.scoreTerm(sc, t, int32(ti+1))
+		if t.required {
+			required++
+		}
+		if !t.stop {
+			counted++
+		}
+	}
+	p := x.p
+	for _, d := range sc.all {
+		a := &sc.acc[d]
+		if s := a.score; s > 0 && a.needed >= required && (a.matched > 0 || counted == 0) {
+			if p.coverage != 0 && counted > 0 {
+				s *= math.Pow(float64(a.matched)/float64(counted), p.coverage)
+			}
+			if nw := x.text[d].own; nw > 0 {
+				s *= 1 + p.nameCover*float64(a.nameHits)/float64(nw)
+			}
+			hits = append(hits, Hit{Tool: int(d), Score: s, Rules: a.rules})
+		}
+		*a = hybridAcc{}
+	}
+	sc.all, sc.term = sc.all[:0], sc.term[:0]
+	x.scratch.Put(sc)
+	return hits, nil, nil
+}
+
+// scoreTerm adds term t, the query's term mark-1, to the scores in sc.
+func (x *hybridIndex) scoreTerm(sc *hybridScratch, t hybridTerm, mark int32) {
+	p := x.p
+	acc := sc.acc
+	sc.term = sc.term[:0]
+	touch := func(d int32) *hybridAcc {
+		a := &acc[d]
+		if a.seen != mark {
+			a.seen = mark
+			sc.term = append(sc.term, d)
+		}
+		return a
+	}
+	nameCredit := func(d int32, w float64, r Rule) {
+		if acc[d].named != mark {
+			a := touch(d)
+			a.named = mark
+			a.w += w
+			a.rules |= r
+		}
+	}
+	for _, ps := range x.post[t.stem] {
+		a := touch(ps.doc)
+		if ps.name {
+			if !ps.server {
+				a.nameHits++
+			}
+			a.named = mark
+		}
+		a.w += float64(ps.w)
+		a.rules |= ps.rules
+	}
+	if !t.stop {
+		for _, d := range x.joins[t.stem] {
+			nameCredit(d, p.name, RuleFullName)
+		}
+		if len(t.word) >= 3 && partChars(t.word) {
+			for _, id := range x.vocab.candidates(t.word) {
+				if part := x.vocab.parts[id]; part != t.word && strings.Contains(part, t.word) {
+					for _, d := range x.parts[id] {
+						nameCredit(d, p.namePart, RulePartSubstring)
+					}
+				}
+			}
+		}
+		if len(sc.term) == 0 && len(t.word) >= minTypoLen {
+			for _, cw := range x.typoWords(t.word) {
+				for _, ps := range x.post[words.Stem(cw)] {
+					if ps.name {
+						nameCredit(ps.doc, p.name*p.typo, RulePartSubstring)
+					}
+				}
+			}
+		}
+	}
+	if len(sc.term) == 0 {
+		return
+	}
+	weight := idf(len(sc.term), len(x.text))
+	if t.stop {
+		weight *= p.stop
+	}
+	for _, d := range sc.term {
+		a := &acc[d]
+		if a.score == 0 && a.matched == 0 {
+			sc.all = append(sc.all, d)
+		}
+		a.score += weight * a.w * (p.k1 + 1) / (a.w + p.k1)
+		a.w = 0
+		if !t.stop {
+			a.matched++
+			if t.required {
+				a.needed++
+			}
+		}
+	}
+}
