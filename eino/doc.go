@@ -1,0 +1,2 @@
+// Package tseino connects toolsearch to CloudWeGo eino.
+package tseino
