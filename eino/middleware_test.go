@@ -55,7 +55,9 @@ func (m *scriptedModel) Stream(ctx context.Context, input []*schema.Message, opt
 	return schema.StreamReaderFromArray([]*schema.Message{msg}), nil
 }
 
-func (m *scriptedModel) WithTools([]*schema.ToolInfo) (model.ToolCallingChatModel, error) { return m, nil }
+func (m *scriptedModel) WithTools([]*schema.ToolInfo) (model.ToolCallingChatModel, error) {
+	return m, nil
+}
 
 // toolNames returns the names of the tools of each call.
 func (m *scriptedModel) toolNames() [][]string {
