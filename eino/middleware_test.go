@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/cloudwego/eino/adk"
-	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/components/tool/utils"
 	"github.com/cloudwego/eino/compose"
@@ -19,65 +18,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/eino/internal/scriptedmodel"
 )
-
-// scriptedModel is an eino chat model that answers each call with the
-// next step of its script and records what it was sent.
-type scriptedModel struct {
-	mu    sync.Mutex
-	steps []*schema.Message
-	calls []modelCall
-}
-
-type modelCall struct {
-	tools []*schema.ToolInfo
-	input []*schema.Message
-}
-
-func (m *scriptedModel) Generate(_ context.Context, input []*schema.Message, opts ...model.Option) (*schema.Message, error) {
-	o := model.GetCommonOptions(nil, opts...)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.calls = append(m.calls, modelCall{tools: o.Tools, input: slices.Clone(input)})
-	if len(m.steps) == 0 {
-		return nil, fmt.Errorf("the script has no answer for call %d", len(m.calls))
-	}
-	out := m.steps[0]
-	m.steps = m.steps[1:]
-	return out, nil
-}
-
-func (m *scriptedModel) Stream(ctx context.Context, input []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
-	msg, err := m.Generate(ctx, input, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return schema.StreamReaderFromArray([]*schema.Message{msg}), nil
-}
-
-func (m *scriptedModel) WithTools([]*schema.ToolInfo) (model.ToolCallingChatModel, error) {
-	return m, nil
-}
-
-// toolNames returns the names of the tools of each call.
-func (m *scriptedModel) toolNames() [][]string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	out := make([][]string, len(m.calls))
-	for i, c := range m.calls {
-		for _, t := range c.tools {
-			out[i] = append(out[i], t.Name)
-		}
-	}
-	return out
-}
 
 var callSeq atomic.Int64
 
 func call(name, args string) *schema.Message {
-	return schema.AssistantMessage("", []schema.ToolCall{{ID: fmt.Sprintf("call_%d", callSeq.Add(1)), Type: "function",
-		Function: schema.FunctionCall{Name: name, Arguments: args}}})
+	return scriptedmodel.ToolCall(fmt.Sprintf("call_%d", callSeq.Add(1)), name, args)
 }
+
+type scriptedModel = scriptedmodel.Model
+
+func script(steps ...*schema.Message) *scriptedModel { return scriptedmodel.New(nil, steps...) }
 
 // testTools are a static tool and three dynamic ones, recording the
 // arguments they ran with.
@@ -184,18 +136,18 @@ func TestAgentDiscoversAndCalls(t *testing.T) {
 	tt := newTestTools(t)
 	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn})
 	require.NoError(t, err)
-	m := &scriptedModel{steps: []*schema.Message{
+	m := script(
 		call("ToolSearch", `{"query":"weather forecast city","max_results":1}`),
 		call("get_forecast", `{"city":"Paris"}`),
 		schema.AssistantMessage("Sunny in Paris.", nil),
-	}}
+	)
 	msgs := runAgent(t, mw, m, tt, schema.UserMessage("Weather in Paris?"))
 
 	assert.Equal(t, [][]string{
 		{"get_time", "ToolSearch"},
 		{"get_time", "ToolSearch", "get_forecast"},
 		{"get_time", "ToolSearch", "get_forecast"},
-	}, m.toolNames(), "the found tool joins the model's tools on the next call")
+	}, m.ToolNames(), "the found tool joins the model's tools on the next call")
 	assert.Equal(t, []string{`get_forecast {"city":"Paris"}`}, tt.runs())
 	assert.Equal(t, "Sunny in Paris.", msgs[len(msgs)-1].Content)
 
@@ -222,10 +174,9 @@ func TestAgentDiscoversAndCalls(t *testing.T) {
 
 	// The model got the dynamic tool's own ToolInfo, and the instruction
 	// tells it about the deferred tools.
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	assert.Same(t, info, m.calls[1].tools[2])
-	sys := m.calls[0].input[0]
+	calls := m.Calls()
+	assert.Same(t, info, calls[1].Tools[2])
+	sys := calls[0].Input[0]
 	assert.Equal(t, schema.System, sys.Role)
 	assert.True(t, strings.HasPrefix(sys.Content, "You are a helpful assistant.\n\n"), "instruction kept first: %q", sys.Content)
 	for _, name := range []string{"get_forecast", "get_alerts", "send_email"} {
@@ -237,14 +188,14 @@ func TestAgentChecksCalls(t *testing.T) {
 	tt := newTestTools(t)
 	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn})
 	require.NoError(t, err)
-	m := &scriptedModel{steps: []*schema.Message{
+	m := script(
 		call("ToolSearch", `{"query":"select:send_email"}`),
 		call("send_email", `{"to":"bob@example.com"}`),
 		call("get_alerts", `{"region":7}`),
 		call("ToolSearch", `{"query":7}`),
 		call("get_time", `{}`),
 		schema.AssistantMessage("Done.", nil),
-	}}
+	)
 	msgs := runAgent(t, mw, m, tt, schema.UserMessage("Mail Bob."))
 
 	assert.Equal(t, []string{"get_time {}"}, tt.runs(), "refused calls do not run; the static tool is not checked")
@@ -262,12 +213,12 @@ func TestAgentRefusalText(t *testing.T) {
 	tt := newTestTools(t)
 	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn})
 	require.NoError(t, err)
-	m := &scriptedModel{steps: []*schema.Message{
+	m := script(
 		call("ToolSearch", `{"query":"select:send_email"}`),
 		call("send_email", `{"to":"bob@example.com"}`),
 		call("ToolSearch", `{"query":7}`),
 		schema.AssistantMessage("Done.", nil),
-	}}
+	)
 	msgs := runAgent(t, mw, m, tt, schema.UserMessage("Mail Bob."))
 
 	s := newSession(mw.(*middleware).reg, nil)
@@ -283,20 +234,20 @@ func TestAgentResumesFromInput(t *testing.T) {
 	tt := newTestTools(t)
 	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn})
 	require.NoError(t, err)
-	first := &scriptedModel{steps: []*schema.Message{
+	first := script(
 		call("ToolSearch", `{"query":"select:get_forecast"}`),
 		schema.AssistantMessage("Which city?", nil),
-	}}
+	)
 	history := []*schema.Message{schema.UserMessage("Weather?")}
 	history = append(history, runAgent(t, mw, first, tt, history...)...)
 	history = append(history, schema.UserMessage("Paris."))
 
-	second := &scriptedModel{steps: []*schema.Message{
+	second := script(
 		call("get_forecast", `{"city":"Paris"}`),
 		schema.AssistantMessage("Sunny.", nil),
-	}}
+	)
 	runAgent(t, mw, second, tt, history...)
-	assert.Equal(t, [][]string{{"get_time", "ToolSearch", "get_forecast"}, {"get_time", "ToolSearch", "get_forecast"}}, second.toolNames(),
+	assert.Equal(t, [][]string{{"get_time", "ToolSearch", "get_forecast"}, {"get_time", "ToolSearch", "get_forecast"}}, second.ToolNames(),
 		"a new run finds the tools that the history's ToolSearch results returned")
 	assert.Equal(t, []string{`get_forecast {"city":"Paris"}`}, tt.runs())
 }
@@ -309,16 +260,16 @@ func TestAgentConcurrentRuns(t *testing.T) {
 	models := make([]*scriptedModel, 8)
 	for i := range models {
 		name := []string{"get_forecast", "send_email"}[i%2]
-		models[i] = &scriptedModel{steps: []*schema.Message{
+		models[i] = script(
 			call("ToolSearch", `{"query":"select:`+name+`"}`),
 			schema.AssistantMessage("ok", nil),
-		}}
+		)
 		wg.Go(func() { runAgent(t, mw, models[i], tt, schema.UserMessage("hi")) })
 	}
 	wg.Wait()
 	for i, m := range models {
 		name := []string{"get_forecast", "send_email"}[i%2]
-		assert.Equal(t, [][]string{{"get_time", "ToolSearch"}, {"get_time", "ToolSearch", name}}, m.toolNames(), "run %d sees only its own discoveries", i)
+		assert.Equal(t, [][]string{{"get_time", "ToolSearch"}, {"get_time", "ToolSearch", name}}, m.ToolNames(), "run %d sees only its own discoveries", i)
 	}
 }
 
@@ -339,17 +290,16 @@ func TestAgentRegistryToolsAndBridge(t *testing.T) {
 	t.Run("direct", func(t *testing.T) {
 		mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, Registry: reg, CallTool: callTool})
 		require.NoError(t, err)
-		m := &scriptedModel{steps: []*schema.Message{
+		m := script(
 			call("ToolSearch", `{"query":"support ticket"}`),
 			call("mcp__tickets__create_ticket", `{"title":"Printer on fire"}`),
 			schema.AssistantMessage("Opened.", nil),
-		}}
+		)
 		msgs := runAgent(t, mw, m, tt, schema.UserMessage("Open a ticket"))
 		assert.Equal(t, []string{"ticket 42"}, toolOutputs(msgs)["mcp__tickets__create_ticket"])
-		assert.Contains(t, m.toolNames()[1], "mcp__tickets__create_ticket")
-		m.mu.Lock()
-		info := m.calls[1].tools[len(m.calls[1].tools)-1]
-		m.mu.Unlock()
+		assert.Contains(t, m.ToolNames()[1], "mcp__tickets__create_ticket")
+		tools := m.Calls()[1].Tools
+		info := tools[len(tools)-1]
 		js, err := info.ToJSONSchema()
 		require.NoError(t, err)
 		b, err := json.Marshal(js)
@@ -362,14 +312,14 @@ func TestAgentRegistryToolsAndBridge(t *testing.T) {
 		require.NoError(t, err)
 		mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, Registry: reg2, SessionOptions: &toolsearch.SessionOptions{CallBridge: true}})
 		require.NoError(t, err)
-		m := &scriptedModel{steps: []*schema.Message{
+		m := script(
 			call("ToolSearch", `{"query":"select:get_forecast"}`),
 			call("CallTool", `{"name":"get_forecast","arguments":{}}`),
 			call("CallTool", `{"name":"get_forecast","arguments":{"city":"Rome"}}`),
 			schema.AssistantMessage("Sunny in Rome.", nil),
-		}}
+		)
 		msgs := runAgent(t, mw, m, tt, schema.UserMessage("Weather in Rome?"))
-		names := m.toolNames()
+		names := m.ToolNames()
 		for i := range names {
 			assert.Equal(t, []string{"get_time", "ToolSearch", "CallTool"}, names[i], "call %d: the tool list never changes", i+1)
 		}
