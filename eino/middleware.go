@@ -240,6 +240,9 @@ func (m *middleware) BeforeModelRewriteState(ctx context.Context, state *adk.Cha
 		}
 	}
 	for _, d := range defs {
+		if !r.managed[d.Name] {
+			continue // a registry tool nothing can run (no CallTool)
+		}
 		info, err := m.toolInfo(d)
 		if err != nil {
 			return ctx, state, err

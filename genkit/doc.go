@@ -1,0 +1,2 @@
+// Package tsgenkit connects toolsearch to Firebase Genkit for Go.
+package tsgenkit
