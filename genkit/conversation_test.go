@@ -237,7 +237,10 @@ func TestConcurrentConversations(t *testing.T) {
 			scriptedmodel.ToolCall("c1", "ToolSearch", `{"query":"select:`+name+`"}`),
 			ai.NewModelTextMessage("ok"))
 		conv := tools.Conversation(toolsearch.NewSession(tools.Registry(), nil))
-		wg.Go(func() { generate(t, conv, models[i], tt, userText("hi")) })
+		// Genkit's Generate changes the tools passed to it (it registers
+		// them), so overlapping calls each get their own get_time.
+		own := newTestTools()
+		wg.Go(func() { generate(t, conv, models[i], own, userText("hi")) })
 	}
 	wg.Wait()
 	for i, m := range models {
