@@ -190,9 +190,9 @@ func (c *Conversation) tools() ([]ai.ToolRef, map[string]bool, error) {
 	for _, d := range defs {
 		switch d.Name {
 		case toolsearch.ToolSearchName:
-			refs = append(refs, c.tool(d.Name, c.search))
+			refs = append(refs, c.tool(d.Name, d.Description, c.search))
 		case toolsearch.CallToolName:
-			refs = append(refs, c.tool(d.Name, c.bridge))
+			refs = append(refs, c.tool(d.Name, d.Description, c.bridge))
 		}
 	}
 	for _, rt := range regTools {
@@ -201,7 +201,7 @@ func (c *Conversation) tools() ([]ai.ToolRef, map[string]bool, error) {
 			continue // nothing can run it: it is not offered
 		}
 		managed[name] = true
-		refs = append(refs, c.tool(name, func(ctx context.Context, args json.RawMessage) (*ai.MultipartToolResponse, error) {
+		refs = append(refs, c.tool(name, rt.Description, func(ctx context.Context, args json.RawMessage) (*ai.MultipartToolResponse, error) {
 			call, err := checkCall(c.s, name, args)
 			if err != nil {
 				return &ai.MultipartToolResponse{Output: err.Error()}, nil
@@ -217,8 +217,8 @@ func (c *Conversation) tools() ([]ai.ToolRef, map[string]bool, error) {
 // arguments. Its input schema accepts anything, so that the call reaches
 // fn (and CheckCall) instead of failing Genkit's own validation; the
 // model is sent the real schema by the middleware.
-func (c *Conversation) tool(name string, fn func(context.Context, json.RawMessage) (*ai.MultipartToolResponse, error)) ai.Tool {
-	return ai.NewMultipartTool(name, "", func(tc *ai.ToolContext, input any) (*ai.MultipartToolResponse, error) {
+func (c *Conversation) tool(name, description string, fn func(context.Context, json.RawMessage) (*ai.MultipartToolResponse, error)) ai.Tool {
+	return ai.NewMultipartTool(name, description, func(tc *ai.ToolContext, input any) (*ai.MultipartToolResponse, error) {
 		var args json.RawMessage
 		if input != nil {
 			b, err := json.Marshal(input)
