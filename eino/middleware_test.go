@@ -275,8 +275,9 @@ func TestAgentConcurrentRuns(t *testing.T) {
 
 func TestAgentRegistryToolsAndBridge(t *testing.T) {
 	tt := newTestTools(t)
-	reg, err := newRegistry([]toolsearch.Tool{toolsearch.NewMCPTool("tickets", "create_ticket", "Open a support ticket",
-		json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}`), nil)})
+	ticket := toolsearch.NewMCPTool("tickets", "create_ticket", "Open a support ticket",
+		json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}`), nil)
+	reg, err := newRegistry([]toolsearch.Tool{ticket})
 	require.NoError(t, err)
 	var called []string
 	var mu sync.Mutex
@@ -305,6 +306,19 @@ func TestAgentRegistryToolsAndBridge(t *testing.T) {
 		b, err := json.Marshal(js)
 		require.NoError(t, err)
 		assert.JSONEq(t, `{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}`, string(b), "the model gets the registry's schema")
+	})
+
+	t.Run("without CallTool the registry tool is not offered", func(t *testing.T) {
+		reg, err := newRegistry([]toolsearch.Tool{ticket})
+		require.NoError(t, err)
+		mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, Registry: reg})
+		require.NoError(t, err)
+		m := script(
+			call("ToolSearch", `{"query":"select:mcp__tickets__create_ticket"}`),
+			schema.AssistantMessage("Cannot.", nil),
+		)
+		runAgent(t, mw, m, tt, schema.UserMessage("Open a ticket"))
+		assert.NotContains(t, m.ToolNames()[1], "mcp__tickets__create_ticket")
 	})
 
 	t.Run("bridge", func(t *testing.T) {
