@@ -1,14 +1,12 @@
 package tseino
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 	"github.com/toolsearch/toolsearch"
 )
@@ -54,18 +52,6 @@ func Tool(info *schema.ToolInfo) (toolsearch.Tool, error) {
 	}
 	t.InputSchema = b
 	return t, nil
-}
-
-// FromBaseTool reads t's Info and converts it with Tool.
-func FromBaseTool(ctx context.Context, t tool.BaseTool) (toolsearch.Tool, error) {
-	if t == nil {
-		return toolsearch.Tool{}, fmt.Errorf("%w: the tool is nil", ErrSchema)
-	}
-	info, err := t.Info(ctx)
-	if err != nil {
-		return toolsearch.Tool{}, fmt.Errorf("tseino: reading a tool's info: %w", err)
-	}
-	return Tool(info)
 }
 
 // ToolInfo converts a tool definition produced by toolsearch (a

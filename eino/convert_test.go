@@ -3,7 +3,6 @@ package tseino
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"testing"
 
 	"github.com/cloudwego/eino/schema"
@@ -114,16 +113,6 @@ func TestToolWithoutParams(t *testing.T) {
 	tool, err = Tool(&schema.ToolInfo{Name: "now", ParamsOneOf: schema.NewParamsOneOfByJSONSchema(nil)})
 	require.NoError(t, err)
 	assert.Empty(t, tool.InputSchema)
-}
-
-func TestFromBaseTool(t *testing.T) {
-	tool, err := FromBaseTool(context.Background(), infoTool{info: &schema.ToolInfo{Name: "place_order", ParamsOneOf: schema.NewParamsOneOfByParams(orderParams())}})
-	require.NoError(t, err)
-	assert.JSONEq(t, orderSchema, string(tool.InputSchema))
-	_, err = FromBaseTool(context.Background(), infoTool{err: errors.New("boom")})
-	assert.ErrorContains(t, err, "boom")
-	_, err = FromBaseTool(context.Background(), nil)
-	assert.ErrorIs(t, err, ErrSchema)
 }
 
 func TestToolErrors(t *testing.T) {
