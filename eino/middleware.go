@@ -100,7 +100,7 @@ func New(ctx context.Context, cfg *Config) (adk.ChatModelAgentMiddleware, error)
 		tools = append(tools, t)
 		m.dynamic[t.Name] = bt
 		m.infos[t.Name] = info
-		m.order = append(m.order, bt)
+		m.order = append(m.order, dynamicTool{t.Name, bt})
 	}
 	m.reg = cfg.Registry
 	if m.reg == nil {
@@ -121,13 +121,19 @@ type middleware struct {
 	reg        *toolsearch.Registry
 	dynamic    map[string]tool.BaseTool    // the dynamic tools by name
 	infos      map[string]*schema.ToolInfo // and their infos, sent as given
-	order      []tool.BaseTool             // in Config order
+	order      []dynamicTool               // in Config order
 	newSession func(ctx context.Context) (*toolsearch.Session, error)
 	opts       *toolsearch.SessionOptions
 	callTool   func(ctx context.Context, name string, args json.RawMessage) (string, error)
 
 	mu        sync.Mutex
 	converted map[string]convertedInfo // ToolInfos of the other definitions, by name
+}
+
+// dynamicTool is one of Config.DynamicTools and its name.
+type dynamicTool struct {
+	name string
+	tool tool.BaseTool
 }
 
 // convertedInfo is the ToolInfo made from one tool definition.
@@ -180,32 +186,39 @@ func (m *middleware) BeforeAgent(ctx context.Context, rc *adk.ChatModelAgentCont
 		}
 	}
 	r.managed = map[string]bool{}
-	add := func(name string, t tool.BaseTool) {
-		r.managed[name] = true
-		if !have[name] {
-			have[name] = true
-			nrc.Tools = append(nrc.Tools, t)
+	var clash error
+	add := func(name string, t tool.BaseTool, mustAdd bool) {
+		if have[name] {
+			if mustAdd && clash == nil {
+				clash = fmt.Errorf("tseino: the agent already has a tool named %q", name)
+			}
+			return // the agent's own tool stays, unchecked
 		}
+		have[name] = true
+		r.managed[name] = true
+		nrc.Tools = append(nrc.Tools, t)
 	}
 	defs, _ := sessionTools(r.session)
 	for _, d := range defs {
 		switch d.Name {
 		case toolsearch.ToolSearchName:
-			add(d.Name, &searchTool{m: m, def: d})
+			add(d.Name, &searchTool{m: m, def: d}, true)
 		case toolsearch.CallToolName:
-			add(d.Name, &bridgeTool{m: m, def: d})
+			add(d.Name, &bridgeTool{m: m, def: d}, true)
 		}
 	}
-	for _, bt := range m.order {
-		info, _ := bt.Info(ctx)
-		add(info.Name, bt)
+	for _, dt := range m.order {
+		add(dt.name, dt.tool, true)
+	}
+	if clash != nil {
+		return ctx, nil, clash
 	}
 	_, regTools := registryTools(m.reg)
 	for _, t := range regTools {
 		if _, ok := m.dynamic[t.Name]; ok || m.callTool == nil {
 			continue
 		}
-		add(t.Name, &registryTool{m: m, name: t.Name, desc: t.Description})
+		add(t.Name, &registryTool{m: m, name: t.Name, desc: t.Description}, false)
 	}
 	if section := systemPrompt(r.session); section != "" {
 		if nrc.Instruction != "" {

@@ -363,3 +363,26 @@ func TestNewErrors(t *testing.T) {
 		ParamsOneOf: schema.NewParamsOneOfByParams(map[string]*schema.ParameterInfo{"a": {Type: "text"}})}}}})
 	assert.ErrorIs(t, err, ErrSchema)
 }
+
+func TestAgentToolNameClash(t *testing.T) {
+	ctx := context.Background()
+	tt := newTestTools(t)
+	// A dynamic tool with the name of one of the agent's own tools.
+	mw, err := New(ctx, &Config{DynamicTools: []tool.BaseTool{tt.time}})
+	require.NoError(t, err)
+	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
+		Name: "assistant", Description: "test agent", Model: script(schema.AssistantMessage("hi", nil)),
+		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: []tool.BaseTool{tt.time}}},
+		Handlers:    []adk.ChatModelAgentMiddleware{mw},
+	})
+	require.NoError(t, err)
+	iter := agent.Run(ctx, &adk.AgentInput{Messages: []*schema.Message{schema.UserMessage("hi")}})
+	var errs []error
+	for ev, ok := iter.Next(); ok; ev, ok = iter.Next() {
+		if ev.Err != nil {
+			errs = append(errs, ev.Err)
+		}
+	}
+	require.Len(t, errs, 1)
+	assert.ErrorContains(t, errs[0], `tseino: the agent already has a tool named "get_time"`)
+}
