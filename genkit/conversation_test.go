@@ -339,3 +339,17 @@ func TestHistoryJSON(t *testing.T) {
 	  {"role":"tool","tool_call_id":"r2","content":"{\"ok\":true}"}]`, string(b))
 	assert.False(t, strings.Contains(fmt.Sprint(history[0].Content[0].Text), "ToolSearch"))
 }
+
+func TestToolsNameClash(t *testing.T) {
+	tt := newTestTools()
+	conv := newConversation(t, &Config{DynamicTools: tt.dyn}, nil)
+	_, err := conv.Tools(tt.dyn[1])
+	assert.EqualError(t, err, `tsgenkit: own tool "get_alerts" has the name of a tool the conversation passes`)
+	tools, err := conv.Tools(tt.time)
+	require.NoError(t, err)
+	names := make([]string, len(tools))
+	for i, r := range tools {
+		names[i] = r.Name()
+	}
+	assert.Equal(t, []string{"get_time", "ToolSearch", "get_forecast", "get_alerts", "send_email"}, names, "own tools first, then ToolSearch and the deferred tools in pool order")
+}

@@ -161,9 +161,14 @@ type Conversation struct {
 // every tool of the registry that the conversation can run. Genkit takes
 // one WithTools option per call, hence own here.
 func (c *Conversation) Tools(own ...ai.ToolRef) ([]ai.ToolRef, error) {
-	refs, _, err := c.tools()
+	refs, managed, err := c.tools()
 	if err != nil {
 		return nil, err
+	}
+	for _, o := range own {
+		if o != nil && managed[o.Name()] {
+			return nil, fmt.Errorf("tsgenkit: own tool %q has the name of a tool the conversation passes", o.Name())
+		}
 	}
 	return append(slices.Clone(own), refs...), nil
 }
