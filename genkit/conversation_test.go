@@ -351,5 +351,5 @@ func TestToolsNameClash(t *testing.T) {
 	for i, r := range tools {
 		names[i] = r.Name()
 	}
-	assert.Equal(t, []string{"get_time", "ToolSearch", "get_forecast", "get_alerts", "send_email"}, names, "own tools first, then ToolSearch and the deferred tools in pool order")
+	assert.Equal(t, []string{"get_time", "ToolSearch", "get_alerts", "get_forecast", "send_email"}, names, "own tools first, then ToolSearch and the deferred tools in the registry's order")
 }
