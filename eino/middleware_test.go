@@ -386,3 +386,28 @@ func TestAgentToolNameClash(t *testing.T) {
 	require.Len(t, errs, 1)
 	assert.ErrorContains(t, errs[0], `tseino: the agent already has a tool named "get_time"`)
 }
+
+func TestAgentSessionHook(t *testing.T) {
+	tt := newTestTools(t)
+	reg, err := newRegistry(nil)
+	require.NoError(t, err)
+	s := newSession(reg, nil) // one conversation's Session, kept by the application
+	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, Registry: reg,
+		Session: func(context.Context) (*toolsearch.Session, error) { return s, nil }})
+	require.NoError(t, err)
+	runAgent(t, mw, script(call("ToolSearch", `{"query":"select:send_email"}`), schema.AssistantMessage("To whom?", nil)), tt, schema.UserMessage("Mail."))
+	second := script(schema.AssistantMessage("ok", nil))
+	runAgent(t, mw, second, tt, schema.UserMessage("Bob.")) // no history given
+	assert.Equal(t, [][]string{{"get_time", "ToolSearch", "send_email"}}, second.ToolNames(), "the application's Session keeps what was found")
+
+	failing, err := New(context.Background(), &Config{DynamicTools: newTestTools(t).dyn,
+		Session: func(context.Context) (*toolsearch.Session, error) { return nil, fmt.Errorf("no such conversation") }})
+	require.NoError(t, err)
+	agent, err := adk.NewChatModelAgent(context.Background(), &adk.ChatModelAgentConfig{
+		Name: "a", Description: "a", Model: script(), Handlers: []adk.ChatModelAgentMiddleware{failing}})
+	require.NoError(t, err)
+	iter := agent.Run(context.Background(), &adk.AgentInput{Messages: []*schema.Message{schema.UserMessage("hi")}})
+	ev, ok := iter.Next()
+	require.True(t, ok)
+	assert.ErrorContains(t, ev.Err, "tseino: the run's session: no such conversation")
+}
