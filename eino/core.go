@@ -5,7 +5,6 @@ package tseino
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 
 	"github.com/toolsearch/toolsearch"
@@ -13,7 +12,7 @@ import (
 
 // newRegistry returns a registry holding tools.
 func newRegistry(tools []toolsearch.Tool) (*toolsearch.Registry, error) {
-	return toolsearch.NewRegistry(tools...)
+	return toolsearch.NewRegistry(nil, tools...)
 }
 
 // register adds tools to reg.
@@ -21,14 +20,13 @@ func register(reg *toolsearch.Registry, tools []toolsearch.Tool) error {
 	return reg.Register(tools...)
 }
 
-// registryTools returns reg's version and its tools in pool order.
-func registryTools(reg *toolsearch.Registry) (uint64, []toolsearch.Tool) {
-	v := reg.Version()
+// registryTools returns reg's tools in pool order.
+func registryTools(reg *toolsearch.Registry) []toolsearch.Tool {
 	var out []toolsearch.Tool
 	for t := range reg.Tools() {
 		out = append(out, t)
 	}
-	return v, out
+	return out
 }
 
 // newSession returns a Session over reg. Eino's model components have no
@@ -48,7 +46,7 @@ func newSession(reg *toolsearch.Registry, opts *toolsearch.SessionOptions) *tool
 // the tools that are not deferred, ToolSearch (and CallTool with the call
 // bridge), and the discovered tools. A tool whose lazy schema cannot be
 // loaded is left out; skipped says which.
-func sessionTools(s *toolsearch.Session) (defs []toolsearch.ToolDefinition, skipped error) {
+func sessionTools(s *toolsearch.Session) (defs []toolsearch.ToolDefinition, skipped []error) {
 	return s.Tools()
 }
 
@@ -57,16 +55,12 @@ func systemPrompt(s *toolsearch.Session) string {
 	return s.SystemPromptSection()
 }
 
-// resume marks discovered the tools that history (eino messages encoded
-// as JSON, the OpenAI Chat shape) shows as found by ToolSearch. Only an
-// unreadable history is an error; names that are not valid tool names are
-// left out.
-func resume(s *toolsearch.Session, history json.RawMessage) error {
-	err := s.Resume(history)
-	if errors.Is(err, toolsearch.ErrInvalidHistory) {
-		return err
-	}
-	return nil
+// resume marks discovered the tools that history (messages encoded as
+// JSON, the OpenAI Chat shape) shows as found by ToolSearch. err is an
+// unreadable history (nothing is added); skipped names the names that are
+// not valid tool names (the others are added).
+func resume(s *toolsearch.Session, history json.RawMessage) (skipped []error, err error) {
+	return s.Resume(history)
 }
 
 // answerToolSearch answers a ToolSearch call with the text for the model:
@@ -74,8 +68,11 @@ func resume(s *toolsearch.Session, history json.RawMessage) error {
 // the Session uses it), or the error's text when the arguments cannot be
 // answered. The Session records the tools it returned as discovered.
 func answerToolSearch(s *toolsearch.Session, args json.RawMessage) string {
-	content, _ := s.HandleToolSearch(args)
-	return joinText(content)
+	res, err := s.Call(args)
+	if err != nil {
+		return err.Error()
+	}
+	return joinText(res.Content(s.Format()))
 }
 
 // checkCall checks a call to a tool (or to CallTool) before it runs.

@@ -46,8 +46,16 @@ type Config struct {
 	// CallTool runs a tool of Registry that is not one of the eino tools
 	// of the agent (an MCP tool, say), with arguments already checked
 	// against its schema; its result is the tool's output for the model.
-	// Nil means such tools are not given to the agent.
+	// Nil means such tools are not given to the agent. With the mcpsdk
+	// adapter it is the Servers' CallToolText.
 	CallTool func(ctx context.Context, name string, args json.RawMessage) (string, error)
+
+	// OnError, if set, is told about problems that do not stop a run: a
+	// tool left out of a model call because its lazy schema could not be
+	// loaded (once per model call), and a name in the run's input messages
+	// that is not a valid tool name. Nil means they are dropped; the run
+	// goes on either way.
+	OnError func(ctx context.Context, err error)
 }
 
 // New returns a ChatModelAgent middleware (add it to the agent's Handlers)
@@ -79,6 +87,7 @@ func New(ctx context.Context, cfg *Config) (adk.ChatModelAgentMiddleware, error)
 		newSession: cfg.Session,
 		opts:       cfg.SessionOptions,
 		callTool:   cfg.CallTool,
+		onError:    cfg.OnError,
 	}
 	tools := make([]toolsearch.Tool, 0, len(cfg.DynamicTools))
 	for i, bt := range cfg.DynamicTools {
@@ -125,6 +134,7 @@ type middleware struct {
 	newSession func(ctx context.Context) (*toolsearch.Session, error)
 	opts       *toolsearch.SessionOptions
 	callTool   func(ctx context.Context, name string, args json.RawMessage) (string, error)
+	onError    func(ctx context.Context, err error)
 
 	mu        sync.Mutex
 	converted map[string]convertedInfo // ToolInfos of the other definitions, by name
@@ -198,7 +208,7 @@ func (m *middleware) BeforeAgent(ctx context.Context, rc *adk.ChatModelAgentCont
 		r.managed[name] = true
 		nrc.Tools = append(nrc.Tools, t)
 	}
-	defs, _ := sessionTools(r.session)
+	defs, _ := sessionTools(r.session) // skipped tools are reported before each model call
 	for _, d := range defs {
 		switch d.Name {
 		case toolsearch.ToolSearchName:
@@ -213,7 +223,7 @@ func (m *middleware) BeforeAgent(ctx context.Context, rc *adk.ChatModelAgentCont
 	if clash != nil {
 		return ctx, nil, clash
 	}
-	_, regTools := registryTools(m.reg)
+	regTools := registryTools(m.reg)
 	for _, t := range regTools {
 		if _, ok := m.dynamic[t.Name]; ok || m.callTool == nil {
 			continue
@@ -239,13 +249,16 @@ func (m *middleware) BeforeModelRewriteState(ctx context.Context, state *adk.Cha
 	r.resume.Do(func() {
 		var history []byte
 		if history, err = json.Marshal(state.Messages); err == nil {
-			err = resume(r.session, history)
+			var skipped []error
+			skipped, err = resume(r.session, history)
+			m.report(ctx, skipped)
 		}
 	})
 	if err != nil {
 		return ctx, state, fmt.Errorf("tseino: reading the run's messages: %w", err)
 	}
-	defs, _ := sessionTools(r.session)
+	defs, skipped := sessionTools(r.session)
+	m.report(ctx, skipped)
 	infos := make([]*schema.ToolInfo, 0, len(state.ToolInfos)+len(defs))
 	for _, info := range state.ToolInfos {
 		if !r.managed[info.Name] {
@@ -264,6 +277,16 @@ func (m *middleware) BeforeModelRewriteState(ctx context.Context, state *adk.Cha
 	}
 	state.ToolInfos = infos
 	return ctx, state, nil
+}
+
+// report tells Config.OnError about errs.
+func (m *middleware) report(ctx context.Context, errs []error) {
+	if m.onError == nil {
+		return
+	}
+	for _, err := range errs {
+		m.onError(ctx, err)
+	}
 }
 
 // toolInfo returns the ToolInfo to send for d: a dynamic tool's own, or

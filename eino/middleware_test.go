@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/eino/internal/scriptedmodel"
+	"github.com/toolsearch/toolsearch/internal/wiretest"
 )
 
 var callSeq atomic.Int64
@@ -410,4 +411,67 @@ func TestAgentSessionHook(t *testing.T) {
 	ev, ok := iter.Next()
 	require.True(t, ok)
 	assert.ErrorContains(t, ev.Err, "tseino: the run's session: no such conversation")
+}
+
+// errorLog collects what Config.OnError is told.
+type errorLog struct {
+	mu   sync.Mutex
+	errs []error
+}
+
+func (l *errorLog) add(_ context.Context, err error) {
+	l.mu.Lock()
+	l.errs = append(l.errs, err)
+	l.mu.Unlock()
+}
+
+func (l *errorLog) texts() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]string, len(l.errs))
+	for i, err := range l.errs {
+		out[i] = err.Error()
+	}
+	return out
+}
+
+// A registry tool whose lazy schema fails is left out of each model call
+// and reported to OnError each time; the run goes on.
+func TestAgentReportsSkippedTools(t *testing.T) {
+	tt := newTestTools(t)
+	var log errorLog
+	mw, err := New(context.Background(), &Config{Registry: wiretest.BrokenSchemaRegistry(t), OnError: log.add,
+		CallTool: func(context.Context, string, json.RawMessage) (string, error) { return "ok", nil }})
+	require.NoError(t, err)
+	m := script(call("ToolSearch", `{"query":"select:mcp__weather__get_forecast"}`), schema.AssistantMessage("Done.", nil))
+	msgs := runAgent(t, mw, m, tt, schema.UserMessage("hi"))
+	assert.Equal(t, "Done.", msgs[len(msgs)-1].Content)
+	for i, names := range m.ToolNames() {
+		assert.NotContains(t, names, "broken", "model call %d: the tool whose schema failed is left out", i+1)
+		assert.Contains(t, names, "ToolSearch", "model call %d: the other tools are sent", i+1)
+	}
+	texts := log.texts()
+	require.Len(t, texts, 2, "one report per model call: %q", texts)
+	for _, text := range texts {
+		assert.Contains(t, text, "broken")
+		assert.Contains(t, text, "server said no")
+	}
+}
+
+// A name in the input messages that is not a tool name is reported to
+// OnError when the run's messages are read; the valid names are found.
+func TestAgentReportsSkippedHistoryNames(t *testing.T) {
+	tt := newTestTools(t)
+	var log errorLog
+	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, OnError: log.add})
+	require.NoError(t, err)
+	// A ToolSearch result whose call was cut from the history.
+	found := `{"matches":[{"name":"get_alerts"},{"name":"bad name!"}],"query":"alerts","total_deferred_tools":3}`
+	input := []*schema.Message{schema.ToolMessage(found, "call_cut", schema.WithToolName("ToolSearch")), schema.UserMessage("Alerts?")}
+	m := script(schema.AssistantMessage("None.", nil))
+	runAgent(t, mw, m, tt, input...)
+	assert.Equal(t, [][]string{{"get_time", "ToolSearch", "get_alerts"}}, m.ToolNames(), "the valid name is found")
+	require.Len(t, log.errs, 1)
+	assert.ErrorIs(t, log.errs[0], toolsearch.ErrInvalidName)
+	assert.Contains(t, log.errs[0].Error(), "bad name!")
 }

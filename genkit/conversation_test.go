@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/genkit/internal/scriptedmodel"
+	"github.com/toolsearch/toolsearch/internal/wiretest"
 )
 
 // testTools are a tool the caller passes itself and three dynamic ones,
@@ -214,7 +215,9 @@ func TestConversationKeepsDiscoveries(t *testing.T) {
 
 	// Another process: a new Session, resumed from the history.
 	resumed := conv.t.Conversation(toolsearch.NewSession(conv.t.Registry(), nil))
-	require.NoError(t, resumed.Resume(history))
+	skipped, err := resumed.Resume(history)
+	require.NoError(t, err)
+	assert.Empty(t, skipped)
 	third := scriptedmodel.New(nil, ai.NewModelTextMessage("Still sunny."))
 	generate(t, resumed, third, tt, history...)
 	assert.Equal(t, []string{"get_time", "ToolSearch", "get_forecast"}, third.ToolNames()[0], "Resume reads ToolSearch results in a Genkit history")
@@ -263,7 +266,7 @@ func TestRegistryToolsAndBridge(t *testing.T) {
 		json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}`), nil)
 
 	t.Run("direct", func(t *testing.T) {
-		reg, err := toolsearch.NewRegistry(ticket)
+		reg, err := toolsearch.NewRegistry(nil, ticket)
 		require.NoError(t, err)
 		conv := newConversation(t, &Config{DynamicTools: tt.dyn, Registry: reg, CallTool: callTool}, nil)
 		m := scriptedmodel.New(nil,
@@ -281,7 +284,7 @@ func TestRegistryToolsAndBridge(t *testing.T) {
 	})
 
 	t.Run("without CallTool the registry tool is not offered", func(t *testing.T) {
-		reg, err := toolsearch.NewRegistry(ticket)
+		reg, err := toolsearch.NewRegistry(nil, ticket)
 		require.NoError(t, err)
 		conv := newConversation(t, &Config{DynamicTools: tt.dyn, Registry: reg}, nil)
 		m := scriptedmodel.New(nil,
@@ -352,4 +355,89 @@ func TestToolsNameClash(t *testing.T) {
 		names[i] = r.Name()
 	}
 	assert.Equal(t, []string{"get_time", "ToolSearch", "get_alerts", "get_forecast", "send_email"}, names, "own tools first, then ToolSearch and the deferred tools in the registry's order")
+}
+
+// A registry tool whose lazy schema fails is left out of each model call
+// and reported to OnError each time; Generate goes on.
+func TestGenerateReportsSkippedTools(t *testing.T) {
+	var mu sync.Mutex
+	var reported []string
+	onError := func(_ context.Context, err error) {
+		mu.Lock()
+		reported = append(reported, err.Error())
+		mu.Unlock()
+	}
+	conv := newConversation(t, &Config{Registry: wiretest.BrokenSchemaRegistry(t), OnError: onError,
+		CallTool: func(context.Context, string, json.RawMessage) (any, error) { return "ok", nil }}, nil)
+	m := scriptedmodel.New(nil,
+		scriptedmodel.ToolCall("c1", "ToolSearch", `{"query":"select:mcp__weather__get_forecast"}`),
+		ai.NewModelTextMessage("Done."))
+	ctx := context.Background()
+	g := genkit.Init(ctx)
+	model := genkit.DefineModel(g, "test/scripted", scriptedmodel.Options(), m.Func)
+	tools, err := conv.Tools() // the registry's get_time is passed by the conversation
+	require.NoError(t, err)
+	resp, err := genkit.Generate(ctx, g, ai.WithModel(model), ai.WithPrompt("hi"),
+		ai.WithTools(tools...), ai.WithMiddleware(conv.Middleware()))
+	require.NoError(t, err)
+	assert.Equal(t, "Done.", resp.Text())
+	for i, names := range m.ToolNames() {
+		assert.NotContains(t, names, "broken", "model call %d: the tool whose schema failed is left out", i+1)
+		assert.Contains(t, names, "ToolSearch", "model call %d: the other tools are sent", i+1)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, reported, 2, "one report per model call: %q", reported)
+	for _, text := range reported {
+		assert.Contains(t, text, "broken")
+		assert.Contains(t, text, "server said no")
+	}
+}
+
+// Resume adds the valid names of a history and returns one error per
+// name that is not a tool name.
+func TestResumeSkipped(t *testing.T) {
+	tt := newTestTools()
+	conv := newConversation(t, &Config{DynamicTools: tt.dyn}, nil)
+	found := `{"matches":[{"name":"get_alerts"},{"name":"bad name!"}],"query":"alerts","total_deferred_tools":3}`
+	history := []*ai.Message{
+		ai.NewModelMessage(ai.NewToolRequestPart(&ai.ToolRequest{Ref: "r1", Name: "ToolSearch", Input: map[string]any{"query": "alerts"}})),
+		ai.NewMessage(ai.RoleTool, nil, ai.NewToolResponsePart(&ai.ToolResponse{Ref: "r1", Name: "ToolSearch", Output: found})),
+	}
+	skipped, err := conv.Resume(history)
+	require.NoError(t, err)
+	require.Len(t, skipped, 1)
+	assert.ErrorIs(t, skipped[0], toolsearch.ErrInvalidName)
+	assert.Contains(t, skipped[0].Error(), "bad name!")
+	assert.Equal(t, []string{"get_alerts"}, conv.s.Snapshot().Discovered)
+}
+
+// The tools a Conversation passes follow the registry: a tool added or
+// removed after the conversation started is passed (or not) from the next
+// call of Tools on.
+func TestToolsFollowRegistry(t *testing.T) {
+	reg, err := toolsearch.NewRegistry(nil)
+	require.NoError(t, err)
+	conv := newConversation(t, &Config{Registry: reg,
+		CallTool: func(context.Context, string, json.RawMessage) (any, error) { return "ok", nil }}, nil)
+	names := func() []string {
+		refs, err := conv.Tools()
+		require.NoError(t, err)
+		out := make([]string, len(refs))
+		for i, r := range refs {
+			out[i] = r.Name()
+		}
+		return out
+	}
+	assert.Empty(t, names(), "nothing deferred: no ToolSearch")
+	ticket := toolsearch.NewMCPTool("tickets", "create_ticket", "Open a support ticket", nil, nil)
+	require.NoError(t, reg.Register(ticket))
+	assert.Equal(t, []string{"ToolSearch", "mcp__tickets__create_ticket"}, names(), "a tool registered later is passed")
+	ticket.Description = "Open a ticket"
+	require.NoError(t, reg.Replace(ticket))
+	refs, err := conv.Tools()
+	require.NoError(t, err)
+	assert.Equal(t, "Open a ticket", refs[1].(ai.Tool).Definition().Description, "a changed description is passed")
+	reg.Remove(ticket.Name)
+	assert.Empty(t, names(), "a removed tool is no longer passed (and nothing is deferred)")
 }

@@ -94,7 +94,7 @@ func TestToolFromGenkitTool(t *testing.T) {
 
 	// A registry accepts it, and a search returns it with that schema.
 	tool.ShouldDefer = true
-	reg, err := toolsearch.NewRegistry(tool)
+	reg, err := toolsearch.NewRegistry(nil, tool)
 	require.NoError(t, err)
 	res, err := toolsearch.NewSearcher(reg, nil).Search("select:place_order", 5)
 	require.NoError(t, err)

@@ -33,8 +33,14 @@ type Config struct {
 	// CallTool runs a tool of Registry that is not one of DynamicTools (an
 	// MCP tool, say), with arguments already checked against its schema;
 	// its result is the tool's output. Nil means such tools are not
-	// offered to Generate.
+	// offered to Generate. With the mcpsdk adapter it calls the Servers'
+	// CallToolText.
 	CallTool func(ctx context.Context, name string, args json.RawMessage) (any, error)
+
+	// OnError, if set, is told about a tool left out of a model call
+	// because its lazy schema could not be loaded (once per model call).
+	// Nil means it is dropped; Generate goes on either way.
+	OnError func(ctx context.Context, err error)
 }
 
 // Tools are deferred Genkit tools over a toolsearch registry. Make them
@@ -45,6 +51,7 @@ type Tools struct {
 	dynamic  map[string]ai.Tool
 	defs     map[string]*ai.ToolDefinition // the dynamic tools' own definitions
 	callTool func(ctx context.Context, name string, args json.RawMessage) (any, error)
+	onError  func(ctx context.Context, err error)
 
 	mu        sync.Mutex
 	converted map[string]convertedDef // definitions of the other tools, by name
@@ -61,7 +68,7 @@ func New(cfg *Config) (*Tools, error) {
 	if cfg == nil {
 		return nil, errors.New("tsgenkit: the config is nil")
 	}
-	t := &Tools{dynamic: map[string]ai.Tool{}, defs: map[string]*ai.ToolDefinition{}, callTool: cfg.CallTool}
+	t := &Tools{dynamic: map[string]ai.Tool{}, defs: map[string]*ai.ToolDefinition{}, callTool: cfg.CallTool, onError: cfg.OnError}
 	tools := make([]toolsearch.Tool, 0, len(cfg.DynamicTools))
 	for i, at := range cfg.DynamicTools {
 		if at == nil {
@@ -149,11 +156,14 @@ type Conversation struct {
 	s *toolsearch.Session
 
 	mu      sync.Mutex
-	version uint64
 	built   bool
+	from    []toolKey // the registry tools refs was built from
 	refs    []ai.ToolRef
 	managed map[string]bool
 }
+
+// toolKey is what a Conversation's tools depend on in a registry tool.
+type toolKey struct{ name, description string }
 
 // Tools returns the tools to pass to the conversation's next Generate
 // call (or a prompt's Execute) with ai.WithTools: own (the caller's
@@ -185,8 +195,12 @@ func (c *Conversation) Middleware() ai.ModelMiddleware { return c.middleware }
 func (c *Conversation) tools() ([]ai.ToolRef, map[string]bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	version, regTools := registryTools(c.t.reg)
-	if c.built && version == c.version {
+	regTools := registryTools(c.t.reg)
+	from := make([]toolKey, len(regTools))
+	for i, rt := range regTools {
+		from[i] = toolKey{rt.Name, rt.Description}
+	}
+	if c.built && slices.Equal(from, c.from) {
 		return c.refs, c.managed, nil
 	}
 	var refs []ai.ToolRef
@@ -214,7 +228,7 @@ func (c *Conversation) tools() ([]ai.ToolRef, map[string]bool, error) {
 			return c.run(ctx, name, call.Arguments)
 		}))
 	}
-	c.version, c.built, c.refs, c.managed = version, true, refs, managed
+	c.from, c.built, c.refs, c.managed = from, true, refs, managed
 	return refs, managed, nil
 }
 
@@ -278,7 +292,12 @@ func (c *Conversation) middleware(next ai.ModelFunc) ai.ModelFunc {
 		if err != nil {
 			return nil, err
 		}
-		defs, _ := sessionTools(c.s)
+		defs, skipped := sessionTools(c.s)
+		if c.t.onError != nil {
+			for _, err := range skipped {
+				c.t.onError(ctx, err)
+			}
+		}
 		r := *req
 		r.Tools = make([]*ai.ToolDefinition, 0, len(req.Tools)+len(defs))
 		for _, d := range req.Tools {
@@ -333,11 +352,14 @@ func withSystemSection(msgs []*ai.Message, section string) []*ai.Message {
 // Resume marks discovered, in the conversation's Session, the tools that
 // ToolSearch returned in history (the messages of an earlier Generate,
 // from ModelResponse.History). It is for a conversation that continues
-// with a new Session, in another process say.
-func (c *Conversation) Resume(history []*ai.Message) error {
+// with a new Session, in another process say. A name in history that is
+// not a valid tool name is left out, with one error in skipped; the other
+// names are added. err is a history that cannot be read: nothing is
+// added.
+func (c *Conversation) Resume(history []*ai.Message) (skipped []error, err error) {
 	b, err := historyJSON(history)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	return resume(c.s, b)
 }
