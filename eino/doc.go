@@ -21,6 +21,20 @@
 // The instruction gets the section that tells the model which tools are
 // deferred.
 //
+// # MCP tools
+//
+// Config.Registry may hold tools that are not eino tools, such as the
+// tools of MCP servers that the mcpsdk adapter keeps up to date; the
+// middleware defers them like the dynamic tools and runs their calls
+// through Config.CallTool:
+//
+//	reg := &toolsearch.Registry{}
+//	servers := tsmcpsdk.New(reg, nil) // then servers.Connect(ctx, "github", client, transport, nil)
+//	mw, err := tseino.New(ctx, &tseino.Config{DynamicTools: tools, Registry: reg, CallTool: servers.CallToolText})
+//
+// The registry's tools are given to the agent when a run starts: a tool a
+// server lists in the middle of a run is offered from the next run on.
+//
 // # Errors reaching the model
 //
 // A ToolSearch call that cannot be answered, and a call to a deferred or
