@@ -23,6 +23,24 @@
 // the tool runs; a tool found in the middle of the loop can so be called
 // in the same Generate.
 //
+// # MCP tools
+//
+// Config.Registry may hold tools that are not Genkit tools, such as the
+// tools of MCP servers that the mcpsdk adapter keeps up to date; a
+// Conversation defers them like the dynamic tools and runs their calls
+// through Config.CallTool:
+//
+//	reg := &toolsearch.Registry{}
+//	servers := tsmcpsdk.New(reg, nil) // then servers.Connect(ctx, "github", client, transport, nil)
+//	deferred, err := tsgenkit.New(&tsgenkit.Config{DynamicTools: tools, Registry: reg,
+//		CallTool: func(ctx context.Context, name string, args json.RawMessage) (any, error) {
+//			return servers.CallToolText(ctx, name, args)
+//		}})
+//
+// The registry's tools are passed to Generate by Conversation.Tools: a
+// tool a server lists during a Generate call is offered from the next
+// call on.
+//
 // # Errors reaching the model
 //
 // A ToolSearch call that cannot be answered, and a call that CheckCall
