@@ -156,7 +156,17 @@ type convertedInfo struct {
 type run struct {
 	session *toolsearch.Session
 	resume  sync.Once // reading the input messages, when the Session is ours
-	managed map[string]bool
+	extra   map[string]bool // the tools the run manages besides the dynamic tools
+}
+
+// manages reports whether the tool named name is one the middleware gave
+// the run: a dynamic tool (all are, or the run fails), ToolSearch,
+// CallTool or a registry tool.
+func (r *run) manages(m *middleware, name string) bool {
+	if _, ok := m.dynamic[name]; ok {
+		return true
+	}
+	return r.extra[name]
 }
 
 type runKey struct{ m *middleware }
@@ -195,7 +205,7 @@ func (m *middleware) BeforeAgent(ctx context.Context, rc *adk.ChatModelAgentCont
 			have[info.Name] = true
 		}
 	}
-	r.managed = map[string]bool{}
+	r.extra = map[string]bool{}
 	var clash error
 	add := func(name string, t tool.BaseTool, mustAdd bool) {
 		if have[name] {
@@ -204,8 +214,12 @@ func (m *middleware) BeforeAgent(ctx context.Context, rc *adk.ChatModelAgentCont
 			}
 			return // the agent's own tool stays, unchecked
 		}
-		have[name] = true
-		r.managed[name] = true
+		if _, dynamic := m.dynamic[name]; !dynamic {
+			// The dynamic tools are managed by every run, and their
+			// names are unique: they need no entry per run.
+			have[name] = true
+			r.extra[name] = true
+		}
 		nrc.Tools = append(nrc.Tools, t)
 	}
 	defs, _ := sessionTools(r.session) // skipped tools are reported before each model call
@@ -223,12 +237,12 @@ func (m *middleware) BeforeAgent(ctx context.Context, rc *adk.ChatModelAgentCont
 	if clash != nil {
 		return ctx, nil, clash
 	}
-	regTools := registryTools(m.reg)
-	for _, t := range regTools {
-		if _, ok := m.dynamic[t.Name]; ok || m.callTool == nil {
-			continue
+	if m.callTool != nil { // else nothing could run the registry's other tools
+		for _, t := range registryTools(m.reg) {
+			if _, ok := m.dynamic[t.Name]; !ok {
+				add(t.Name, &registryTool{m: m, name: t.Name, desc: t.Description}, false)
+			}
 		}
-		add(t.Name, &registryTool{m: m, name: t.Name, desc: t.Description}, false)
 	}
 	if section := systemPrompt(r.session); section != "" {
 		if nrc.Instruction != "" {
@@ -248,7 +262,7 @@ func (m *middleware) BeforeModelRewriteState(ctx context.Context, state *adk.Cha
 	var err error
 	r.resume.Do(func() {
 		var history []byte
-		if history, err = json.Marshal(state.Messages); err == nil {
+		if history, err = json.Marshal(toolMessages(state.Messages)); err == nil {
 			var skipped []error
 			skipped, err = resume(r.session, history)
 			m.report(ctx, skipped)
@@ -261,12 +275,12 @@ func (m *middleware) BeforeModelRewriteState(ctx context.Context, state *adk.Cha
 	m.report(ctx, skipped)
 	infos := make([]*schema.ToolInfo, 0, len(state.ToolInfos)+len(defs))
 	for _, info := range state.ToolInfos {
-		if !r.managed[info.Name] {
+		if !r.manages(m, info.Name) {
 			infos = append(infos, info)
 		}
 	}
 	for _, d := range defs {
-		if !r.managed[d.Name] {
+		if !r.manages(m, d.Name) {
 			continue // a registry tool nothing can run (no CallTool)
 		}
 		info, err := m.toolInfo(d)
@@ -277,6 +291,20 @@ func (m *middleware) BeforeModelRewriteState(ctx context.Context, state *adk.Cha
 	}
 	state.ToolInfos = infos
 	return ctx, state, nil
+}
+
+// toolMessages returns the messages that can show a ToolSearch result:
+// the assistant messages with tool calls and the tool messages. The
+// others (the instruction, with the deferred tools' names, above all) are
+// not worth encoding for Resume.
+func toolMessages(msgs []*schema.Message) []*schema.Message {
+	out := make([]*schema.Message, 0, len(msgs))
+	for _, msg := range msgs {
+		if msg != nil && (msg.Role == schema.Tool || len(msg.ToolCalls) > 0) {
+			out = append(out, msg)
+		}
+	}
+	return out
 }
 
 // report tells Config.OnError about errs.
@@ -318,7 +346,7 @@ func (m *middleware) toolInfo(d toolsearch.ToolDefinition) (*schema.ToolInfo, er
 // with, or the refusal text for the model.
 func (m *middleware) check(ctx context.Context, name, args string) (checked string, refusal string, ok bool) {
 	r := m.runOf(ctx)
-	if r == nil || !r.managed[name] || name == toolsearch.ToolSearchName || name == toolsearch.CallToolName {
+	if r == nil || !r.manages(m, name) || name == toolsearch.ToolSearchName || name == toolsearch.CallToolName {
 		return args, "", true // not ours to check
 	}
 	call, err := checkCall(r.session, name, json.RawMessage(args))

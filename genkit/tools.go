@@ -187,7 +187,8 @@ func (c *Conversation) Tools(own ...ai.ToolRef) ([]ai.ToolRef, error) {
 // call with ai.WithMiddleware (with the caller's other middleware, if
 // any: Genkit takes one WithMiddleware option per call). Before each
 // model call it sets the tools the model sees and adds the section about
-// the deferred tools to the system message.
+// the deferred tools to the system message. The tools it offers are among
+// those the last call of Tools returned: the ones Generate can run.
 func (c *Conversation) Middleware() ai.ModelMiddleware { return c.middleware }
 
 // tools returns the tools to pass to Generate and the names of the tools
@@ -250,6 +251,20 @@ func (c *Conversation) tool(name, description string, fn func(context.Context, j
 	}, ai.WithInputSchema(map[string]any{}))
 }
 
+// passed returns the names of the tools the conversation manages, as the
+// last call of Tools passed them to Generate (the model can call no
+// other), or as Tools would pass them now if it was not called.
+func (c *Conversation) passed() (map[string]bool, error) {
+	c.mu.Lock()
+	built, managed := c.built, c.managed
+	c.mu.Unlock()
+	if built {
+		return managed, nil
+	}
+	_, managed, err := c.tools()
+	return managed, err
+}
+
 // search answers a ToolSearch call.
 func (c *Conversation) search(_ context.Context, args json.RawMessage) (*ai.MultipartToolResponse, error) {
 	return &ai.MultipartToolResponse{Output: answerToolSearch(c.s, args)}, nil
@@ -288,7 +303,7 @@ func (c *Conversation) run(ctx context.Context, name string, args json.RawMessag
 // middleware sets the tools and the system section of each model call.
 func (c *Conversation) middleware(next ai.ModelFunc) ai.ModelFunc {
 	return func(ctx context.Context, req *ai.ModelRequest, cb ai.ModelStreamCallback) (*ai.ModelResponse, error) {
-		_, managed, err := c.tools()
+		managed, err := c.passed()
 		if err != nil {
 			return nil, err
 		}
