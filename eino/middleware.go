@@ -155,7 +155,7 @@ type convertedInfo struct {
 // run is the state of one agent run.
 type run struct {
 	session *toolsearch.Session
-	resume  sync.Once // reading the input messages, when the Session is ours
+	resume  sync.Once       // reading the input messages, when the Session is ours
 	extra   map[string]bool // the tools the run manages besides the dynamic tools
 }
 
