@@ -71,9 +71,14 @@ func newMiddlewareAgent(ctx context.Context, mw adk.ChatModelAgentMiddleware, na
 			return nil, err
 		}
 		a.infos = append(a.infos, info)
-		if it, ok := t.(tool.InvokableTool); ok && info.Name == name {
-			a.search = it
+		if info.Name != name {
+			continue
 		}
+		it, ok := t.(tool.InvokableTool)
+		if a.search != nil || !ok {
+			return nil, fmt.Errorf("the agent has more than one tool named %s, or one that cannot be run", name)
+		}
+		a.search = it
 	}
 	if a.search == nil {
 		return nil, fmt.Errorf("the middleware added no %s tool", name)
