@@ -475,3 +475,27 @@ func TestAgentReportsSkippedHistoryNames(t *testing.T) {
 	assert.ErrorIs(t, log.errs[0], toolsearch.ErrInvalidName)
 	assert.Contains(t, log.errs[0].Error(), "bad name!")
 }
+
+// SessionOptions.Search.Scope is each run's allow-list: a dynamic tool
+// outside it is not named to the model, not found by ToolSearch, and a
+// call to it is refused; the run goes on.
+func TestAgentScope(t *testing.T) {
+	tt := newTestTools(t)
+	scope := &toolsearch.Scope{Allow: []string{"get_forecast", "get_alerts"}}
+	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, SessionOptions: &toolsearch.SessionOptions{Search: toolsearch.SearchOptions{Scope: scope}}})
+	require.NoError(t, err)
+	m := script(
+		call("ToolSearch", `{"query":"select:send_email,get_forecast"}`),
+		call("send_email", `{"to":["bob@example.com"],"body":"hi"}`),
+		schema.AssistantMessage("Cannot.", nil),
+	)
+	msgs := runAgent(t, mw, m, tt, schema.UserMessage("Mail Bob."))
+	assert.NotContains(t, m.Calls()[0].Input[0].Content, "send_email", "the instruction does not name the tool out of scope")
+	assert.Equal(t, []string{"get_time", "ToolSearch", "get_forecast"}, m.ToolNames()[1], "only the tool in scope is found")
+	out := toolOutputs(msgs)
+	require.Len(t, out["ToolSearch"], 1)
+	assert.NotContains(t, out["ToolSearch"][0], `"name":"send_email"`)
+	require.Len(t, out["send_email"], 1)
+	assert.Contains(t, out["send_email"][0], "No tool named send_email", "a call out of scope is refused with toolsearch's text")
+	assert.Empty(t, tt.runs(), "the refused tool did not run")
+}
