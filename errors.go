@@ -21,9 +21,10 @@ var (
 	// ErrServerMismatch: a tool given to Registry.SetServerTools names
 	// another server in its Server field.
 	ErrServerMismatch = errors.New("toolsearch: tool of another server")
-	// ErrLimit: a limit of RegistryOptions or SearchOptions was exceeded.
-	// It is wrapped together with ErrInvalidSchema for a schema and with
-	// ErrInvalidQuery for a query.
+	// ErrLimit: a limit of RegistryOptions, SearchOptions or SessionOptions
+	// was exceeded. It is wrapped together with ErrInvalidSchema for a
+	// schema, with ErrInvalidQuery for a query and with ErrInvalidArguments
+	// for a tool call's arguments.
 	ErrLimit = errors.New("toolsearch: limit exceeded")
 	// ErrInvalidOption: a name given to ParseStrategy, or a text given to
 	// Format.UnmarshalText or ToolSearchMode.UnmarshalText, is not one the

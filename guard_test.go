@@ -2,10 +2,12 @@ package toolsearch
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -207,4 +209,72 @@ func TestScopedSession(t *testing.T) {
 	all := NewSession(reg, &SessionOptions{Search: SearchOptions{Scope: &Scope{Allow: []string{"*"}, IncludeDeferred: true}}})
 	assert.True(t, all.ToolSearchOffered())
 	assert.Len(t, deferredNames(all.searcher), 10)
+}
+
+// TestHostileNamesAtEveryEntryPoint: a name that no tool can have (a
+// megabyte long, or holding invalid UTF-8) is refused at every entry point
+// without looking for close names, and every text that reports it quotes
+// at most its first 128 bytes, as valid UTF-8.
+func TestHostileNamesAtEveryEntryPoint(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	for _, name := range []string{huge, strings.Repeat("y", 4000), "bad\xff\xfename", "\xc3"} {
+		label := fmt.Sprintf("%.20q (%d bytes)", name, len(name))
+		short := func(what, text string) {
+			t.Helper()
+			assert.True(t, utf8.ValidString(text), "%s for %s: invalid UTF-8 in %q", what, label, text)
+			assert.Less(t, len(text), 400, "%s for %s echoes the name: %.300q", what, label, text)
+		}
+		s := NewSession(smallRegistry(t), &SessionOptions{CallBridge: true})
+
+		_, err := s.CheckCall(name, json.RawMessage(`{}`))
+		require.ErrorIs(t, err, ErrUnknownTool, "CheckCall %s", label)
+		short("CheckCall", err.Error())
+		bridge := json.RawMessage(`{"name":"` + name + `","arguments":{}}`)
+		_, err = s.CheckCall(CallToolName, bridge)
+		require.ErrorIs(t, err, ErrUnknownTool, "CallTool %s", label)
+		short("CallTool", err.Error())
+
+		if len(name) < defaultMaxQueryBytes-len("select:Read,") {
+			res, err := s.searcher.Search("select:Read,"+name, 0)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"Read"}, matchNames(res))
+			require.Len(t, res.NotFound, 1)
+			short("NotFound", res.NotFound[0])
+			if len(name) > maxNameLength {
+				assert.Empty(t, res.Suggestions, "no close names are looked for a name no tool can have")
+			}
+			for _, f := range []Format{FormatInline, FormatToolReference, FormatFunctions} {
+				for _, b := range res.Content(f) {
+					assert.True(t, utf8.ValidString(b.Text), "select: result in %v", f)
+				}
+			}
+		}
+
+		skipped := s.AddDiscovered(name)
+		require.Len(t, skipped, 1)
+		require.ErrorIs(t, skipped[0], ErrInvalidName)
+		short("AddDiscovered", skipped[0].Error())
+		err = s.Restore(SessionState{Discovered: []string{name}})
+		require.ErrorIs(t, err, ErrInvalidName)
+		short("Restore", err.Error())
+		history := `[{"role":"user","content":[{"type":"tool_result","tool_use_id":"gone","content":[{"type":"tool_reference","tool_name":"` + name + `"}]}]}]`
+		skipped, err = s.Resume(json.RawMessage(history))
+		require.NoError(t, err)
+		require.Len(t, skipped, 1)
+		require.ErrorIs(t, skipped[0], ErrInvalidName)
+		short("Resume", skipped[0].Error())
+		assert.Empty(t, discovered(s))
+	}
+}
+
+func TestEcho(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Read", "Read"},
+		{"bad\xffname", "bad\ufffdname"},
+		{strings.Repeat("a", maxEcho), strings.Repeat("a", maxEcho)},
+		{strings.Repeat("a", maxEcho+1), strings.Repeat("a", maxEcho) + "… (129 bytes)"},
+		{strings.Repeat("a", maxEcho-1) + "é", strings.Repeat("a", maxEcho-1) + "… (129 bytes)"},
+	} {
+		assert.Equal(t, tc.want, echo(tc.in), "echo(%.40q)", tc.in)
+	}
 }

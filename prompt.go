@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // This file holds every text the model reads that the package writes: the
@@ -308,6 +309,26 @@ func leftOutUnloaded(name string, err error) string { return name + " was left o
 // the sentinels it wraps.
 func modelText(err error) string { return strings.ReplaceAll(err.Error(), "toolsearch: ", "") }
 
+// maxEcho is the most bytes of a model's or a server's input that a text
+// quotes: enough for any valid tool name.
+const maxEcho = maxNameLength
+
+// echo returns s as a text may quote it: valid UTF-8 (an invalid byte
+// becomes U+FFFD), and, when longer than maxEcho bytes, its first ones
+// followed by "…" and the length. Every text that repeats input from a
+// model or a server (names, numbers, history entries) goes through it, so
+// that no text grows with the input or carries invalid UTF-8.
+func echo(s string) string {
+	if len(s) <= maxEcho {
+		return validUTF8(s)
+	}
+	cut := maxEcho
+	for cut > maxEcho-utf8.UTFMax && !utf8.RuneStart(s[cut]) {
+		cut-- // do not split a character
+	}
+	return validUTF8(s[:cut]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
 // The refusals of ToolSearch input. invalidQuery puts invalidInputPrefix
 // before each.
 
@@ -360,7 +381,7 @@ func refuseUnavailable(name, server string, pending bool) string {
 }
 
 func refuseUnknown(name string, suggestions []string) string {
-	msg := "No tool named " + name + " is available."
+	msg := "No tool named " + echo(name) + " is available."
 	if len(suggestions) > 0 {
 		msg += " Did you mean " + strings.Join(suggestions, ", ") + "?"
 	}

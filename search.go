@@ -264,6 +264,7 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 	if err := s.checkQuery(query); err != nil {
 		return nil, err
 	}
+	query = validUTF8(query) // as Call's JSON decoder reads it
 	snap := s.reg.load()
 	res := &Result{
 		Query:              query,

@@ -95,8 +95,11 @@ func (s *Searcher) selectTools(snap *snapshot, arg string, res *Result, buf []*e
 			}
 		}
 	}
-	res.NotFound = missing
-	for _, n := range missing {
+	for i, n := range missing {
+		missing[i] = echo(n)
+		if len(n) > maxNameLength {
+			continue // no tool has such a name, nor one close to it
+		}
 		if sug := snap.suggest(n, s.in); len(sug) > 0 {
 			if res.Suggestions == nil {
 				res.Suggestions = map[string][]string{}
@@ -104,6 +107,7 @@ func (s *Searcher) selectTools(snap *snapshot, arg string, res *Result, buf []*e
 			res.Suggestions[n] = sug
 		}
 	}
+	res.NotFound = missing
 	return found
 }
 

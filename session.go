@@ -38,7 +38,18 @@ type SessionOptions struct {
 	// added to Tools() and the model calls them through CallTool, so the
 	// tool list stays the same for the whole conversation.
 	CallBridge bool
+
+	// MaxDiscovered bounds the discovered set against names that come from
+	// outside the conversation's own ToolSearch calls: AddDiscovered and
+	// Resume skip the names that would take the set past it (with one error
+	// saying how many), and Restore refuses a state that holds more. Call
+	// always records what it returned: those are registered tools, so the
+	// set stays within the registry's size. Default 10,000.
+	MaxDiscovered int
 }
+
+// defaultMaxDiscovered is the default of SessionOptions.MaxDiscovered.
+const defaultMaxDiscovered = 10_000
 
 // defaultContextWindow is the context window assumed when
 // SessionOptions.ContextWindow is 0.
@@ -78,6 +89,7 @@ func NewSession(reg *Registry, opts *SessionOptions) *Session {
 	s.opts.Search = s.searcher.opts // the Searcher's copy, defaults filled in
 	s.in = s.searcher.in
 	s.opts.ContextWindow = orDefault(s.opts.ContextWindow, defaultContextWindow)
+	s.opts.MaxDiscovered = orDefault(s.opts.MaxDiscovered, defaultMaxDiscovered)
 	return s
 }
 
@@ -241,16 +253,27 @@ func (s *Session) isDiscovered(name string) bool {
 // AddDiscovered records names as discovered, as if ToolSearch had returned
 // them. Names need not be registered (a tool may come back later). A name
 // that is not a valid tool name is skipped: skipped holds one error per
-// such name, wrapping ErrInvalidName; the valid ones are recorded.
+// such name, wrapping ErrInvalidName; the valid ones are recorded, in the
+// order given, until the set holds SessionOptions.MaxDiscovered names: the
+// names left then are skipped, with one error that counts them and wraps
+// ErrLimit.
 func (s *Session) AddDiscovered(names ...string) (skipped []error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	over := 0
 	for _, n := range names {
 		if err := checkName(n); err != nil {
-			skipped = append(skipped, fmt.Errorf("discovered %q: %w", n, err))
+			skipped = append(skipped, fmt.Errorf("discovered %q: %w", echo(n), err))
+			continue
+		}
+		if _, ok := s.discovered[n]; !ok && len(s.discovered) >= s.opts.MaxDiscovered {
+			over++
 			continue
 		}
 		s.discovered[n] = struct{}{}
+	}
+	if over > 0 {
+		skipped = append(skipped, fmt.Errorf("discovered: %w: %d names not recorded, the conversation has discovered %d tools, the limit (SessionOptions.MaxDiscovered)", ErrLimit, over, s.opts.MaxDiscovered))
 	}
 	return skipped
 }
@@ -289,17 +312,27 @@ func (s *Session) Snapshot() SessionState {
 
 // Restore replaces the Session's state with st; Restore(SessionState{})
 // starts the conversation over (nothing discovered, a full announcement
-// next). Every name must be a valid tool name (registered or not);
+// next). Every name must be a valid tool name (registered or not), and
+// Discovered may hold at most SessionOptions.MaxDiscovered names;
 // otherwise nothing is changed and the error names each bad one, wrapping
-// ErrInvalidName.
+// ErrInvalidName (or says the count, wrapping ErrLimit).
 func (s *Session) Restore(st SessionState) error {
+	if n := len(st.Discovered); n > s.opts.MaxDiscovered {
+		return fmt.Errorf("restore: %w: %d discovered names, the limit (SessionOptions.MaxDiscovered) is %d", ErrLimit, n, s.opts.MaxDiscovered)
+	}
 	var errs []error
+	bad := 0
 	for _, list := range [][]string{st.Discovered, st.Announced} {
 		for _, n := range list {
 			if err := checkName(n); err != nil {
-				errs = append(errs, fmt.Errorf("restore %q: %w", n, err))
+				if bad++; bad <= maxSkippedNames {
+					errs = append(errs, fmt.Errorf("restore %q: %w", echo(n), err))
+				}
 			}
 		}
+	}
+	if bad > maxSkippedNames {
+		errs = append(errs, fmt.Errorf("restore: %d more invalid names: %w", bad-maxSkippedNames, ErrInvalidName))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err

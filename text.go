@@ -204,3 +204,25 @@ func unseparated(s string) string {
 		return r
 	}, s)
 }
+
+// validUTF8 returns s with each byte that is not part of a valid UTF-8
+// encoding replaced by U+FFFD, as a JSON decoder reads it, so that text
+// given directly (not through JSON) is read the same way as text sent as
+// JSON.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
