@@ -80,9 +80,10 @@ func invalidQuery(text string, also ...error) error {
 // overLimit returns the error for a query over a limit.
 func overLimit(text string) error { return invalidQuery(text, ErrLimit) }
 
-// refusal returns the call guard's error for a call to tool.
-func refusal(tool string, sentinel error, text string) error {
-	return &modelError{tool: tool, text: text, is: []error{sentinel}}
+// refusal returns the call guard's error for a call to tool; also are
+// more errors it wraps.
+func refusal(tool string, sentinel error, text string, also ...error) error {
+	return &modelError{tool: tool, text: text, is: append([]error{sentinel}, also...)}
 }
 
 // schemaOverLimit returns the error for a schema over a registry limit: it

@@ -30,6 +30,11 @@ type ToolCall struct {
 //     this conversation, ErrSchemaNotLoaded with the hint to call
 //     ToolSearch with select:<name> and retry.
 //
+// Arguments holding a number with more than 100 digits or an exponent
+// beyond ±400 are refused before they are validated (ErrInvalidArguments
+// and ErrLimit, naming where the number is): the schema library would
+// spend time in proportion to the exponent.
+//
 // The error's text is written for the model: send it back as an error tool
 // result. A deferred tool that was never discovered may be called when its
 // arguments validate. With CallBridge set, a call to CallTool
@@ -71,6 +76,9 @@ func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error
 	if err != nil {
 		return nil, refusal(name, ErrInvalidArguments, refuseArgsNotJSON(name, err))
 	}
+	if err := checkNumbers(inst); err != nil {
+		return nil, refusal(name, ErrInvalidArguments, refuseArgsBounds(name, err), ErrLimit)
+	}
 	if err := v.Validate(inst); err != nil {
 		why := validationMessage(err)
 		if e.deferred && s.searchOn(snap) && !s.isDiscovered(name) {
@@ -96,6 +104,9 @@ func (s *Session) resolveBridgeCall(args json.RawMessage) (*ToolCall, error) {
 	inst, _, err := decodeArgs(args)
 	if err != nil {
 		return nil, refusal(CallToolName, ErrInvalidArguments, refuseBridgeNotJSON(err))
+	}
+	if err := checkNumbers(inst); err != nil {
+		return nil, refusal(CallToolName, ErrInvalidArguments, refuseArgsBounds(CallToolName, err), ErrLimit)
 	}
 	if err := bridgeSchema().Validate(inst); err != nil {
 		return nil, refusal(CallToolName, ErrInvalidArguments, refuseBridgeArgs(validationMessage(err)))

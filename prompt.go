@@ -342,6 +342,10 @@ func argsTrailing(usage string) string {
 	return "arguments hold more than one JSON value, or text after it; " + usage
 }
 
+func argsBadNumber(err error, usage string) string {
+	return "arguments: " + err.Error() + "; " + usage
+}
+
 func argsNoQuery(field, usage string) string { return field + " must be a string; " + usage }
 
 func argsBadMaxResults(usage string) string { return "max_results must be an integer ≥ 1; " + usage }
@@ -398,6 +402,10 @@ func refuseArgsNotJSON(name string, err error) string {
 
 func refuseArgsNotLoaded(name, why string) string {
 	return "The arguments for " + name + " do not match its schema (" + why + "). This tool's schema was not loaded: call ToolSearch with select:" + name + ", then retry."
+}
+
+func refuseArgsBounds(name string, err error) string {
+	return "The arguments for " + name + " cannot be checked: " + err.Error() + "."
 }
 
 func refuseArgs(name, why string) string {

@@ -51,7 +51,10 @@ const (
 // the Registry is made; the zero Registry uses the defaults. A tool over a
 // limit is refused with an error naming it and wrapping ErrLimit (and
 // ErrInvalidSchema for a schema); the limits apply to lazy schemas
-// (Tool.LoadSchema) when they are loaded.
+// (Tool.LoadSchema) when they are loaded. Besides these, a schema holding
+// a number with more than 100 digits or an exponent beyond ±400 is refused
+// (ErrInvalidSchema and ErrLimit, naming where the number is): compiling
+// and validating such a number costs time in proportion to its exponent.
 type RegistryOptions struct {
 	// MaxSchemaBytes is the largest input schema accepted, in bytes.
 	// Default 64 KiB.

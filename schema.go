@@ -73,12 +73,31 @@ func checkSchema(raw json.RawMessage, lim *RegistryOptions) error {
 	if m := lim.MaxSchemaDepth; jsonDepth(raw, m+1) > m {
 		return schemaOverLimit("the schema nests objects and arrays more than %d deep", m)
 	}
+	if err := checkSchemaNumbers(raw); err != nil {
+		return err
+	}
 	s, err := compileSchema(raw)
 	if err != nil {
 		return err
 	}
 	if m := lim.MaxSchemaWork; schemaWork(s, schemaWorkLevels, m) > m {
 		return schemaOverLimit("validating one value may apply more than %d subschemas: its references fan out", m)
+	}
+	return nil
+}
+
+// checkSchemaNumbers checks the numbers of a schema (see checkNumbers)
+// before the compiler reads them. A schema that is not JSON is left to the
+// compiler to refuse.
+func checkSchemaNumbers(raw json.RawMessage) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return nil
+	}
+	if err := checkNumbers(v); err != nil {
+		return schemaOverLimit("%v", err)
 	}
 	return nil
 }

@@ -174,8 +174,10 @@ func (s *Searcher) Search(query string, maxResults int) (*Result, error) {
 // (ToolDefinition). Malformed JSON, a missing or non-string query, a
 // max_results that is not an integer ≥ 1, unknown fields, and the errors of
 // Search give an error wrapping ErrInvalidQuery whose text tells the model
-// what was wrong: send it back as an error tool result. Call never panics
-// on any input.
+// what was wrong: send it back as an error tool result. A number with more
+// than 100 digits or an exponent beyond ±400 is refused before anything
+// else reads it (also wrapping ErrLimit; 1e308 is fine, and lowered to the
+// cap). Call never panics on any input.
 func (s *Searcher) Call(args json.RawMessage) (*Result, error) {
 	return s.call(context.Background(), args)
 }
@@ -200,6 +202,9 @@ func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err err
 	}
 	if _, err := d.Token(); err != io.EOF { // d.More misses a stray '}' or ']'
 		return "", 0, invalidQuery(argsTrailing(in.usage))
+	}
+	if err := checkNumbers(v); err != nil {
+		return "", 0, overLimit(argsBadNumber(err, in.usage))
 	}
 	validator, err := s.inputValidator()
 	if err != nil {
