@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"encoding/json"
+	"errors"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -44,6 +45,9 @@ type ToolCall struct {
 // are answered by Call, not checked here. Validators are compiled once per
 // tool definition and shared by every Session.
 func (s *Session) CheckCall(name string, args json.RawMessage) (*ToolCall, error) {
+	if n, limit := len(args), s.opts.MaxArgumentBytes; n > limit {
+		return nil, refusal(echo(name), ErrInvalidArguments, refuseArgsTooLong(echo(name), n, limit), ErrLimit)
+	}
 	if s.opts.CallBridge && name == CallToolName {
 		return s.resolveBridgeCall(args)
 	}
@@ -79,7 +83,13 @@ func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error
 	if err := checkNumbers(inst); err != nil {
 		return nil, refusal(name, ErrInvalidArguments, refuseArgsBounds(name, err), ErrLimit)
 	}
-	if err := v.Validate(inst); err != nil {
+	switch err := v.validationWork(inst, s.opts.MaxValidationWork); {
+	case errors.Is(err, errTooMuchWork):
+		return nil, refusal(name, ErrInvalidArguments, refuseArgsWork(name), ErrLimit)
+	case err != nil:
+		return nil, refusal(name, ErrInvalidArguments, refuseArgsBounds(name, err), ErrLimit)
+	}
+	if err := v.schema.Validate(inst); err != nil {
 		why := validationMessage(err)
 		if e.deferred && s.searchOn(snap) && !s.isDiscovered(name) {
 			return nil, refusal(name, ErrSchemaNotLoaded, refuseArgsNotLoaded(name, why))

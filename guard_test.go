@@ -224,7 +224,7 @@ func TestHostileNamesAtEveryEntryPoint(t *testing.T) {
 			assert.True(t, utf8.ValidString(text), "%s for %s: invalid UTF-8 in %q", what, label, text)
 			assert.Less(t, len(text), 400, "%s for %s echoes the name: %.300q", what, label, text)
 		}
-		s := NewSession(smallRegistry(t), &SessionOptions{CallBridge: true})
+		s := NewSession(smallRegistry(t), &SessionOptions{CallBridge: true, MaxArgumentBytes: 2 << 20})
 
 		_, err := s.CheckCall(name, json.RawMessage(`{}`))
 		require.ErrorIs(t, err, ErrUnknownTool, "CheckCall %s", label)

@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -93,7 +94,18 @@ func TestHugeNumbersInToolSearchArguments(t *testing.T) {
 		assert.Contains(t, err.Error(), "Invalid ToolSearch input: arguments: /")
 		assert.Less(t, len(err.Error()), 400)
 	}
-	res, err := s.Call(json.RawMessage(`{"query":"web","max_results":1e308}`))
+	for _, args := range []string{
+		`{"query":"web","pad":"` + strings.Repeat("x", 100<<20) + `"}`,
+		`{"query":"` + strings.Repeat(`\u0041`, 12_000) + `"}`,
+	} {
+		_, err := s.Call(json.RawMessage(args))
+		require.ErrorIs(t, err, ErrLimit, "Call with %d bytes of arguments", len(args))
+		assert.Contains(t, err.Error(), fmt.Sprintf("the arguments are %d bytes long, the limit is %d", len(args), 8*defaultMaxQueryBytes+1024))
+	}
+	res, err := s.Call(json.RawMessage(`{"query":"` + strings.Repeat(`\u0041`, defaultMaxQueryBytes) + `"}`))
+	require.NoError(t, err, "a query of MaxQueryBytes fits however it is escaped")
+	assert.Len(t, res.Query, defaultMaxQueryBytes)
+	res, err = s.Call(json.RawMessage(`{"query":"web","max_results":1e308}`))
 	require.NoError(t, err)
 	assert.Equal(t, []string{maxResultsLowered(1<<31-1, defaultMaxResultsCap)}, res.Notes)
 }

@@ -338,6 +338,10 @@ func argsNotJSON(err error, usage string) string {
 	return "arguments are not valid JSON (" + err.Error() + "); " + usage
 }
 
+func argsTooLong(n, limit int) string {
+	return "the arguments are " + strconv.Itoa(n) + " bytes long, the limit is " + strconv.Itoa(limit)
+}
+
 func argsTrailing(usage string) string {
 	return "arguments hold more than one JSON value, or text after it; " + usage
 }
@@ -406,6 +410,14 @@ func refuseArgsNotLoaded(name, why string) string {
 
 func refuseArgsBounds(name string, err error) string {
 	return "The arguments for " + name + " cannot be checked: " + err.Error() + "."
+}
+
+func refuseArgsTooLong(name string, n, limit int) string {
+	return "The arguments for " + name + " are " + strconv.Itoa(n) + " bytes long; the limit is " + strconv.Itoa(limit) + " bytes. Send less, or split the work into several calls."
+}
+
+func refuseArgsWork(name string) string {
+	return "The arguments for " + name + " cannot be checked: validating them against the tool's schema would take too long (long strings checked against its patterns or formats, or too many values). Send smaller arguments."
 }
 
 func refuseArgs(name, why string) string {

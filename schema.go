@@ -9,7 +9,6 @@ import (
 	"io"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -235,7 +234,7 @@ func (e *entry) loadSchema() (json.RawMessage, error) {
 // compiledSchema returns the tool's input schema compiled for validation,
 // compiled once per entry (so once per tool definition, for every
 // Session).
-func (e *entry) compiledSchema() (*jsonschema.Schema, error) {
+func (e *entry) compiledSchema() (*callValidator, error) {
 	l := e.lazy()
 	l.validatorOnce.Do(func() {
 		raw, err := e.loadSchema()
@@ -243,7 +242,12 @@ func (e *entry) compiledSchema() (*jsonschema.Schema, error) {
 			l.validatorErr = err
 			return
 		}
-		l.validator, l.validatorErr = compileSchema(raw)
+		s, err := compileSchema(raw)
+		if err != nil {
+			l.validatorErr = err
+			return
+		}
+		l.validator = newCallValidator(s)
 	})
 	return l.validator, l.validatorErr
 }
@@ -265,30 +269,6 @@ func decodeArgs(args json.RawMessage) (any, json.RawMessage, error) {
 		return nil, nil, err
 	}
 	return v, buf.Bytes(), nil
-}
-
-// validationMessage turns a jsonschema error into one line for the model.
-func validationMessage(err error) string {
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return err.Error()
-	}
-	var msgs []string
-	for _, e := range ve.BasicOutput().Errors {
-		if e.Error == "" || strings.HasPrefix(e.Error, "doesn't validate with") {
-			continue
-		}
-		loc := strings.TrimPrefix(e.InstanceLocation, "/")
-		if loc == "" {
-			msgs = append(msgs, e.Error)
-		} else {
-			msgs = append(msgs, loc+": "+e.Error)
-		}
-	}
-	if len(msgs) == 0 {
-		return ve.Error()
-	}
-	return strings.Join(msgs, "; ")
 }
 
 // jsonDepth returns the deepest nesting of objects and arrays in the valid

@@ -46,6 +46,9 @@ type SearchOptions struct {
 	Strategy Strategy
 
 	// MaxQueryBytes is the longest query answered, in bytes. Default 8192.
+	// It also bounds the arguments of a ToolSearch call (Call), which are
+	// refused before they are decoded when longer than 8 × MaxQueryBytes
+	// + 1 KiB: room for any query of MaxQueryBytes however it is escaped.
 	MaxQueryBytes int
 	// MaxQueryTerms is the most whitespace-separated terms a query may
 	// have; a select: query and a pattern (StrategyInput.Pattern) are not
@@ -194,6 +197,9 @@ func (s *Searcher) call(ctx context.Context, args json.RawMessage) (*Result, err
 // ToolSearch call.
 func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err error) {
 	in := &s.input
+	if n, limit := len(args), 8*s.opts.MaxQueryBytes+1024; n > limit {
+		return "", 0, overLimit(argsTooLong(n, limit))
+	}
 	d := json.NewDecoder(bytes.NewReader(args))
 	d.UseNumber()
 	var v any

@@ -100,16 +100,21 @@ func TestSchemaCyclesAndDepth(t *testing.T) {
 		})
 	}
 
-	// Validating arguments against the recursive schema ends, also for
-	// arguments nested deeper than any schema.
+	// Validating arguments against the recursive schema ends: a bad leaf
+	// 60 levels down is found; arguments 500 levels deep, whose failure
+	// would cost the schema library the cube of their depth, are refused
+	// before it runs.
 	r, err := NewRegistry(nil, Tool{Name: "Tree", ShouldDefer: true, InputSchema: json.RawMessage(`{"type":"object","properties":{"child":{"$ref":"#"},"n":{"type":"integer"}}}`)})
 	require.NoError(t, err)
 	sess := NewSession(r, nil)
-	deep := strings.Repeat(`{"child":`, 500) + `{"n":"x"}` + strings.Repeat(`}`, 500)
-	_, err = sess.CheckCall("Tree", json.RawMessage(deep))
-	require.ErrorIs(t, err, ErrInvalidArguments, "a bad leaf 500 levels down is found")
-	_, err = sess.CheckCall("Tree", json.RawMessage(strings.Replace(deep, `"x"`, `1`, 1)))
+	deep := func(n int) string { return strings.Repeat(`{"child":`, n) + `{"n":"x"}` + strings.Repeat(`}`, n) }
+	_, err = sess.CheckCall("Tree", json.RawMessage(deep(60)))
+	require.ErrorIs(t, err, ErrInvalidArguments, "a bad leaf 60 levels down is found")
+	assert.Contains(t, err.Error(), "expected integer")
+	_, err = sess.CheckCall("Tree", json.RawMessage(strings.Replace(deep(60), `"x"`, `1`, 1)))
 	require.NoError(t, err)
+	_, err = sess.CheckCall("Tree", json.RawMessage(deep(500)))
+	require.ErrorIs(t, err, ErrLimit, "500 levels are refused before the library runs")
 }
 
 // hostileServerTools is what a hostile MCP server might list.

@@ -46,10 +46,31 @@ type SessionOptions struct {
 	// always records what it returned: those are registered tools, so the
 	// set stays within the registry's size. Default 10,000.
 	MaxDiscovered int
+	// MaxArgumentBytes is the longest arguments CheckCall accepts for one
+	// call (for a CallTool call, its whole arguments), in bytes; longer ones
+	// are refused (ErrInvalidArguments and ErrLimit) before they are
+	// decoded. Default 1 MiB, more than a model writes in one call.
+	MaxArgumentBytes int
+	// MaxValidationWork bounds the work of validating one call's arguments
+	// against its tool's schema in CheckCall. Before validating, CheckCall
+	// adds up an upper bound of that work and refuses the call
+	// (ErrInvalidArguments and ErrLimit) when it is over: 300 units for
+	// each subschema applied to each value, for a string checked against a
+	// pattern its length times the pattern's program size, for a string
+	// checked against a format its length (a thousand times its length for
+	// the format "regex", which compiles it), the bytes of the enum and
+	// const values compared, and 2 units per property a subschema lists,
+	// per object. A unit is about ten nanoseconds of the schema library's
+	// time. Default 10,000,000: about 30,000 values against small
+	// subschemas, or a 1 MiB string against a pattern of 10 instructions.
+	MaxValidationWork int
 }
 
-// defaultMaxDiscovered is the default of SessionOptions.MaxDiscovered.
-const defaultMaxDiscovered = 10_000
+// The defaults of SessionOptions.
+const (
+	defaultMaxDiscovered    = 10_000
+	defaultMaxArgumentBytes = 1 << 20
+)
 
 // defaultContextWindow is the context window assumed when
 // SessionOptions.ContextWindow is 0.
@@ -90,6 +111,8 @@ func NewSession(reg *Registry, opts *SessionOptions) *Session {
 	s.in = s.searcher.in
 	s.opts.ContextWindow = orDefault(s.opts.ContextWindow, defaultContextWindow)
 	s.opts.MaxDiscovered = orDefault(s.opts.MaxDiscovered, defaultMaxDiscovered)
+	s.opts.MaxArgumentBytes = orDefault(s.opts.MaxArgumentBytes, defaultMaxArgumentBytes)
+	s.opts.MaxValidationWork = orDefault(s.opts.MaxValidationWork, defaultMaxValidationWork)
 	return s
 }
 
