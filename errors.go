@@ -18,6 +18,10 @@ var (
 	// object, not a valid JSON Schema, refers to an external document, or
 	// is over a limit (then ErrLimit is wrapped too).
 	ErrInvalidSchema = errors.New("toolsearch: invalid input schema")
+	// ErrInvalidMeta: an MCP tool's _meta gives a key the package reads
+	// ("anthropic/alwaysLoad", "anthropic/searchHint") a value of the wrong
+	// type (see NewMCPTool).
+	ErrInvalidMeta = errors.New("toolsearch: invalid _meta")
 	// ErrServerMismatch: a tool given to Registry.SetServerTools names
 	// another server in its Server field.
 	ErrServerMismatch = errors.New("toolsearch: tool of another server")

@@ -1,14 +1,17 @@
 package toolsearch
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // ServerStatus is the connection state of an MCP server.
@@ -43,6 +46,7 @@ const (
 	defaultMaxSchemaDepth      = 64       // nesting of objects and arrays in one schema
 	defaultMaxDescriptionBytes = 16 << 10 // bytes in one tool's description
 	defaultMaxSchemaWork       = 10_000   // subschemas applied to one value when validating
+	defaultMaxHintBytes        = 1 << 10  // bytes in one tool's search hint
 )
 
 // RegistryOptions bound what a tool definition (from an MCP server, say)
@@ -83,6 +87,11 @@ type RegistryOptions struct {
 	// NewMCPTool already cuts MCP descriptions at 2,048 characters,
 	// visibly.
 	MaxDescriptionBytes int
+	// MaxHintBytes is the longest search hint accepted, in bytes; a longer
+	// one is refused (wrapping ErrLimit). A hint is a short phrase of
+	// extra search words (an MCP server gives it in _meta), read by every
+	// keyword search like the description. Default 1 KiB.
+	MaxHintBytes int
 }
 
 // withDefaults returns o with every zero or negative field set to its
@@ -96,6 +105,7 @@ func (o *RegistryOptions) withDefaults() RegistryOptions {
 	r.MaxSchemaDepth = orDefault(r.MaxSchemaDepth, defaultMaxSchemaDepth)
 	r.MaxSchemaWork = orDefault(r.MaxSchemaWork, defaultMaxSchemaWork)
 	r.MaxDescriptionBytes = orDefault(r.MaxDescriptionBytes, defaultMaxDescriptionBytes)
+	r.MaxHintBytes = orDefault(r.MaxHintBytes, defaultMaxHintBytes)
 	return r
 }
 
@@ -180,6 +190,7 @@ func (r *Registry) write(tools []Tool, replace bool) error {
 func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (built []*entry, errs []error) {
 	taken := map[string]string{} // name or alias → owner, within this batch
 	lim := r.registryLimits()
+	tools = validTexts(tools)
 	schemas, schemaErrs := r.checkSchemas(tools, lim)
 	for i := range tools {
 		t := &tools[i]
@@ -194,7 +205,7 @@ func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (
 				continue
 			}
 			if owner, ok := r.owner(n); ok && !ignore[owner] && !(replace && owner == t.Name) {
-				dup = append(dup, fmt.Sprintf("%q is taken by %q", n, owner))
+				dup = append(dup, fmt.Sprintf("%q is taken by %s", n, describe(r.tools[owner])))
 			}
 		}
 		if len(dup) > 0 {
@@ -212,6 +223,15 @@ func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (
 		built = append(built, e)
 	}
 	return built, errs
+}
+
+// describe names a registered tool in an error: its name and, for an MCP
+// tool, its server and raw name.
+func describe(e *entry) string {
+	if e.tool.Server == "" {
+		return strconv.Quote(e.tool.Name)
+	}
+	return fmt.Sprintf("%q (tool %q of server %q)", e.tool.Name, echo(e.tool.MCPName), e.tool.Server)
 }
 
 // owner returns the name of the registered tool that has name n as its name
@@ -431,6 +451,33 @@ func (r *Registry) Tools() iter.Seq[Tool] {
 	}
 }
 
+// validTexts returns tools with every byte of invalid UTF-8 in a
+// description, search hint or input schema replaced by U+FFFD, as a JSON
+// decoder reads it, so that every text the package writes is valid UTF-8.
+// tools is not changed: it is returned as it is when every text is valid,
+// else a copy is.
+func validTexts(tools []Tool) []Tool {
+	var out []Tool
+	for i := range tools {
+		t := &tools[i]
+		if utf8.ValidString(t.Description) && utf8.ValidString(t.SearchHint) && utf8.Valid(t.InputSchema) {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(tools)
+		}
+		c := &out[i]
+		c.Description, c.SearchHint = validUTF8(c.Description), validUTF8(c.SearchHint)
+		if !utf8.Valid(c.InputSchema) {
+			c.InputSchema = json.RawMessage(validUTF8(string(c.InputSchema)))
+		}
+	}
+	if out == nil {
+		return tools
+	}
+	return out
+}
+
 // validateTool checks the name, aliases and description of t against lim,
 // and reports schemaErr, the result of checking its schema (checkSchemas).
 func validateTool(t *Tool, lim *RegistryOptions, schemaErr error) error {
@@ -444,6 +491,12 @@ func validateTool(t *Tool, lim *RegistryOptions, schemaErr error) error {
 	}
 	if n := len(t.Description); n > lim.MaxDescriptionBytes {
 		return fmt.Errorf("register %q: %w: the description is %d bytes, the limit is %d", t.Name, ErrLimit, n, lim.MaxDescriptionBytes)
+	}
+	if n := len(t.SearchHint); n > lim.MaxHintBytes {
+		return fmt.Errorf("register %q: %w: the search hint is %d bytes, the limit is %d", t.Name, ErrLimit, n, lim.MaxHintBytes)
+	}
+	if err := t.metaErr(); err != nil {
+		return fmt.Errorf("register %q: %w", t.Name, err)
 	}
 	if schemaErr != nil {
 		return fmt.Errorf("register %q: %w", t.Name, schemaErr)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -172,15 +173,19 @@ func TestPoolOrderIgnoresRegistrationOrder(t *testing.T) {
 }
 
 func TestMCPNaming(t *testing.T) {
-	assert.Equal(t, "mcp__my_server__get_file-v2", mcpToolName("my server", "get.file-v2"))
-	assert.Equal(t, "mcp__a_b__c_d", mcpToolName("a/b", "c:d"))
+	assert.Equal(t, "mcp__github__create_issue", mcpToolName("github", "create_issue"), "clean names are Claude Code's")
+	assert.Equal(t, "mcp__my-srv__get__file-v2", mcpToolName("my-srv", "get__file-v2"), "a tool may hold __")
+	assert.Equal(t, "mcp__my_server_"+nameHash("my server")+"__get_file-v2_"+nameHash("get.file-v2"), mcpToolName("my server", "get.file-v2"))
+	assert.Equal(t, "mcp__a_b_"+nameHash("a__b")+"__c", mcpToolName("a__b", "c"), "a server part never holds __")
+	assert.Equal(t, "mcp__a_"+nameHash("a_")+"__b", mcpToolName("a_", "b"), "nor ends with _")
+	assert.Equal(t, "d698af2b", nameHash("工具"), "the hash is stable")
 
 	long := strings.Repeat("é", maxMCPDescription+10)
 	tl := NewMCPTool("srv.1", "do it", long, json.RawMessage(schema), map[string]any{
 		"anthropic/alwaysLoad": true,
 		"anthropic/searchHint": "  send \t a\n message  ",
 	})
-	assert.Equal(t, "mcp__srv_1__do_it", tl.Name)
+	assert.Equal(t, "mcp__srv_1_"+nameHash("srv.1")+"__do_it_"+nameHash("do it"), tl.Name)
 	assert.Equal(t, "srv.1", tl.Server)
 	assert.Equal(t, "do it", tl.MCPName)
 	assert.True(t, tl.AlwaysLoad)
@@ -188,12 +193,69 @@ func TestMCPNaming(t *testing.T) {
 	assert.Equal(t, strings.Repeat("é", maxMCPDescription)+"… [truncated]", tl.Description)
 
 	short := NewMCPTool("s", "t", strings.Repeat("x", maxMCPDescription), nil, map[string]any{
-		"anthropic/alwaysLoad": "true", // not a boolean: ignored
+		"anthropic/alwaysLoad": false,
 		"anthropic/searchHint": " \n ",
 	})
 	assert.Equal(t, strings.Repeat("x", maxMCPDescription), short.Description, "exactly 2,048 characters is not cut")
-	assert.False(t, short.AlwaysLoad, "alwaysLoad must be boolean true")
+	assert.False(t, short.AlwaysLoad)
 	assert.Empty(t, short.SearchHint, "a blank hint is no hint")
+	assert.NoError(t, (&Registry{}).Register(short))
+}
+
+// TestMCPNamesNeverCollide: tools that sanitizing used to give one name
+// (a server "a" with tool "b__c" and a server "a__b" with tool "c"; servers
+// "my.srv" and "my_srv"; tools named in Chinese) get distinct, valid,
+// stable names, all registered; a server cannot list a tool that takes the
+// name of another server's tool.
+func TestMCPNamesNeverCollide(t *testing.T) {
+	listings := map[string][]string{
+		"a":      {"b__c", "b_c"},
+		"a__b":   {"c"},
+		"a_b":    {"c"},
+		"my.srv": {"t"},
+		"my_srv": {"t", "t.x", "t_x"},
+		"s":      {"工具", "数据", "a.b", "a_b", "a b", "a:b"},
+		"s_":     {"x"},
+		"_s":     {"x"},
+	}
+	var r Registry
+	seen := map[string]string{}
+	for _, srv := range slices.Sorted(maps.Keys(listings)) {
+		var tools []Tool
+		for _, name := range listings[srv] {
+			tl := NewMCPTool(srv, name, "", nil, nil)
+			require.NoError(t, checkName(tl.Name), "%s/%s gives a valid name", srv, name)
+			assert.Equal(t, tl.Name, NewMCPTool(srv, name, "", nil, nil).Name, "stable")
+			if other, dup := seen[tl.Name]; dup {
+				t.Errorf("%s/%s and %s are both named %s", srv, name, other, tl.Name)
+			}
+			seen[tl.Name] = srv + "/" + name
+			rest, _ := strings.CutPrefix(tl.Name, "mcp__")
+			server, _, _ := strings.Cut(rest, "__")
+			assert.Equal(t, mcpServerPart(srv), server, "the name says which server %s/%s is from", srv, name)
+			tools = append(tools, tl)
+		}
+		require.NoError(t, setServerTools(&r, srv, tools), "server %s", srv)
+	}
+	assert.Len(t, names(&r), len(seen), "every tool registered")
+}
+
+// TestMetaOfTheWrongType: a _meta value the package reads, of the wrong
+// type, is reported when the tool is registered, naming the key; the
+// server's other tools are registered.
+func TestMetaOfTheWrongType(t *testing.T) {
+	var r Registry
+	skipped, err := r.SetServerTools("s", []Tool{
+		NewMCPTool("s", "bad_load", "", nil, map[string]any{"anthropic/alwaysLoad": "true"}),
+		NewMCPTool("s", "bad_hint", "", nil, map[string]any{"anthropic/searchHint": []any{"a"}, "anthropic/alwaysLoad": 1.0}),
+		NewMCPTool("s", "null_is_absent", "", nil, map[string]any{"anthropic/alwaysLoad": nil, "other/key": 5.0}),
+	})
+	require.NoError(t, err)
+	require.Len(t, skipped, 2)
+	require.ErrorIs(t, skipped[0], ErrInvalidMeta)
+	assert.EqualError(t, skipped[0], `register "mcp__s__bad_load": toolsearch: invalid _meta: "anthropic/alwaysLoad" is a string, want a boolean`)
+	assert.EqualError(t, skipped[1], `register "mcp__s__bad_hint": toolsearch: invalid _meta: "anthropic/alwaysLoad" is a number, want a boolean; "anthropic/searchHint" is an array, want a string`)
+	assert.Equal(t, []string{"mcp__s__null_is_absent"}, names(&r))
 }
 
 func TestServers(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -213,6 +214,9 @@ func (e *entry) loadSchema() (json.RawMessage, error) {
 				l.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
 				return
 			}
+			if !utf8.Valid(raw) {
+				raw = json.RawMessage(validUTF8(string(raw)))
+			}
 			if err := checkSchema(raw, e.limits()); err != nil {
 				l.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
 				return
@@ -268,7 +272,11 @@ func decodeArgs(args json.RawMessage) (any, json.RawMessage, error) {
 	if err := json.Compact(&buf, args); err != nil { // also refuses trailing data
 		return nil, nil, err
 	}
-	return v, buf.Bytes(), nil
+	compact := buf.Bytes()
+	if !utf8.Valid(compact) {
+		compact = []byte(validUTF8(string(compact))) // as the decoder read them
+	}
+	return v, compact, nil
 }
 
 // jsonDepth returns the deepest nesting of objects and arrays in the valid
