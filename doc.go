@@ -56,6 +56,13 @@
 //     returned, by score, ties in pool order. Result.Form calls this form
 //     "keywords" whatever the strategy.
 //
+// Names that differ only in case (Read, read, READ) are all kept. The
+// exact-name form returns the first of them in pool order (READ, since
+// byte order puts uppercase first), deferred first, as Claude Code does;
+// select: finds each by its exact name, and a name that matches several of
+// them only ignoring case (select:rEaD) is not found, with them (up to
+// three) as its suggestions, so the model can pick one.
+//
 // Whitespace is JavaScript's (Unicode spaces, line terminators and U+FEFF)
 // and lowercasing is JavaScript's toLowerCase, as in Claude Code.
 // max_results defaults to 5 and must be an integer ≥ 1; above the cap (20)

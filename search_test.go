@@ -268,3 +268,28 @@ func TestDescriptionAndSchemaInMatches(t *testing.T) {
 	assert.Equal(t, "Alpha tool.", res.Matches[0].Description)
 	assert.True(t, res.Matches[0].Deferred)
 }
+
+// TestCaseOnlyDuplicates: tools whose names differ only in case are all
+// kept; the exact-name form picks the first in pool order (as Claude Code
+// does), select: finds each by its exact name, and an ambiguous
+// case-insensitive name is not found, with every candidate suggested.
+func TestCaseOnlyDuplicates(t *testing.T) {
+	var r Registry
+	for _, n := range []string{"read", "Read", "READ"} {
+		require.NoError(t, r.Register(Tool{Name: n, Description: "reads " + n, ShouldDefer: true}))
+	}
+	s := NewSearcher(&r, nil)
+	res := search(t, s, "read", 0)
+	assert.Equal(t, "exact", res.Form)
+	assert.Equal(t, []string{"READ"}, matchNames(res), "the first in pool order")
+	res = search(t, s, "select:read,Read,READ", 0)
+	assert.Equal(t, []string{"read", "Read", "READ"}, matchNames(res), "select: finds each by its exact name")
+	res = search(t, s, "select:rEaD", 0)
+	assert.Empty(t, res.Matches)
+	assert.Equal(t, []string{"rEaD"}, res.NotFound)
+	assert.Equal(t, map[string][]string{"rEaD": {"READ", "Read", "read"}}, res.Suggestions, "the model is told which tools match ignoring case")
+	assert.Equal(t, "No tool named rEaD (did you mean READ, Read, read?).", notFoundText(res.NotFound, res.Suggestions))
+	require.Equal(t, 2, r.Remove("READ", "read"))
+	res = search(t, s, "select:rEaD", 0)
+	assert.Equal(t, []string{"Read"}, matchNames(res), "a unique case-insensitive match is found")
+}
