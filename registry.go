@@ -1,17 +1,13 @@
 package toolsearch
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
 	"maps"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 )
 
 // ServerStatus is the connection state of an MCP server.
@@ -120,18 +116,19 @@ type Registry struct {
 	owners  map[string]string // name or alias → tool name
 	servers map[string]ServerStatus
 	snap    atomic.Pointer[snapshot]
-	limits  *RegistryOptions // with defaults; nil until first used (the zero Registry)
-	scratch scratchPool      // per-query score arrays, shared by the snapshots
-	hitBufs sync.Pool        // per-query hit buffers
-	schemas schemaCache      // schemas known to be valid
-	indexes strategyIndexes  // the strategies' indexes of the newest snapshot
+	limits  atomic.Pointer[RegistryOptions] // with defaults; nil until first used (the zero Registry)
+	scratch scratchPool                     // per-query score arrays, shared by the snapshots
+	hitBufs sync.Pool                       // per-query hit buffers
+	schemas schemaCache                     // schemas known to be valid
+	indexes strategyIndexes                 // the strategies' indexes of the newest snapshot
 }
 
 // NewRegistry returns a Registry with options opts (nil: the defaults)
 // holding tools. An error is Register's: nothing is registered.
 func NewRegistry(opts *RegistryOptions, tools ...Tool) (*Registry, error) {
 	lim := opts.withDefaults()
-	r := &Registry{limits: &lim}
+	r := &Registry{}
+	r.limits.Store(&lim)
 	if err := r.Register(tools...); err != nil {
 		return nil, err
 	}
@@ -139,13 +136,14 @@ func NewRegistry(opts *RegistryOptions, tools ...Tool) (*Registry, error) {
 }
 
 // registryLimits returns the limits in force, shared by the entries built
-// under them. r.mu must be held.
+// under them.
 func (r *Registry) registryLimits() *RegistryOptions {
-	if r.limits == nil { // the zero Registry
-		lim := (*RegistryOptions)(nil).withDefaults()
-		r.limits = &lim
+	if lim := r.limits.Load(); lim != nil {
+		return lim
 	}
-	return r.limits
+	lim := (*RegistryOptions)(nil).withDefaults() // the zero Registry
+	r.limits.CompareAndSwap(nil, &lim)
+	return r.limits.Load()
 }
 
 func (r *Registry) load() *snapshot {
@@ -174,64 +172,15 @@ func (r *Registry) write(tools []Tool, replace bool) error {
 	if len(tools) == 0 {
 		return nil
 	}
+	b := r.build(tools) // no lock held: validation and schema compilation
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	built, errs := r.prepare(tools, replace, nil)
+	built, errs := r.admit(b, replace, nil)
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
 	r.commit(built, nil)
 	return nil
-}
-
-// prepare validates tools against the registry (and each other) and builds
-// their entries. Names in ignore (a server's old tools) are treated as free.
-// Invalid tools are left out of built and reported in errs, in input order.
-func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (built []*entry, errs []error) {
-	taken := map[string]string{} // name or alias → owner, within this batch
-	lim := r.registryLimits()
-	tools = validTexts(tools)
-	schemas, schemaErrs := r.checkSchemas(tools, lim)
-	for i := range tools {
-		t := &tools[i]
-		if err := validateTool(t, lim, schemaErrs[i]); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		var dup []string
-		for _, n := range append([]string{t.Name}, t.Aliases...) {
-			if owner, ok := taken[n]; ok {
-				dup = append(dup, fmt.Sprintf("%q is also given for %q in the same call", n, owner))
-				continue
-			}
-			if owner, ok := r.owner(n); ok && !ignore[owner] && !(replace && owner == t.Name) {
-				dup = append(dup, fmt.Sprintf("%q is taken by %s", n, describe(r.tools[owner])))
-			}
-		}
-		if len(dup) > 0 {
-			errs = append(errs, fmt.Errorf("register %q: %w: %s", t.Name, ErrDuplicateTool, strings.Join(dup, "; ")))
-			continue
-		}
-		for _, n := range append([]string{t.Name}, t.Aliases...) {
-			taken[n] = t.Name
-		}
-		e := newEntryShared(t, schemas[i])
-		e.lim = lim
-		if old := r.tools[t.Name]; old != nil && old.sameAs(e) {
-			e = old // unchanged: keep derived data and any loaded schema
-		}
-		built = append(built, e)
-	}
-	return built, errs
-}
-
-// describe names a registered tool in an error: its name and, for an MCP
-// tool, its server and raw name.
-func describe(e *entry) string {
-	if e.tool.Server == "" {
-		return strconv.Quote(e.tool.Name)
-	}
-	return fmt.Sprintf("%q (tool %q of server %q)", e.tool.Name, echo(e.tool.MCPName), e.tool.Server)
 }
 
 // owner returns the name of the registered tool that has name n as its name
@@ -263,6 +212,7 @@ func (r *Registry) commit(built []*entry, remove []string) {
 	for _, e := range built {
 		changed = append(changed, e.tool.Name)
 	}
+	r.schemas.forgetIfStale(len(r.tools)) // schemas no tool may have any more
 	r.publish(changed)
 }
 
@@ -285,8 +235,26 @@ func (r *Registry) drop(n string) {
 // index has no room for, rebuilds it. r.mu must be held.
 func (r *Registry) publish(changed []string) {
 	old := r.snap.Load()
+	var all *toolMap
+	if old != nil {
+		all = old.all
+	}
+	defs := map[string]*entry{}
+	for _, n := range changed {
+		if e := r.tools[n]; all.get(n) != e {
+			defs[n] = e
+		}
+	}
+	if len(defs) > 0 {
+		all = all.with(defs)
+	}
+	servers := maps.Clone(r.servers)
+	store := func(s *snapshot) {
+		s.all, s.servers = all, servers
+		r.snap.Store(s)
+	}
 	if old == nil || old.ix.needsRebuild() {
-		r.snap.Store(buildSnapshot(r.tools, r.servers, &r.scratch))
+		store(buildSnapshot(r.tools, r.servers, &r.scratch))
 		return
 	}
 	var remove, add []*entry
@@ -312,10 +280,10 @@ func (r *Registry) publish(changed []string) {
 		}
 	}
 	if len(remove)+len(add) > max(64, len(old.pool)/8) {
-		r.snap.Store(buildSnapshot(r.tools, r.servers, &r.scratch))
+		store(buildSnapshot(r.tools, r.servers, &r.scratch))
 		return
 	}
-	r.snap.Store(old.apply(remove, add, r.servers))
+	store(old.apply(remove, add, r.servers))
 }
 
 // Remove removes the named tools and returns how many it removed; a name
@@ -360,6 +328,7 @@ func (r *Registry) SetServerTools(server string, tools []Tool) (skipped []error,
 		}
 		keep = append(keep, t)
 	}
+	b := r.build(keep) // no lock held: readers and other servers never wait for it
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := map[string]bool{}
@@ -368,7 +337,7 @@ func (r *Registry) SetServerTools(server string, tools []Tool) (skipped []error,
 			old[n] = true
 		}
 	}
-	built, prepErrs := r.prepare(keep, false, old)
+	built, prepErrs := r.admit(b, false, old)
 	r.commit(built, slices.Collect(maps.Keys(old)))
 	return append(skipped, prepErrs...), nil
 }
@@ -418,19 +387,15 @@ func (r *Registry) SetServerStatus(server string, status ServerStatus) {
 }
 
 // ServerStatus returns the status of MCP server server; ServerConnected for
-// a server it has not been told about.
+// a server it has not been told about. It never waits for a writer.
 func (r *Registry) ServerStatus(server string) ServerStatus {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.servers[server]
+	return r.load().servers[server]
 }
 
 // Lookup returns a copy of the registered tool named name, available or
-// not.
+// not. It never waits for a writer.
 func (r *Registry) Lookup(name string) (Tool, bool) {
-	r.mu.Lock()
-	e := r.tools[name]
-	r.mu.Unlock()
+	e := r.load().all.get(name)
 	if e == nil {
 		return Tool{}, false
 	}
@@ -449,57 +414,4 @@ func (r *Registry) Tools() iter.Seq[Tool] {
 			}
 		}
 	}
-}
-
-// validTexts returns tools with every byte of invalid UTF-8 in a
-// description, search hint or input schema replaced by U+FFFD, as a JSON
-// decoder reads it, so that every text the package writes is valid UTF-8.
-// tools is not changed: it is returned as it is when every text is valid,
-// else a copy is.
-func validTexts(tools []Tool) []Tool {
-	var out []Tool
-	for i := range tools {
-		t := &tools[i]
-		if utf8.ValidString(t.Description) && utf8.ValidString(t.SearchHint) && utf8.Valid(t.InputSchema) {
-			continue
-		}
-		if out == nil {
-			out = slices.Clone(tools)
-		}
-		c := &out[i]
-		c.Description, c.SearchHint = validUTF8(c.Description), validUTF8(c.SearchHint)
-		if !utf8.Valid(c.InputSchema) {
-			c.InputSchema = json.RawMessage(validUTF8(string(c.InputSchema)))
-		}
-	}
-	if out == nil {
-		return tools
-	}
-	return out
-}
-
-// validateTool checks the name, aliases and description of t against lim,
-// and reports schemaErr, the result of checking its schema (checkSchemas).
-func validateTool(t *Tool, lim *RegistryOptions, schemaErr error) error {
-	if err := checkName(t.Name); err != nil {
-		return fmt.Errorf("register %q: %w", t.Name, err)
-	}
-	for _, a := range t.Aliases {
-		if err := checkName(a); err != nil {
-			return fmt.Errorf("register %q: alias %q: %w", t.Name, a, err)
-		}
-	}
-	if n := len(t.Description); n > lim.MaxDescriptionBytes {
-		return fmt.Errorf("register %q: %w: the description is %d bytes, the limit is %d", t.Name, ErrLimit, n, lim.MaxDescriptionBytes)
-	}
-	if n := len(t.SearchHint); n > lim.MaxHintBytes {
-		return fmt.Errorf("register %q: %w: the search hint is %d bytes, the limit is %d", t.Name, ErrLimit, n, lim.MaxHintBytes)
-	}
-	if err := t.metaErr(); err != nil {
-		return fmt.Errorf("register %q: %w", t.Name, err)
-	}
-	if schemaErr != nil {
-		return fmt.Errorf("register %q: %w", t.Name, schemaErr)
-	}
-	return nil
 }

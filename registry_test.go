@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -362,4 +363,50 @@ func TestErrorsAreWrapped(t *testing.T) {
 	err := r.Register(Tool{Name: ""})
 	assert.True(t, errors.Is(err, ErrInvalidName))
 	assert.Contains(t, err.Error(), `register ""`)
+}
+
+// TestBuildHoldsNoLock: while a server's tools are being checked and their
+// schemas compiled (held inside build here), every reader and the other
+// servers' writers go on; the registration then publishes at once.
+func TestBuildHoldsNoLock(t *testing.T) {
+	var r Registry
+	require.NoError(t, setServerTools(&r, "small", []Tool{NewMCPTool("small", "fetch", "Fetch a page.", nil, nil)}))
+	inBuild, release := make(chan struct{}), make(chan struct{})
+	builtHook = func() {
+		builtHook = nil
+		close(inBuild)
+		<-release
+	}
+	defer func() { builtHook = nil }()
+	done := make(chan error)
+	go func() {
+		_, err := r.SetServerTools("big", distinctSchemaTools("big", 200))
+		done <- err
+	}()
+	<-inBuild
+	others := make(chan struct{})
+	go func() {
+		defer close(others)
+		_, ok := r.Lookup("mcp__small__fetch")
+		assert.True(t, ok)
+		assert.Equal(t, ServerConnected, r.ServerStatus("small"))
+		_, err := NewSession(&r, nil).CheckCall("mcp__small__fetch", nil)
+		assert.NoError(t, err)
+		r.SetServerStatus("small", ServerPending)
+		assert.NoError(t, setServerTools(&r, "other", []Tool{NewMCPTool("other", "x", "", nil, nil)}))
+		res, err := NewSearcher(&r, nil).Search("x", 0)
+		assert.NoError(t, err)
+		assert.Len(t, res.Matches, 1)
+		assert.Equal(t, []string{"small"}, res.PendingMCPServers)
+	}()
+	select {
+	case <-others:
+	case <-time.After(10 * time.Second):
+		t.Fatal("readers and other servers waited for a registration's build")
+	}
+	close(release)
+	require.NoError(t, <-done)
+	_, ok := r.Lookup("mcp__big__tool_199")
+	assert.True(t, ok, "the registration is published when it returns")
+	assert.Len(t, names(&r), 201, "200 big, 1 other; small is pending")
 }

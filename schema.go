@@ -110,9 +110,20 @@ func checkSchemaNumbers(raw json.RawMessage) error {
 // function of the bytes and the registry's limits alone, which never
 // change, so a hit is as good as a check.
 type schemaCache struct {
+	mu    sync.Mutex // held briefly, never while compiling
 	seed  maphash.Seed
 	valid map[uint64][]json.RawMessage
 	n     int
+}
+
+// forgetIfStale empties the cache when it holds far more schemas than the
+// registry's tools (of which there are tools) may have.
+func (c *schemaCache) forgetIfStale(tools int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n > 4*tools+4096 {
+		c.seed, c.valid, c.n = maphash.Seed{}, nil, 0
+	}
 }
 
 func (c *schemaCache) find(raw json.RawMessage) (json.RawMessage, uint64) {
@@ -143,13 +154,11 @@ const parallelSchemas = 32
 // checkSchemas checks the schemas of tools. For each tool it returns the
 // schema bytes to keep (shared with other tools that have the same schema)
 // and the error for an invalid schema. Schemas not seen before are compiled,
-// on several goroutines when there are many. r.mu must be held.
+// on several goroutines when there are many, with no lock held.
 func (r *Registry) checkSchemas(tools []Tool, lim *RegistryOptions) ([]json.RawMessage, []error) {
 	keep := make([]json.RawMessage, len(tools))
 	errs := make([]error, len(tools))
-	if r.schemas.n > 4*len(r.tools)+4096 {
-		r.schemas = schemaCache{} // forget schemas no tool may have any more
-	}
+	r.schemas.mu.Lock()
 	var todo []int              // tools whose schema is compiled: the first of each new schema
 	same := map[int]int{}       // tool → the tool in todo with the same new schema
 	first := map[uint64][]int{} // hash → tools in todo
@@ -170,6 +179,7 @@ func (r *Registry) checkSchemas(tools []Tool, lim *RegistryOptions) ([]json.RawM
 		first[h] = append(first[h], i)
 		todo = append(todo, i)
 	}
+	r.schemas.mu.Unlock()
 	if len(todo) >= parallelSchemas && runtime.GOMAXPROCS(0) > 1 {
 		var next atomic.Int64
 		var wg sync.WaitGroup
@@ -187,12 +197,17 @@ func (r *Registry) checkSchemas(tools []Tool, lim *RegistryOptions) ([]json.RawM
 			errs[i] = checkSchema(tools[i].InputSchema, lim)
 		}
 	}
+	r.schemas.mu.Lock()
 	for _, i := range todo {
-		if errs[i] == nil {
-			_, h := r.schemas.find(tools[i].InputSchema)
-			keep[i] = r.schemas.add(h, tools[i].InputSchema)
+		if errs[i] == nil { // another batch may have added it meanwhile
+			v, h := r.schemas.find(tools[i].InputSchema)
+			if v == nil {
+				v = r.schemas.add(h, tools[i].InputSchema)
+			}
+			keep[i] = v
 		}
 	}
+	r.schemas.mu.Unlock()
 	for i, j := range same {
 		keep[i], errs[i] = keep[j], errs[j]
 	}
