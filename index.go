@@ -101,8 +101,8 @@ func (e *entry) tokens(fn func(tok string, f field)) {
 	for _, p := range e.parts {
 		fn(p, fieldPart)
 	}
-	e.hint.words(func(w string) { fn(w, fieldHint) })
-	e.desc.words(func(w string) { fn(w, fieldDesc) })
+	e.hint.runs(func(w string) { fn(w, fieldHint) })
+	e.desc.runs(func(w string) { fn(w, fieldDesc) })
 }
 
 // maxShards bounds the shard count (and its per-change copy).
@@ -408,7 +408,7 @@ func newKeywordIndex(ix *index, slots []int32) *keywordIndex {
 
 // Rank appends every tool whose score for the query is above 0 and that
 // has every required term.
-func (k *keywordIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+func (k *keywordIndex) Rank(ctx context.Context, query string, hits []Hit) ([]Hit, []string, error) {
 	ix := k.ix
 	t := parseTerms(words.Lower(words.TrimSpace(query)))
 	if ix.live == 0 || len(t.all) == 0 {
@@ -420,8 +420,9 @@ func (k *keywordIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit,
 		a.gen = 0
 	}
 	nreq := len(t.required)
+	work := queryWorkOf(ctx)
 	for j, term := range t.all {
-		ix.scoreTerm(a, term, j < nreq, a.next())
+		ix.scoreTerm(a, term, j < nreq, a.next(), k.pos, work)
 	}
 	for _, s := range a.touched {
 		c := &a.acc[s]
@@ -435,7 +436,7 @@ func (k *keywordIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit,
 	return hits, nil, nil
 }
 
-func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32) {
+func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32, pos []int32, work *queryWork) {
 	p := ix.lookup(term)
 	// A name part equals the term.
 	if p != nil {
@@ -475,8 +476,10 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32)
 		}
 	}
 	ix.spans(a, term, g)
-	// The hint and the description have it as a whole word.
-	if wordOnly(term) {
+	// The hint and the description have it as a whole word. A term of one
+	// run is indexed as it is; any other is checked on the tools that have
+	// all its runs.
+	if oneRun(term) {
 		if p != nil {
 			for _, s := range p.hint {
 				a.add(s, weightHint, RuleHint)
@@ -489,8 +492,8 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32)
 		}
 		return
 	}
-	ix.slowWord(a, term, g, required, fieldHint)
-	ix.slowWord(a, term, g, required, fieldDesc)
+	ix.slowWord(a, term, g, required, fieldHint, pos, work)
+	ix.slowWord(a, term, g, required, fieldDesc, pos, work)
 }
 
 // spans applies the full-name fallback: the term without '_', '-' and '.'
@@ -534,57 +537,47 @@ func (ix *index) spans(a *accumulator, term string, g uint32) {
 	}
 }
 
-// slowWord applies the hint or description rule for a term that has
-// characters other than ASCII word characters: the candidates are the
-// tools whose text has each of the term's word runs as a word (all tools
-// when it has none), checked with hasWord.
-func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, f field) {
+// slowWord applies the hint or description rule for a term of several
+// runs ("c++", "e.g", "a.b"): the candidates are the tools whose text has
+// every run of the term as a run of its own (see textRuns), and each is
+// checked with hasWord, in pool order (pos maps slots to it), as long as
+// the query's work budget lasts.
+func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, f field, pos []int32, work *queryWork) {
 	w, r := int32(weightDescription), RuleDescription
 	if f == fieldHint {
 		w, r = weightHint, RuleHint
 	}
-	text := func(e *entry) lowerText {
-		if f == fieldHint {
-			return e.hint
-		}
-		return e.desc
-	}
-	var cands []int32
-	runs, none := 0, false
-	wordRuns(term, func(run string) {
-		if none {
-			return
-		}
-		runs++
+	var lists [][]int32
+	none := false
+	termRuns(term, func(run string) {
 		p := ix.lookup(run)
 		if p == nil || len(*p.list(f)) == 0 {
 			none = true
-			return
-		}
-		if l := *p.list(f); cands == nil || len(l) < len(cands) {
-			cands = l
+		} else if !none {
+			lists = append(lists, *p.list(f))
 		}
 	})
 	if none {
 		return
 	}
-	check := func(s int32) {
+	slices.SortFunc(lists, func(x, y []int32) int { return len(x) - len(y) })
+	cands := a.intersect(lists, len(ix.slots), work)
+	slices.SortFunc(cands, func(x, y int32) int { return int(pos[x] - pos[y]) })
+	for _, s := range cands {
 		e := ix.slots[s]
 		if e == nil {
+			continue
+		}
+		text := e.desc
+		if f == fieldHint {
+			text = e.hint
+		}
+		if !work.spend(len(text.s)) {
 			return
 		}
-		if text(e).has(term) {
+		if text.has(term) {
 			a.add(s, w, r)
 			a.sat(s, g, required)
 		}
-	}
-	if runs == 0 {
-		for s := range ix.slots {
-			check(int32(s))
-		}
-		return
-	}
-	for _, s := range cands {
-		check(s)
 	}
 }

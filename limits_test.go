@@ -33,6 +33,7 @@ func TestLimitsDefaults(t *testing.T) {
 		MaxQueryTerms:        defaultMaxQueryTerms,
 		MaxSelectNames:       defaultMaxSelectNames,
 		MaxResultSchemaBytes: defaultMaxResultSchemaBytes,
+		MaxQueryWork:         defaultMaxQueryWork,
 	}, got, "zero and negative fields mean the defaults")
 	assert.Equal(t, RegistryOptions{
 		MaxSchemaBytes:      defaultMaxSchemaBytes,

@@ -302,6 +302,10 @@ func leftOutBudget(name string, size, left, limit int) string {
 		strconv.Itoa(left) + " of its " + strconv.Itoa(limit) + " schema bytes left. Select it in a query of its own."
 }
 
+func matchingCut() string {
+	return "Matching was cut short: this query needed more text scanned than one search may do (terms with punctuation, or a costly pattern), so some matching tools may be missing. Use fewer or plainer words."
+}
+
 func leftOutUnloaded(name string, err error) string { return name + " was left out: " + modelText(err) }
 
 // modelText returns the text of err, an error of the package or of a

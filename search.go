@@ -22,6 +22,7 @@ const (
 	defaultMaxQueryTerms        = 32        // whitespace-separated terms in one query
 	defaultMaxSelectNames       = 32        // names looked up by one select: query
 	defaultMaxResultSchemaBytes = 256 << 10 // schema bytes in one Result
+	defaultMaxQueryWork         = 64 << 20  // units of text scanned by one query
 )
 
 // SearchOptions configure a Searcher. A nil *SearchOptions means the
@@ -63,6 +64,18 @@ type SearchOptions struct {
 	// Default 256 KiB, more than the largest schema a Registry accepts by
 	// default, so that any tool fits in a result of its own.
 	MaxResultSchemaBytes int
+	// MaxQueryWork bounds the text one query may make the search scan
+	// beyond its index lookups, in units of about one byte compared
+	// (about a nanosecond): the descriptions checked for a keyword term
+	// with punctuation in it ("c++", "e.g"), the texts a regex strategy
+	// pattern runs on (each byte weighs the pattern's program size, or 1
+	// for a plain word), and the names compared for select: suggestions.
+	// When it runs out, the search stops there and Result.Notes says that
+	// matching was cut, so that some matching tools may be missing. Words,
+	// names, required terms and the other query forms cost no scanning.
+	// Default 64 Mi units, far above what real queries need; a query that
+	// reaches it costs tens of milliseconds whatever the catalog's size.
+	MaxQueryWork int
 }
 
 // Scope is an allow-list of tool names for a subagent. A tool is in scope
@@ -136,6 +149,7 @@ func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
 	o.MaxQueryTerms = orDefault(o.MaxQueryTerms, defaultMaxQueryTerms)
 	o.MaxSelectNames = orDefault(o.MaxSelectNames, defaultMaxSelectNames)
 	o.MaxResultSchemaBytes = orDefault(o.MaxResultSchemaBytes, defaultMaxResultSchemaBytes)
+	o.MaxQueryWork = orDefault(o.MaxQueryWork, defaultMaxQueryWork)
 	s.strategy = o.Strategy
 	if s.strategy == nil {
 		s.strategy = DefaultStrategy()
@@ -363,9 +377,13 @@ func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int
 	idx := s.index.get(snap, func(prev Index) Index {
 		return s.strategy.Index(&snapshotCorpus{snap}, prev)
 	})
+	ctx, work := withQueryWork(ctx, s.opts.MaxQueryWork)
 	hits, notes, err := idx.Rank(ctx, query, buf)
 	if err != nil {
 		return nil, nil, invalidQuery(err.Error(), err)
+	}
+	if work.cut {
+		notes = append(notes, matchingCut())
 	}
 	n := len(snap.deferred)
 	kept := hits[:0]

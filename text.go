@@ -68,14 +68,83 @@ func (t lowerText) has(term string) bool {
 	return hasWord(t.s, term)
 }
 
-// words calls fn with every maximal run of ASCII word characters of the
-// lowercased text. A run may be built for the call: keep a clone.
-func (t lowerText) words(fn func(string)) {
+// runs calls fn with every run of the lowercased text that a keyword term
+// can equal (see textRuns). A run may be built for the call: keep a clone.
+func (t lowerText) runs(fn func(string)) {
 	if !t.fold {
-		wordRuns(t.s, fn)
+		textRuns(t.s, fn)
 		return
 	}
-	wordRuns(t.s, func(w string) { fn(strings.ToLower(w)) })
+	textRuns(t.s, func(r string) {
+		if isWordByte(r[0]) {
+			r = strings.ToLower(r)
+		}
+		fn(r)
+	})
+}
+
+// textRuns calls fn, in order, with every maximal run of ASCII word
+// characters of s, and every maximal run of other characters that has a
+// word character on each side and holds no whitespace. These are the runs
+// a term can match: \bterm\b holds exactly where each of the term's own
+// runs is such a run of the text (a term holds no whitespace; a run of
+// other characters at an edge of the term needs a word character beyond
+// it for \b to hold there).
+func textRuns(s string, fn func(string)) {
+	for start := 0; start < len(s); {
+		word := isWordByte(s[start])
+		end := start + 1
+		for end < len(s) && isWordByte(s[end]) == word {
+			end++
+		}
+		if word || start > 0 && end < len(s) && !hasSpace(s[start:end]) {
+			fn(s[start:end])
+		}
+		start = end
+	}
+}
+
+// termRuns calls fn with every maximal run of ASCII word characters and
+// every maximal run of other characters of term, in order.
+func termRuns(term string, fn func(string)) {
+	for start := 0; start < len(term); {
+		word := isWordByte(term[start])
+		end := start + 1
+		for end < len(term) && isWordByte(term[end]) == word {
+			end++
+		}
+		fn(term[start:end])
+		start = end
+	}
+}
+
+// oneRun reports whether s is one run: made only of ASCII word characters,
+// or only of other characters.
+func oneRun(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if isWordByte(s[i]) != isWordByte(s[0]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// hasSpace reports whether s holds JavaScript whitespace.
+func hasSpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c == ' ' || c >= '\t' && c <= '\r' {
+				return true
+			}
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if words.IsSpace(r) {
+			return true
+		}
+		i += n - 1
+	}
+	return false
 }
 
 // lowerASCII maps each byte to its ASCII lowercase.
