@@ -374,6 +374,10 @@ func patternTooLong(n, limit int) string {
 	return fmt.Sprintf("the pattern is %d characters long; the limit is %d: use a shorter pattern, for example a few alternatives like \"slack|message\"", n, limit)
 }
 
+func patternTooCostly(n, limit int) string {
+	return "the pattern is too costly to match: its program has " + strconv.Itoa(n) + " instructions, the limit is " + strconv.Itoa(limit) + ". Use smaller repeat counts ({n,m}) or fewer alternatives"
+}
+
 func patternInvalid(why string) string {
 	return "the pattern is not a valid RE2 regular expression (" + why + "): escape special characters such as ( ) [ ] . * + ? with a backslash"
 }
