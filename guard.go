@@ -70,7 +70,8 @@ func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error
 			pending := s.reg.ServerStatus(t.Server) == ServerPending
 			return nil, refusal(name, ErrToolUnavailable, refuseUnavailable(name, t.Server, pending))
 		}
-		return nil, refusal(name, ErrUnknownTool, refuseUnknown(name, snap.suggest(name, s.in)))
+		sug, _ := snap.suggest(name, s.in, &queryWork{left: s.opts.Search.MaxQueryWork})
+		return nil, refusal(name, ErrUnknownTool, refuseUnknown(name, sug))
 	}
 	v, err := e.compiledSchema()
 	if err != nil {

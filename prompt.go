@@ -306,6 +306,10 @@ func matchingCut() string {
 	return "Matching was cut short: this query needed more text scanned than one search may do (terms with punctuation, or a costly pattern), so some matching tools may be missing. Use fewer or plainer words."
 }
 
+func suggestionsCut() string {
+	return "Close names were not looked for every name not found: that needed more work than one search may do."
+}
+
 func leftOutUnloaded(name string, err error) string { return name + " was left out: " + modelText(err) }
 
 // modelText returns the text of err, an error of the package or of a

@@ -24,6 +24,9 @@ type snapshot struct {
 	ix      *index       // keyword index of the deferred tools
 	pending []string     // pending servers, sorted
 	texts   memo[*promptTexts]
+	// suggestions indexes the pool's names for close names (suggest.go),
+	// built on the first name not found.
+	suggestions memo[*suggestIndex]
 
 	// What Registry.Lookup and Registry.ServerStatus read, so that they
 	// never wait for a writer: every registered tool, available or not,
