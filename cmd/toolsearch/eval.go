@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -36,6 +35,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	markdown := fs.Bool("markdown", false, "print a Markdown table of Recall@5 (dataset × strategy)")
 	split := fs.String("split", "", "evaluate only the `even` or odd-numbered queries (0-based), for tune/held-out checks")
+	limit := inputLimit(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	}
 	var rows []evalRow
 	for _, path := range datasets {
-		r, err := evalDataset(path, *catalog, *split, strategies)
+		r, err := evalDataset(path, *catalog, *split, *limit, strategies)
 		if err != nil {
 			return err
 		}
@@ -86,8 +86,8 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 }
 
 // evalDataset runs the strategies over one dataset file.
-func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy) ([]evalRow, error) {
-	data, err := os.ReadFile(path)
+func evalDataset(path, catalog, split string, limit int64, strategies []toolsearch.Strategy) ([]evalRow, error) {
+	data, err := readInput(path, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy) 
 	}
 	tools := ds.Tools
 	if tools == nil {
-		reg, err := loadRegistry(catalog) // "" means the demo catalog
+		reg, err := loadRegistry(catalog, limit) // "" means the demo catalog
 		if err != nil {
 			return nil, err
 		}
