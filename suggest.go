@@ -160,7 +160,7 @@ func (f *finder) find() bool {
 		}
 		// Names contained in q are its substrings.
 		for i := 0; i <= len(q); i++ {
-			if !f.work.spend((len(q)-i+1)*(len(q)-i+2)/2) { // the bytes hashed
+			if !f.work.spend((len(q) - i + 1) * (len(q) - i + 2) / 2) { // the bytes hashed
 				return false
 			}
 			for j := i; j <= len(q); j++ {
