@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -277,4 +278,21 @@ func TestEcho(t *testing.T) {
 	} {
 		assert.Equal(t, tc.want, echo(tc.in), "echo(%.40q)", tc.in)
 	}
+}
+
+// TestServerErrorsAreClipped: the error a lazy schema's loader returns (an
+// MCP server's words) reaches the model cut to a few hundred bytes.
+func TestServerErrorsAreClipped(t *testing.T) {
+	huge := strings.Repeat("the server says ", 100_000) + "\xff"
+	reg, err := NewRegistry(nil, Tool{Name: "Lazy", ShouldDefer: true, Description: "lazy",
+		LoadSchema: func() (json.RawMessage, error) { return nil, errors.New(huge) }})
+	require.NoError(t, err)
+	s := NewSession(reg, nil)
+	res := sessionSearch(t, s, "select:Lazy")
+	require.Len(t, res.Notes, 1)
+	assert.Less(t, len(res.Notes[0]), 2*maxMessageBytes)
+	assert.True(t, utf8.ValidString(res.Notes[0]))
+	_, err = s.CheckCall("Lazy", nil)
+	require.ErrorIs(t, err, ErrToolUnavailable)
+	assert.Less(t, len(err.Error()), 2*maxMessageBytes)
 }

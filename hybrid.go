@@ -240,7 +240,7 @@ type partDocs struct {
 }
 
 // Rank appends every tool with a query word and every required word.
-func (x *hybridIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+func (x *hybridIndex) Rank(ctx context.Context, query string, hits []Hit) ([]Hit, []string, error) {
 	terms := words.Terms(query)
 	n := len(x.text)
 	if len(terms) == 0 || n == 0 {
@@ -256,6 +256,7 @@ func (x *hybridIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit, 
 	subTerm := make([]int32, n) // 1 + the last term that got the name-part credit
 	touched := make([]int32, 0, 64)
 	required := int32(0)
+	work := queryWorkOf(ctx) // pays for the name parts compared
 	for ti, t := range terms {
 		touched = touched[:0]
 		for _, ps := range x.post[t.Stem] {
@@ -282,8 +283,11 @@ func (x *hybridIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit, 
 			}
 			w[ps.doc] += v
 		}
-		if len(t.Word) >= 3 {
+		if len(t.Word) >= 3 && len(t.Word) < maxNameLength && !work.cut {
 			for _, pd := range x.parts {
+				if !work.spend(len(pd.part)) {
+					break
+				}
 				if pd.part == t.Word || !strings.Contains(pd.part, t.Word) {
 					continue
 				}

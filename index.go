@@ -451,11 +451,19 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32,
 		}
 	}
 	// Else a name part contains it.
-	if partChars(term) {
+	// (A part is at most a name long; the parts compared are paid for from
+	// the query's work budget.)
+	if len(term) < maxNameLength && partChars(term) {
 		for _, id := range ix.vocab.candidates(term) {
 			part := ix.vocab.parts[id]
-			if len(part) == len(term) || !strings.Contains(part, term) {
-				continue // the exact rule, or no match
+			if len(part) <= len(term) {
+				continue // the exact rule, or too short
+			}
+			if !work.spend(len(part)) {
+				break
+			}
+			if !strings.Contains(part, term) {
+				continue
 			}
 			q := ix.lookup(part)
 			if q == nil {
@@ -502,8 +510,8 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32,
 // tools are checked with spansParts.
 func (ix *index) spans(a *accumulator, term string, g uint32) {
 	flat := unseparated(term)
-	if len(flat) < 2 || !partChars(flat) {
-		return
+	if len(flat) < 2 || len(flat) > maxNameLength || !partChars(flat) {
+		return // (parts joined are at most a name long)
 	}
 	anyPrefix := false
 	for i := 1; i < len(flat); i++ {

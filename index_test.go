@@ -367,3 +367,23 @@ func TestPunctuationTermsAreBounded(t *testing.T) {
 	require.NotEmpty(t, got, "the tools checked before the cut are found")
 	assert.Equal(t, matchNames(want)[:len(got)], got, "the first tools in pool order are checked first")
 }
+
+// TestNamePartWorkIsBounded: the name parts compared for the "a name part
+// contains the term" rule (default and hybrid strategies) are paid for from
+// MaxQueryWork, so a catalog of many distinct parts that all hold the
+// term costs a bounded amount per query, with a note when cut.
+func TestNamePartWorkIsBounded(t *testing.T) {
+	tools := make([]Tool, 3000)
+	for i := range tools {
+		tools[i] = Tool{Name: fmt.Sprintf("mcp__s__xabx%d", i), Description: "d"}
+	}
+	r, err := NewRegistry(nil, tools...)
+	require.NoError(t, err)
+	for _, st := range []Strategy{DefaultStrategy(), HybridStrategy()} {
+		res := search(t, NewSearcher(r, &SearchOptions{Strategy: st}), "xab", 5)
+		assert.Empty(t, res.Notes, st.Name())
+		assert.Len(t, res.Matches, 5, st.Name())
+		res = search(t, NewSearcher(r, &SearchOptions{Strategy: st, MaxQueryWork: 1000}), "xab", 5)
+		assert.Equal(t, []string{matchingCut()}, res.Notes, "%s: the parts compared are bounded", st.Name())
+	}
+}

@@ -313,9 +313,10 @@ func suggestionsCut() string {
 func leftOutUnloaded(name string, err error) string { return name + " was left out: " + modelText(err) }
 
 // modelText returns the text of err, an error of the package or of a
-// user's LoadSchema, for the model: without the "toolsearch: " prefix of
-// the sentinels it wraps.
-func modelText(err error) string { return strings.ReplaceAll(err.Error(), "toolsearch: ", "") }
+// user's LoadSchema (which may quote an MCP server), for the model: without
+// the "toolsearch: " prefix of the sentinels it wraps, and cut to a few
+// hundred bytes of valid UTF-8.
+func modelText(err error) string { return clipMessage(strings.ReplaceAll(err.Error(), "toolsearch: ", "")) }
 
 // maxEcho is the most bytes of a model's or a server's input that a text
 // quotes: enough for any valid tool name.
