@@ -316,7 +316,9 @@ func leftOutUnloaded(name string, err error) string { return name + " was left o
 // user's LoadSchema (which may quote an MCP server), for the model: without
 // the "toolsearch: " prefix of the sentinels it wraps, and cut to a few
 // hundred bytes of valid UTF-8.
-func modelText(err error) string { return clipMessage(strings.ReplaceAll(err.Error(), "toolsearch: ", "")) }
+func modelText(err error) string {
+	return clipMessage(strings.ReplaceAll(err.Error(), "toolsearch: ", ""))
+}
 
 // maxEcho is the most bytes of a model's or a server's input that a text
 // quotes: enough for any valid tool name.
