@@ -34,7 +34,8 @@ func queryWorkOf(ctx context.Context) *queryWork {
 }
 
 // spend takes n units, reporting false, and recording the cut, when they
-// are not left.
+// are not left. A mechanism that knows only after the work how much it
+// did spends the most it may do, then gives back the rest (refund).
 func (w *queryWork) spend(n int) bool {
 	if w.left < n {
 		w.left, w.cut = 0, true
@@ -43,3 +44,6 @@ func (w *queryWork) spend(n int) bool {
 	w.left -= n
 	return true
 }
+
+// refund gives back n units spent but not used.
+func (w *queryWork) refund(n int) { w.left += n }

@@ -12,13 +12,14 @@ package toolsearch
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/toolsearch/toolsearch/internal/benchdata"
 )
 
 var hostileSizes = []int{10_000, 100_000}
@@ -99,11 +100,12 @@ func BenchmarkHostileRegistrationBlocksNoReader(b *testing.B) {
 	}
 }
 
-// hostileCatalog returns n deferred MCP tools with 2 KB descriptions whose
-// words and punctuation every hostile query below finds everywhere.
+// hostileCatalog returns n deferred MCP tools with 2 KB descriptions in
+// which every punctuation and word run of the hostile queries below occurs,
+// so that each of them has every tool as a candidate.
 func hostileCatalog(b *testing.B, n int) *Registry {
 	b.Helper()
-	desc := strings.Repeat("a.b c++ e.g. x-y (z) --- ", 80)[:2000]
+	desc := strings.Repeat("a.b c++x e.g. x-y f(z) a---b read file ", 60)[:2000]
 	tools := make([]Tool, n)
 	for i := range tools {
 		tools[i] = Tool{
@@ -112,24 +114,128 @@ func hostileCatalog(b *testing.B, n int) *Registry {
 			Server:      fmt.Sprintf("srv%d", i%50),
 		}
 	}
-	var r Registry
-	if err := r.Register(tools...); err != nil {
+	r, err := NewRegistry(nil, tools...)
+	if err != nil {
 		b.Fatal(err)
 	}
-	return &r
+	return r
 }
 
-// benchQueries runs each query against s, reporting ns per query under
-// each name.
-func benchQueries(b *testing.B, s *Searcher, queries map[string]string) {
-	for _, name := range slices.Sorted(maps.Keys(queries)) {
-		q := queries[name]
-		b.Run(name, func(b *testing.B) {
+// BenchmarkHostileQueries: the queries whose work a model controls, on a
+// catalog where they find the most to do, next to plain queries of the
+// same forms. Each op is one query.
+func BenchmarkHostileQueries(b *testing.B) {
+	var near, exist []string
+	for i := range 32 {
+		near = append(near, fmt.Sprintf("mcp__srv%d__read_fil_%d", i, i*7))
+		exist = append(exist, fmt.Sprintf("mcp__srv%d__read_file_%d", i, i+50*i))
+	}
+	queries := []struct{ name, strategy, query string }{
+		{"keywords/plain", "default", "read file"},
+		{"keywords/32-punctuation-terms", "default", strings.Repeat("--- . ( - ", 8)},
+		{"keywords/32-mixed-terms", "default", strings.Repeat("a.b c++ e.g x-y ", 8)},
+		{"keywords/one-8KB-term", "default", strings.Repeat("ab", 4000)},
+		{"regex/plain", "regex", "read|file"},
+		{"regex/costliest-allowed-pattern", "regex", `[^x]{900}y`},
+		{"select/32-names", "default", "select:" + strings.Join(exist, ",")},
+		{"select/32-near-misses", "default", "select:" + strings.Join(near, ",")},
+		{"hybrid/plain", "hybrid", "read file"},
+	}
+	for _, n := range hostileSizes {
+		r := hostileCatalog(b, n)
+		for _, q := range queries {
+			st, err := ParseStrategy(q.strategy)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := NewSearcher(r, &SearchOptions{Strategy: st})
+			if _, err := s.Search(q.query, 5); err != nil { // builds the indexes
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("tools=%d/%s", n, q.name), func(b *testing.B) {
+				b.ReportAllocs()
+				cut := 0
+				for b.Loop() {
+					res, err := s.Search(q.query, 5)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if len(res.Notes) > 0 {
+						cut = 1
+					}
+				}
+				b.ReportMetric(float64(cut), "cut")
+			})
+		}
+	}
+}
+
+// BenchmarkHostileNearMisses: 32 names not found, each a typo of a real
+// tool's name, on the real catalogs of 10k and 100k tools (their close
+// names are looked up).
+func BenchmarkHostileNearMisses(b *testing.B) {
+	data, err := benchdata.Load(".")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range hostileSizes {
+		cat := data.Catalog(n)
+		tools := make([]Tool, len(cat))
+		for i, t := range cat {
+			tools[i] = Tool{Name: t.Name, Description: t.Description, ShouldDefer: t.ShouldDefer, Server: t.Server}
+		}
+		r, err := NewRegistry(nil, tools...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var near []string
+		for i := range 32 {
+			name := tools[(i*7919)%len(tools)].Name
+			j := len(name) / 2
+			near = append(near, name[:j]+name[j+1:]) // one character dropped
+		}
+		s := NewSearcher(r, nil)
+		q := "select:" + strings.Join(near, ",")
+		if _, err := s.Search(q, 0); err != nil { // builds the index of names
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := s.Search(q, 5); err != nil {
-					b.Fatal(err)
+				res, err := s.Search(q, 0)
+				if err != nil || len(res.Notes) > 0 {
+					b.Fatal(err, res.Notes)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkHostileCalls: the calls whose validation a model controls, at
+// the bounds (catalog size plays no part: one tool is looked up).
+func BenchmarkHostileCalls(b *testing.B) {
+	calls := []struct{ name, schema, args string }{
+		{"plain", `{"type":"object","properties":{"path":{"type":"string"}}}`, `{"path":"/tmp/x"}`},
+		{"1MiB-string-small-pattern", `{"properties":{"a":{"type":"string","pattern":"^[a-z]*$"}}}`, `{"a":"` + strings.Repeat("a", 1<<20-16) + `"}`},
+		{"100KB-string-pattern-1003-refused", `{"properties":{"a":{"type":"string","pattern":"[^x]{1000}y"}}}`, `{"a":"` + strings.Repeat("a", 100_000) + `"}`},
+		{"30k-values", `{"properties":{"a":{"type":"array","items":{"type":"string"}}}}`, `{"a":[` + strings.TrimSuffix(strings.Repeat(`"abc",`, 30_000), ",") + `]}`},
+		{"huge-exponents-refused", `{"properties":{"a":{"type":"array","items":{"type":"integer"}}}}`, `{"a":[` + strings.TrimSuffix(strings.Repeat(`1e999999,`, 100), ",") + `]}`},
+		{"unknown-1MiB-name", `{"type":"object"}`, ""},
+	}
+	for _, c := range calls {
+		reg, err := NewRegistry(nil, Tool{Name: "T", InputSchema: json.RawMessage(c.schema)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := NewSession(reg, &SessionOptions{MaxArgumentBytes: 2 << 20})
+		name := "T"
+		if c.args == "" {
+			name = strings.Repeat("x", 1<<20)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = s.CheckCall(name, json.RawMessage(c.args))
 			}
 		})
 	}

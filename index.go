@@ -583,7 +583,9 @@ func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, 
 		if !work.spend(len(text.s)) {
 			return
 		}
-		if text.has(term) {
+		end := text.end(term)
+		if end >= 0 {
+			work.refund(len(text.s) - end) // the rest was not read
 			a.add(s, w, r)
 			a.sat(s, g, required)
 		}

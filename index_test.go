@@ -318,7 +318,7 @@ func TestHasLineTerminator(t *testing.T) {
 // are full of punctuation and of the words around it.
 func punctuationCatalog(t testing.TB, n int) *Registry {
 	t.Helper()
-	desc := strings.Repeat("a.b c++x e.g. x-y f(z) a---b ", 80)[:2000]
+	desc := strings.Repeat("a.b c++x e.g. x-y f(z) a---b ", 80)[:1995] + " q.z" // q.z only at the end
 	tools := make([]Tool, n)
 	for i := range tools {
 		tools[i] = Tool{Name: fmt.Sprintf("mcp__s%d__tool_%d", i%20, i), Description: desc}
@@ -356,13 +356,19 @@ func TestPunctuationTermsAreBounded(t *testing.T) {
 	assert.Empty(t, hits, "a term whose runs some tool lacks checks nothing")
 	assert.Equal(t, 1, w.left)
 
+	// "b.c" has runs every tool has, but occurs nowhere: each check reads
+	// a whole description.
 	s := NewSearcher(r, &SearchOptions{MaxQueryWork: 100 * 2000})
-	res := search(t, s, "a.b", 20)
+	res := search(t, s, "b.c", 20)
 	require.Len(t, res.Notes, 1, "a query that runs out of work says so")
 	assert.Equal(t, matchingCut(), res.Notes[0])
-	want := search(t, NewSearcher(r, nil), "a.b", 20)
+	res = search(t, s, "b.c xabx", 20)
+	assert.Equal(t, []string{matchingCut()}, res.Notes)
+	want := search(t, NewSearcher(r, nil), "q.z", 20)
 	assert.Empty(t, want.Notes)
 	assert.Len(t, want.Matches, 20)
+	res = search(t, NewSearcher(r, &SearchOptions{MaxQueryWork: 10 * 2000}), "q.z", 20)
+	assert.Equal(t, []string{matchingCut()}, res.Notes)
 	got := matchNames(res)
 	require.NotEmpty(t, got, "the tools checked before the cut are found")
 	assert.Equal(t, matchNames(want)[:len(got)], got, "the first tools in pool order are checked first")

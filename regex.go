@@ -118,7 +118,14 @@ type alternative struct {
 // per byte for the regular expression. ok is false when w ran out first.
 func (a *alternative) match(text string, w *queryWork) (matched, ok bool) {
 	if a.re == nil {
-		return w.spend(len(text)) && strings.Contains(text, a.lit), !w.cut
+		if !w.spend(len(text)) {
+			return false, false
+		}
+		i := strings.Index(text, a.lit)
+		if i >= 0 {
+			w.refund(len(text) - i - len(a.lit)) // the rest was not read
+		}
+		return i >= 0, true
 	}
 	if a.need != nil {
 		if !w.spend(len(text) * len(a.need)) {
@@ -131,7 +138,11 @@ func (a *alternative) match(text string, w *queryWork) (matched, ok bool) {
 	if !w.spend(len(text) * a.prog) {
 		return false, false
 	}
-	return a.re.MatchString(text), true
+	loc := a.re.FindStringIndex(text)
+	if loc != nil {
+		w.refund((len(text) - loc[1]) * a.prog) // the rest was not read
+	}
+	return loc != nil, true
 }
 
 // compilePattern checks a pattern from the model and compiles its

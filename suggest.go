@@ -1,7 +1,6 @@
 package toolsearch
 
 import (
-	"slices"
 	"strings"
 	"sync"
 )
@@ -11,8 +10,8 @@ import (
 // for when, both folded (lowercased, without '_', '-' and '.'), they are
 // equal (distance 0), one contains the other and the name asked for has 4
 // characters or more (distance 1 + a quarter of the length difference), or
-// their edit distance is at most max(2, a third of the length asked for).
-// Closest first, then pool order; three at most.
+// their edit distance is at most max(2, a quarter of the length asked
+// for). Closest first, then pool order; three at most.
 //
 // Comparing the name with every tool costs a hundred milliseconds per name
 // at 100,000 tools, so candidates come from an index of the folded names,
@@ -23,14 +22,16 @@ import (
 //   - contained in it: the tools named by one of its substrings;
 //   - within the edit distance k of a name of length m: an edit changes at
 //     most two of its m-1 pairs of adjacent characters, so such a tool has
-//     at least m-1-2k of them; the tools are counted from the pairs' lists
-//     (the commonest pairs left out while the bound stays positive), or,
-//     when m-1-2k is not positive, taken from the lengths m-k to m+k.
+//     at least m-1-2k of them; the pairs each tool has are counted from the
+//     pairs' lists, or, when m-1-2k is not positive, the tools are taken
+//     from the lengths m-k to m+k.
 //
-// Each candidate is checked with the rule above. The work (list entries
-// read, characters compared) is drawn from the query's budget
-// (SearchOptions.MaxQueryWork); when it runs out the suggestions found so
-// far are given and the result says so.
+// Each candidate is checked with the rule above, those sharing the most
+// pairs first; once three are found, a candidate must beat the third, so
+// the edit distances are computed within a narrowing band and the tools
+// sharing too few pairs are skipped. The work (list entries read, cells of
+// edit distances) is drawn from the query's budget
+// (SearchOptions.MaxQueryWork); when it runs out the result says so.
 
 // Folded names are made of [a-z0-9]; a pair of them is one of 36×36 grams.
 const foldAlphabet = 36
@@ -86,10 +87,12 @@ func buildSuggestIndex(pool []*entry) *suggestIndex {
 // suggestScratch is the per-call state of suggest: a mark and a count per
 // pool position, valid for the current generation.
 type suggestScratch struct {
-	gen   uint32
-	mark  []uint32 // position checked in this generation
-	stamp []uint32 // count valid in this generation
-	count []uint16
+	gen     uint32
+	mark    []uint32 // position checked in this generation
+	stamp   []uint32 // count valid in this generation
+	count   []uint16
+	hits    []int32                    // the names counted enough, reused
+	byCount [maxNameLength + 1][]int32 // hits by count, reused
 }
 
 // suggest returns up to three names of tools of snap's pool that in
@@ -111,7 +114,7 @@ func (s *snapshot) suggest(name string, in func(*entry) bool, work *queryWork) (
 		clear(sc.stamp)
 		sc.gen = 1
 	}
-	f := finder{x: x, sc: sc, pool: s.pool, in: in, q: q, limit: max(2, len(q)/3), work: work}
+	f := finder{x: x, sc: sc, pool: s.pool, in: in, q: q, limit: max(2, len(q)/4), work: work}
 	complete := f.find()
 	out := make([]string, 0, len(f.best))
 	for _, c := range f.best {
@@ -177,7 +180,7 @@ func (f *finder) find() bool {
 func (f *finder) nearby() bool {
 	x, q, k := f.x, f.q, f.limit
 	need := len(q) - 1 - 2*k // pairs of q that such a name keeps
-	if need <= 0 {
+	byLength := func() bool {
 		for n := max(0, len(q)-k); n <= min(len(q)+k, maxNameLength); n++ {
 			if !f.offerAll(x.byLen[n]) {
 				return false
@@ -185,8 +188,12 @@ func (f *finder) nearby() bool {
 		}
 		return true
 	}
-	// q's grams, commonest first; leave out the commonest ones while the
-	// bound stays positive.
+	if need <= 0 {
+		return byLength()
+	}
+	// Count, for each name, the pairs of q it has; a pair nearly every
+	// name has is taken as had by all (a bound a little looser, for far
+	// fewer entries read).
 	type gramUse struct{ g, uses int }
 	var grams []gramUse
 	for i := 0; i+1 < len(q); i++ {
@@ -205,32 +212,60 @@ func (f *finder) nearby() bool {
 			grams = append(grams, gramUse{g, 1})
 		}
 	}
-	sortGrams := func(a, b gramUse) int { return len(x.grams[b.g]) - len(x.grams[a.g]) }
-	slices.SortFunc(grams, sortGrams)
-	for len(grams) > 0 && need-grams[0].uses >= 1 {
-		need -= grams[0].uses
-		grams = grams[1:]
+	assumed := 0
+	counted := grams[:0]
+	for _, g := range grams {
+		if len(x.grams[g.g]) >= len(x.folded)-len(x.folded)/8 {
+			assumed += g.uses
+		} else {
+			counted = append(counted, g)
+		}
+	}
+	if need -= assumed; need <= 0 {
+		return byLength()
 	}
 	sc, gen := f.sc, f.sc.gen
-	var hits []int32
-	for _, g := range grams {
+	hits := sc.hits[:0]
+	defer func() { sc.hits = hits }()
+	for _, g := range counted {
 		l := x.grams[g.g]
-		if !f.work.spend(len(l)) {
+		if !f.work.spend(workPerEntry * len(l)) {
 			return false
 		}
 		for _, p := range l {
 			if sc.stamp[p] != gen {
 				sc.stamp[p], sc.count[p] = gen, 0
 			}
-			if sc.count[p] < uint16(need) {
-				if sc.count[p] += uint16(g.uses); int(sc.count[p]) >= need {
-					hits = append(hits, p)
-				}
+			before := int(sc.count[p])
+			sc.count[p] += uint16(g.uses)
+			if before < need && int(sc.count[p]) >= need {
+				hits = append(hits, p)
 			}
 		}
 	}
-	slices.Sort(hits)
-	return f.offerAll(hits)
+	// The names sharing the most pairs first (a counting sort): the
+	// closest are likely among them, and once three are found the others
+	// need more shared pairs.
+	byCount := &sc.byCount
+	for c := range byCount {
+		byCount[c] = byCount[c][:0]
+	}
+	for _, p := range hits {
+		c := min(int(sc.count[p]), maxNameLength)
+		byCount[c] = append(byCount[c], p)
+	}
+	for c := maxNameLength; c >= need; c-- {
+		shared := min(c+assumed, maxNameLength)
+		if len(f.best) == maxSuggestions && len(q)-1-shared > 2*min(f.best[maxSuggestions-1].dist, k) {
+			break // every name left is farther than the three found
+		}
+		for _, p := range byCount[c] {
+			if !f.offerShared(p, shared) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // offerAll offers the tools at the positions l.
@@ -243,25 +278,47 @@ func (f *finder) offerAll(l []int32) bool {
 	return true
 }
 
-// offer checks the tool at pool position p once, keeping it if it is close
-// enough and among the best.
-func (f *finder) offer(p int32) bool {
+func (f *finder) offer(p int32) bool { return f.offerShared(p, len(f.q)) }
+
+// offerShared checks the tool at pool position p once, keeping it if it is
+// close enough and among the best. shared is at least the number of pairs
+// of adjacent characters of the name asked for that the tool's name has.
+func (f *finder) offerShared(p int32, shared int) bool {
 	if f.sc.mark[p] == f.sc.gen {
 		return true
 	}
 	f.sc.mark[p] = f.sc.gen
 	n, q := f.x.folded[p], f.q
+	// Once three are found, a tool must be closer than the third (or as
+	// close and earlier in pool order) to count: no more is computed.
+	prune := maxNameLength // any distance counts
+	if len(f.best) == maxSuggestions {
+		third := f.best[maxSuggestions-1]
+		prune = third.dist
+		if p > third.pos {
+			prune--
+		}
+		if prune < 0 {
+			return true
+		}
+	}
+	if shared < len(q)-1-2*min(prune, f.limit) {
+		// Only an edit distance could make it close (the names that
+		// contain or are contained in q were offered first), and one
+		// within prune keeps more pairs.
+		return f.work.spend(1)
+	}
 	if !f.work.spend(1 + len(n) + len(q)) {
 		return false
 	}
 	if !f.in(f.pool[p]) {
 		return true
 	}
-	d := nameDistance(n, q, f.limit, func(cells int) bool { return f.work.spend(cells) })
+	d := nameDistance(n, q, f.limit, prune, f.work)
 	if d == -2 {
 		return false
 	}
-	if d < 0 {
+	if d < 0 || d > prune {
 		return true
 	}
 	c := closeName{p, d}
@@ -279,20 +336,31 @@ func (f *finder) offer(p int32) bool {
 	return true
 }
 
+// The work of one cell of an edit distance, and of one entry of a pair's
+// list counted.
+const (
+	workPerCell  = 4
+	workPerEntry = 2
+)
+
 // nameDistance returns how close folded name n is to folded name q (see
-// the rule above), or -1 when it is not close. Before an edit distance it
-// asks spend for the cells it computes, and returns -2 if refused.
-func nameDistance(n, q string, limit int, spend func(cells int) bool) int {
+// the rule above), or -1 when it is not close, or when it is an edit
+// distance above prune (≤ limit), which is then not computed to the end.
+// An edit distance is paid for from work; -2 when it ran out.
+func nameDistance(n, q string, limit, prune int, work *queryWork) int {
 	switch {
 	case n == q:
 		return 0
 	case len(q) >= 4 && (strings.Contains(n, q) || strings.Contains(q, n)):
 		return 1 + abs(len(n)-len(q))/4
-	case abs(len(n)-len(q)) <= limit:
-		if !spend(len(n) * len(q)) {
+	case abs(len(n)-len(q)) <= min(limit, prune):
+		bound := min(limit, prune)
+		if !work.spend(workPerCell * len(n) * len(q)) { // at most; the band is refunded
 			return -2
 		}
-		if ed := editDistance(n, q, limit); ed <= limit {
+		ed, rows := editDistance(n, q, bound)
+		work.refund(workPerCell * max(0, len(n)*len(q)-rows*(2*bound+1)))
+		if ed <= bound {
 			return ed
 		}
 	}
@@ -307,18 +375,35 @@ func abs(x int) int {
 }
 
 // editDistance returns the Levenshtein distance between a and b (bytes, at
-// most maxNameLength each), or limit+1 as soon as it is known to exceed
-// limit. It allocates nothing.
-func editDistance(a, b string, limit int) int {
-	var rows [2][maxNameLength + 1]int
-	prev, cur := &rows[0], &rows[1]
+// most maxNameLength each), or limit+1 when it exceeds limit, and the rows
+// of a it went through. Only the cells within limit of the diagonal are
+// computed (a path through any other cell costs more than limit), and it
+// stops at the first row whose cells all exceed limit. It allocates
+// nothing.
+func editDistance(a, b string, limit int) (dist, rows int) {
+	if abs(len(a)-len(b)) > limit {
+		return limit + 1, 0
+	}
+	const far = maxNameLength + 2 // more than any distance
+	var buf [2][maxNameLength + 1]int
+	prev, cur := &buf[0], &buf[1]
 	for j := 0; j <= len(b); j++ {
-		prev[j] = j
+		prev[j] = min(j, far)
+		if j > limit {
+			prev[j] = far
+		}
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
+		lo, hi := max(1, i-limit), min(len(b), i+limit)
+		cur[0] = far
+		if i <= limit {
+			cur[0] = i
+		}
+		if lo > 1 {
+			cur[lo-1] = far
+		}
 		best := cur[0]
-		for j := 1; j <= len(b); j++ {
+		for j := lo; j <= hi; j++ {
 			c := prev[j-1]
 			if a[i-1] != b[j-1] {
 				c = 1 + min(prev[j-1], prev[j], cur[j-1])
@@ -326,10 +411,16 @@ func editDistance(a, b string, limit int) int {
 			cur[j] = c
 			best = min(best, c)
 		}
+		if hi < len(b) {
+			cur[hi+1] = far
+		}
 		if best > limit {
-			return limit + 1
+			return limit + 1, i
 		}
 		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	if d := prev[len(b)]; d <= limit {
+		return d, len(a)
+	}
+	return limit + 1, len(a)
 }

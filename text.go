@@ -23,18 +23,22 @@ func boundary(s string, i int) bool {
 // hasWord reports whether text matches the regular expression \bterm\b with
 // term taken literally and ASCII word characters: some occurrence of term in
 // text has a word boundary at both ends.
-func hasWord(text, term string) bool {
+func hasWord(text, term string) bool { return wordEnd(text, term) >= 0 }
+
+// wordEnd returns the end of the first match of \bterm\b in text (see
+// hasWord), or -1: how much of the text a check reads.
+func wordEnd(text, term string) int {
 	if term == "" {
-		return false
+		return -1
 	}
 	for off := 0; ; {
 		i := strings.Index(text[off:], term)
 		if i < 0 {
-			return false
+			return -1
 		}
 		i += off
 		if boundary(text, i) && boundary(text, i+len(term)) {
-			return true
+			return i + len(term)
 		}
 		_, n := utf8.DecodeRuneInString(text[i:])
 		off = i + n
@@ -61,11 +65,15 @@ func newText(s string) lowerText {
 }
 
 // has reports whether the lowercased text matches \bterm\b (see hasWord).
-func (t lowerText) has(term string) bool {
+func (t lowerText) has(term string) bool { return t.end(term) >= 0 }
+
+// end returns the end of the first match of \bterm\b in the lowercased
+// text, or -1 (see wordEnd).
+func (t lowerText) end(term string) int {
 	if t.fold {
-		return hasWordFold(t.s, term)
+		return wordEndFold(t.s, term)
 	}
-	return hasWord(t.s, term)
+	return wordEnd(t.s, term)
 }
 
 // runs calls fn with every run of the lowercased text that a keyword term
@@ -160,13 +168,16 @@ var lowerASCII = func() (m [256]byte) {
 
 // hasWordFold is hasWord(strings.ToLower(text), term) for an ASCII text,
 // without building the lowercased text.
-func hasWordFold(text, term string) bool {
+func hasWordFold(text, term string) bool { return wordEndFold(text, term) >= 0 }
+
+// wordEndFold is wordEnd(strings.ToLower(text), term) for an ASCII text.
+func wordEndFold(text, term string) int {
 	if term == "" || len(term) > len(text) {
-		return false
+		return -1
 	}
 	for i := 0; i < len(term); i++ {
 		if term[i] >= utf8.RuneSelf || lowerASCII[term[i]] != term[i] {
-			return false // the lowercased ASCII text has no such byte
+			return -1 // the lowercased ASCII text has no such byte
 		}
 	}
 	first := term[0]
@@ -179,10 +190,10 @@ func hasWordFold(text, term string) bool {
 			j++
 		}
 		if j == len(term) && boundary(text, i) && boundary(text, i+len(term)) {
-			return true
+			return i + len(term)
 		}
 	}
-	return false
+	return -1
 }
 
 // wordRuns calls fn with every maximal run of ASCII word characters in s,
