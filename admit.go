@@ -59,8 +59,10 @@ func (r *Registry) build(tools []Tool) *batch {
 	return b
 }
 
-// builtHook, when set (by tests only), is called at the end of build.
-var builtHook func()
+// builtHook and publishHook, when set (by tests only), are called at the end
+// of build (no lock held) and at the start of publish (the writer lock
+// held).
+var builtHook, publishHook func()
 
 // admit checks the built entries of b against the registry: a name or alias
 // taken by a registered tool is refused, unless its owner is in ignore (a

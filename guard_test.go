@@ -129,14 +129,24 @@ func TestValidatorCompiledOnce(t *testing.T) {
 	assert.Equal(t, int32(1), loads.Load(), "LoadSchema called once")
 }
 
+// TestCheckCallBrokenLazySchema: a lazy schema is held to the registry's
+// limits when it is loaded, also for a call: one that is not an object, and
+// one that compiles but whose references fan out past MaxSchemaWork (only
+// the limits catch it), make the tool unavailable.
 func TestCheckCallBrokenLazySchema(t *testing.T) {
-	reg, err := NewRegistry(nil, Tool{Name: "Broken", ShouldDefer: true, LoadSchema: func() (json.RawMessage, error) {
-		return json.RawMessage(`[1]`), nil
-	}})
-	require.NoError(t, err)
-	_, err = NewSession(reg, nil).CheckCall("Broken", nil)
-	require.ErrorIs(t, err, ErrToolUnavailable)
-	assert.Contains(t, err.Error(), "Tool Broken cannot be called")
+	for schema, why := range map[string]string{
+		`[1]`:         "not a JSON object",
+		anyOfChain(20): "validating one value may apply more than 10000 subschemas",
+	} {
+		reg, err := NewRegistry(nil, Tool{Name: "Broken", ShouldDefer: true, LoadSchema: func() (json.RawMessage, error) {
+			return json.RawMessage(schema), nil
+		}})
+		require.NoError(t, err)
+		_, err = NewSession(reg, nil).CheckCall("Broken", nil)
+		require.ErrorIs(t, err, ErrToolUnavailable, schema)
+		assert.Contains(t, err.Error(), "Tool Broken cannot be called")
+		assert.Contains(t, err.Error(), why)
+	}
 }
 
 // Point 4: a scope never leaks a tool name through search, select,

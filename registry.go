@@ -234,6 +234,9 @@ func (r *Registry) drop(n string) {
 // patches the current snapshot; a large one, or one the current snapshot's
 // index has no room for, rebuilds it. r.mu must be held.
 func (r *Registry) publish(changed []string) {
+	if publishHook != nil {
+		publishHook()
+	}
 	old := r.snap.Load()
 	var all *toolMap
 	if old != nil {

@@ -410,3 +410,48 @@ func TestBuildHoldsNoLock(t *testing.T) {
 	assert.True(t, ok, "the registration is published when it returns")
 	assert.Len(t, names(&r), 201, "200 big, 1 other; small is pending")
 }
+
+// TestReadersNeverWaitForAWriter: while a writer holds the registry's lock
+// (publishing the next snapshot, held inside publish here), Lookup,
+// ServerStatus, CheckCall and searches answer from the published snapshot.
+func TestReadersNeverWaitForAWriter(t *testing.T) {
+	var r Registry
+	require.NoError(t, setServerTools(&r, "small", []Tool{NewMCPTool("small", "fetch", "Fetch a page.", nil, nil)}))
+	r.SetServerStatus("gone", ServerDisconnected)
+	inPublish, release := make(chan struct{}), make(chan struct{})
+	publishHook = func() {
+		publishHook = nil
+		close(inPublish)
+		<-release
+	}
+	defer func() { publishHook = nil }()
+	done := make(chan error)
+	go func() {
+		_, err := r.SetServerTools("big", distinctSchemaTools("big", 50))
+		done <- err
+	}()
+	<-inPublish
+	readers := make(chan struct{})
+	go func() {
+		defer close(readers)
+		_, ok := r.Lookup("mcp__small__fetch")
+		assert.True(t, ok)
+		assert.Equal(t, ServerDisconnected, r.ServerStatus("gone"))
+		_, err := NewSession(&r, nil).CheckCall("mcp__small__fetch", nil)
+		assert.NoError(t, err)
+		_, err = NewSession(&r, nil).CheckCall("mcp__big__tool_1", nil)
+		assert.ErrorIs(t, err, ErrUnknownTool, "not published yet")
+		res, err := NewSearcher(&r, nil).Search("fetch", 0)
+		assert.NoError(t, err)
+		assert.Len(t, res.Matches, 1)
+	}()
+	select {
+	case <-readers:
+	case <-time.After(10 * time.Second):
+		t.Fatal("readers waited for a writer")
+	}
+	close(release)
+	require.NoError(t, <-done)
+	_, ok := r.Lookup("mcp__big__tool_1")
+	assert.True(t, ok)
+}
