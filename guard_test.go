@@ -135,7 +135,7 @@ func TestValidatorCompiledOnce(t *testing.T) {
 // the limits catch it), make the tool unavailable.
 func TestCheckCallBrokenLazySchema(t *testing.T) {
 	for schema, why := range map[string]string{
-		`[1]`:         "not a JSON object",
+		`[1]`:          "not a JSON object",
 		anyOfChain(20): "validating one value may apply more than 10000 subschemas",
 	} {
 		reg, err := NewRegistry(nil, Tool{Name: "Broken", ShouldDefer: true, LoadSchema: func() (json.RawMessage, error) {
