@@ -261,7 +261,7 @@ func noMatchText(pending []string) string {
 	if len(pending) == 0 {
 		return none
 	}
-	return none + ". Some MCP servers are still connecting: " + strings.Join(pending, ", ") +
+	return none + ". Some MCP servers are still connecting: " + validUTF8(strings.Join(pending, ", ")) +
 		". Their tools will become available shortly — try searching again."
 }
 
@@ -400,7 +400,7 @@ func refuseUnavailable(name, server string, pending bool) string {
 	if pending {
 		why = "is still connecting; try again shortly"
 	}
-	return "Tool " + name + " is not available: its MCP server " + server + " " + why + "."
+	return "Tool " + name + " is not available: its MCP server " + validUTF8(server) + " " + why + "."
 }
 
 func refuseUnknown(name string, suggestions []string) string {
