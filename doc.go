@@ -126,10 +126,16 @@
 // # Limits and errors
 //
 // [RegistryOptions] bound what a tool definition can make the registry do
-// (schema size, depth and validation work, description size);
+// (schema size, depth and validation work, description and hint size);
 // [SearchOptions] bound what a query can make a search do (query bytes and
-// terms, select: names, result schema bytes). A limit reached is an error,
-// or a cut named in Result.Notes; never silent.
+// terms, select: names, result schema bytes, and the text it may make the
+// search scan, MaxQueryWork); [SessionOptions] bound what a tool call can
+// make CheckCall do (argument bytes, validation work) and the discovered
+// set. JSON numbers from a model or a server are bounded (100 digits, an
+// exponent within ±400) before the schema library reads them, and a text
+// that repeats a model's or a server's input quotes at most its first 128
+// bytes. A limit reached is an error, or a cut named in Result.Notes;
+// never silent.
 //
 // Errors wrap the package's sentinels (ErrInvalidName, ErrInvalidSchema,
 // ErrInvalidQuery, …): test them with errors.Is. Only the sentinels say

@@ -55,11 +55,6 @@ func (s *Session) CheckCall(name string, args json.RawMessage) (*ToolCall, error
 }
 
 func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error) {
-	if name == "" || len(name) > maxNameLength {
-		// No tool has such a name: no lookup, no suggestions, and the
-		// refusal quotes only the start of it.
-		return nil, refusal(echo(name), ErrUnknownTool, refuseUnknown(name, nil))
-	}
 	snap := s.reg.load()
 	if name == ToolSearchName && s.searchOn(snap) {
 		return nil, refusal(name, ErrUnknownTool, refuseToolSearch())

@@ -253,6 +253,7 @@ func TestHostileNamesAtEveryEntryPoint(t *testing.T) {
 			short("NotFound", res.NotFound[0])
 			if len(name) > maxNameLength {
 				assert.Empty(t, res.Suggestions, "no close names are looked for a name no tool can have")
+				assert.Empty(t, res.Notes, "and no work is spent on them")
 			}
 			for _, f := range []Format{FormatInline, FormatToolReference, FormatFunctions} {
 				for _, b := range res.Content(f) {

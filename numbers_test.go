@@ -70,6 +70,9 @@ func TestHugeNumbersInArguments(t *testing.T) {
 				assert.Less(t, len(err.Error()), 400, "%s: the error quotes a short prefix", kw)
 			}
 		}
+		_, err = s.CheckCall(CallToolName, json.RawMessage(`{"name":1e1000001,"arguments":{}}`))
+		require.ErrorIs(t, err, ErrLimit, "%s: a number anywhere in CallTool's arguments", kw)
+		assert.Contains(t, err.Error(), "/name: the number 1e1000001")
 		_, err = s.CheckCall("T", json.RawMessage(`{"a":1e308}`))
 		if err != nil {
 			assert.NotErrorIs(t, err, ErrLimit, "%s: 1e308 is within bounds and validated as usual", kw)

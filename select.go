@@ -98,10 +98,7 @@ func (s *Searcher) selectTools(snap *snapshot, arg string, res *Result, buf []*e
 	work := &queryWork{left: s.opts.MaxQueryWork}
 	for i, n := range missing {
 		missing[i] = echo(n)
-		if len(n) > maxNameLength {
-			continue // no tool has such a name, nor one close to it
-		}
-		sug, complete := snap.suggest(n, s.in, work)
+		sug, complete := snap.suggest(n, s.in, work) // none for a name longer than any tool's
 		if !complete {
 			res.Notes = append(res.Notes, suggestionsCut())
 			break

@@ -35,6 +35,16 @@ func TestOutputIsValidUTF8(t *testing.T) {
 		t.Helper()
 		assert.True(t, utf8.Valid(b), "%s is not valid UTF-8: %q", what, b)
 	}
+	// A query given directly is read as a JSON decoder would read it, so
+	// that nothing derived from it (names not found, names cut by
+	// MaxSelectNames, the query itself) holds invalid UTF-8.
+	cut := NewSearcher(&r, &SearchOptions{MaxSelectNames: 1})
+	res, err := cut.Search("select:Bad,Nope"+bad+",More"+bad, 0)
+	require.NoError(t, err)
+	assert.True(t, utf8.ValidString(res.Query), "Result.Query %q", res.Query)
+	for _, n := range res.Notes {
+		assert.True(t, utf8.ValidString(n), "note %q", n)
+	}
 	for _, opts := range []*SessionOptions{nil, {CallBridge: true}, {Format: FormatToolReference}} {
 		s := NewSession(&r, opts)
 		valid("Announce", []byte(s.Announce().Text))
