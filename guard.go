@@ -31,10 +31,17 @@ type ToolCall struct {
 //     this conversation, ErrSchemaNotLoaded with the hint to call
 //     ToolSearch with select:<name> and retry.
 //
-// Arguments holding a number with more than 100 digits or an exponent
-// beyond ±400 are refused before they are validated (ErrInvalidArguments
-// and ErrLimit, naming where the number is): the schema library would
-// spend time in proportion to the exponent.
+// What a call can cost is bounded, each refusal wrapping
+// ErrInvalidArguments and ErrLimit: arguments longer than
+// SessionOptions.MaxArgumentBytes are refused before they are decoded; a
+// number with more than 100 digits or an exponent beyond ±400 before they
+// are validated (the schema library would spend time in proportion to the
+// exponent), naming where it is; and arguments whose validation could cost
+// more than SessionOptions.MaxValidationWork before it runs. The
+// validation messages quote at most a few hundred bytes each, ten at most.
+// A name no tool has is refused without any work in proportion to its
+// length, and quoted by its first 128 bytes. ToolCall.Arguments is valid
+// UTF-8 (an invalid byte is read as U+FFFD, as the decoder reads it).
 //
 // The error's text is written for the model: send it back as an error tool
 // result. A deferred tool that was never discovered may be called when its

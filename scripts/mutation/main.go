@@ -70,7 +70,8 @@ func run(runPat, out string, stdout, stderr io.Writer) int {
 	}
 	var report bytes.Buffer
 	w := io.MultiWriter(stdout, &report)
-	fmt.Fprintf(w, "mutation check of %s, %s\n", root, time.Now().UTC().Format(time.DateTime))
+	rev, _ := exec.Command("git", "-C", root, "describe", "--always", "--dirty").Output()
+	fmt.Fprintf(w, "mutation check of %s, %s, %d entries\n", strings.TrimSpace(string(rev)), time.Now().UTC().Format(time.DateTime), len(mutations))
 	failed := 0
 	for _, m := range mutations {
 		if !re.MatchString(m.Row) {
