@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"context"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -545,6 +546,13 @@ func (ix *index) spans(a *accumulator, term string, g uint32) {
 	}
 }
 
+// The work of checking one candidate of a term of several runs (beyond the
+// bytes read), and of one comparison sorting them.
+const (
+	workPerCandidate = 100
+	workSortEntry    = 4
+)
+
 // slowWord applies the hint or description rule for a term of several
 // runs ("c++", "e.g", "a.b"): the candidates are the tools whose text has
 // every run of the term as a run of its own (see textRuns), and each is
@@ -570,7 +578,13 @@ func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, 
 	}
 	slices.SortFunc(lists, func(x, y []int32) int { return len(x) - len(y) })
 	cands := a.intersect(lists, len(ix.slots), work)
-	slices.SortFunc(cands, func(x, y int32) int { return int(pos[x] - pos[y]) })
+	byPos := func(x, y int32) int { return int(pos[x] - pos[y]) }
+	if !slices.IsSortedFunc(cands, byPos) { // (they are, after a full build)
+		if !work.spend(workSortEntry * len(cands) * bits.Len(uint(len(cands)))) {
+			return
+		}
+		slices.SortFunc(cands, byPos)
+	}
 	for _, s := range cands {
 		e := ix.slots[s]
 		if e == nil {
@@ -580,7 +594,7 @@ func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, 
 		if f == fieldHint {
 			text = e.hint
 		}
-		if !work.spend(len(text.s)) {
+		if !work.spend(workPerCandidate + len(text.s)) {
 			return
 		}
 		end := text.end(term)
