@@ -17,22 +17,21 @@ import (
 //   - part: the tools with a name part equal to the token (the exact rule,
 //     and the parts that make up the full-name fallback);
 //   - hint, desc: the tools whose lowercased search hint or description has
-//     the token as a maximal run of ASCII word characters. For a term made
-//     of word characters, \bterm\b matches exactly when some maximal run
-//     equals the term. A term with other characters still matches only
-//     where each of its own word runs is a maximal run of the text (each
-//     run of the term ends at a non-word character of the term, or at an
-//     edge of the term, where \b needs a non-word neighbour since the
-//     run's end character is a word character), so the shortest of their
-//     postings lists gives the candidates, which are then checked with
-//     hasWord. A term with no word character is checked on every tool.
+//     the token as one of its runs (textRuns): a maximal run of ASCII word
+//     characters, or a maximal run of other characters, without
+//     whitespace, between two word characters. \bterm\b matches only where
+//     each run of the term is such a run of the text, so a term of one run
+//     (a word, or punctuation alone) is answered by its postings, and a
+//     term of several runs ("c++", "e.g") is checked with hasWord on the
+//     tools in every one of its runs' postings, within the query's work
+//     budget (keyword.go).
 //
 // The distinct name parts (the vocabulary, much smaller than the tool count)
 // are also listed with, for every character and every pair of adjacent
 // characters, the parts that contain it: the substring rule checks only the
 // parts listed under the rarest pair of the term.
 //
-// A query (keywordIndex.Rank, the default strategy's Index) accumulates
+// A query (keywordIndex.Rank in keyword.go, the default strategy's Index) accumulates
 // scores in an array indexed by slot, taken from a scratchPool, and reports
 // every tool that scores as a Hit at its position in the Corpus (the
 // snapshot's deferred tools in pool order: keywordIndex maps slots to
