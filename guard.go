@@ -62,6 +62,11 @@ func (s *Session) CheckCall(name string, args json.RawMessage) (*ToolCall, error
 }
 
 func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error) {
+	if len(name) > maxNameLength {
+		// No tool has such a name: refused before any work in proportion
+		// to its length (a lookup, close names).
+		return nil, refusal(echo(name), ErrUnknownTool, refuseNameTooLong(name))
+	}
 	snap := s.reg.load()
 	if name == ToolSearchName && s.searchOn(snap) {
 		return nil, refusal(name, ErrUnknownTool, refuseToolSearch())

@@ -240,6 +240,9 @@ func TestHostileNamesAtEveryEntryPoint(t *testing.T) {
 		_, err := s.CheckCall(name, json.RawMessage(`{}`))
 		require.ErrorIs(t, err, ErrUnknownTool, "CheckCall %s", label)
 		short("CheckCall", err.Error())
+		if len(name) > maxNameLength {
+			assert.Contains(t, err.Error(), "tool names are at most 128 bytes", "refused for its length, before any lookup")
+		}
 		bridge := json.RawMessage(`{"name":"` + name + `","arguments":{}}`)
 		_, err = s.CheckCall(CallToolName, bridge)
 		require.ErrorIs(t, err, ErrUnknownTool, "CallTool %s", label)

@@ -411,6 +411,10 @@ func refuseUnknown(name string, suggestions []string) string {
 	return msg
 }
 
+func refuseNameTooLong(name string) string {
+	return "No tool named " + echo(name) + " is available: tool names are at most " + strconv.Itoa(maxNameLength) + " bytes."
+}
+
 func refuseNoSchema(name string, err error) string {
 	return "Tool " + name + " cannot be called: " + modelText(err) + "."
 }
