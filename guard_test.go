@@ -310,3 +310,10 @@ func TestServerErrorsAreClipped(t *testing.T) {
 	require.ErrorIs(t, err, ErrToolUnavailable)
 	assert.Less(t, len(err.Error()), 2*maxMessageBytes)
 }
+
+func TestPrefix(t *testing.T) {
+	assert.Equal(t, "ab", prefix("abc", 2))
+	assert.Equal(t, "a", prefix("aé", 2), "a character is not cut in two")
+	assert.Equal(t, strings.Repeat("\ufffd", 5), prefix(strings.Repeat("\x80", 10), 8),
+		"bytes that start no character are replaced; at most 3 are dropped looking for a character's start")
+}

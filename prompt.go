@@ -333,11 +333,19 @@ func echo(s string) string {
 	if len(s) <= maxEcho {
 		return validUTF8(s)
 	}
-	cut := maxEcho
-	for cut > maxEcho-utf8.UTFMax && !utf8.RuneStart(s[cut]) {
-		cut-- // do not split a character
+	return prefix(s, maxEcho) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// prefix returns the first n bytes of s, or fewer so as not to split a
+// character, as valid UTF-8.
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return validUTF8(s)
 	}
-	return validUTF8(s[:cut]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+	for back := 0; back < utf8.UTFMax-1 && n > 0 && !utf8.RuneStart(s[n]); back++ {
+		n-- // a character cut in two; bytes that start none are replaced
+	}
+	return validUTF8(s[:n])
 }
 
 // The refusals of ToolSearch input. invalidQuery puts invalidInputPrefix

@@ -9,7 +9,6 @@ import (
 	"regexp/syntax"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -348,9 +347,5 @@ func clipMessage(m string) string {
 	if len(m) <= maxMessageBytes {
 		return validUTF8(m)
 	}
-	cut := maxMessageBytes
-	for cut > 0 && !utf8.RuneStart(m[cut]) {
-		cut--
-	}
-	return validUTF8(m[:cut]) + "…"
+	return prefix(m, maxMessageBytes) + "…"
 }

@@ -95,7 +95,7 @@ var mutations = []mutation{
 		"if q == \"\" {",
 		"TestHostileNamesAtEveryEntryPoint", "."},
 	{"texts quote a short, valid prefix of input", "prompt.go",
-		"\treturn validUTF8(s[:cut]) + \"… (\" + strconv.Itoa(len(s)) + \" bytes)\"",
+		"\treturn prefix(s, maxEcho) + \"… (\" + strconv.Itoa(len(s)) + \" bytes)\"",
 		"\treturn s",
 		"TestHostileNamesAtEveryEntryPoint|TestEcho", "."},
 	{"CheckCall: names no tool can have, refused at once", "guard.go",
