@@ -69,8 +69,10 @@ type SearchOptions struct {
 	// (about a nanosecond): the descriptions checked for a keyword term
 	// with punctuation in it ("c++", "e.g"), the texts a regex strategy
 	// pattern runs on (each byte weighs the pattern's program size, or 1
-	// for a plain word), and the names compared for select: suggestions.
-	// When it runs out, the search stops there and Result.Notes says that
+	// for a plain word), the name parts compared for the rule "a name part
+	// contains the term" (default and hybrid strategies), and the names
+	// compared for close names (select: suggestions, and the call guard's
+	// "did you mean"). When it runs out, the search stops there and Result.Notes says that
 	// matching was cut, so that some matching tools may be missing. Words,
 	// names, required terms and the other query forms cost no scanning.
 	// Default 64 Mi units, far above what real queries need; a query that
