@@ -61,6 +61,13 @@
 //     returned, by score, ties in pool order. Result.Form calls this form
 //     "keywords" whatever the strategy.
 //
+// Names that differ only in case (Read, read, READ) are all kept. The
+// exact-name form returns the first of them in pool order (READ, since
+// byte order puts uppercase first), deferred first, as Claude Code does;
+// select: finds each by its exact name, and a name that matches several of
+// them only ignoring case (select:rEaD) is not found, with them (up to
+// three) as its suggestions, so the model can pick one.
+//
 // Whitespace is JavaScript's (Unicode spaces, line terminators and U+FEFF)
 // and lowercasing is JavaScript's toLowerCase, as in Claude Code.
 // max_results defaults to 5 and must be an integer ≥ 1; above the cap (20)
@@ -126,14 +133,19 @@
 // # Limits and errors
 //
 // [RegistryOptions] bound what a tool definition can make the registry do
-// (schema size, depth and validation work, description size);
+// (schema size, depth and validation work, description and hint size);
 // [SearchOptions] bound what a query can make a search do (query bytes,
-// the terms a strategy ranks, select: names, result schema bytes). A
-// limit reached is an error, or a cut named in Result.Notes; never
-// silent. A query longer than the strategy's term budget (32 terms for
-// the default strategy, 128 for bm25 and hybrid) is answered with its
-// most informative terms: a repeated term counts once, then stop words
-// and the words most tools have are left out first.
+// the terms a strategy ranks, select: names, result schema bytes, and the
+// text it may make the search scan, MaxQueryWork); [SessionOptions] bound
+// what a tool call can make CheckCall do (argument bytes, validation work)
+// and the discovered set. JSON numbers from a model or a server are
+// bounded (100 digits, an exponent within ±400) before the schema library
+// reads them, and a text that repeats a model's or a server's input quotes
+// at most its first 128 bytes. A limit reached is an error, or a cut named
+// in Result.Notes; never silent. A query longer than the strategy's term
+// budget (32 terms for the default strategy, 128 for bm25 and hybrid) is
+// answered with its most informative terms: a repeated term counts once,
+// then stop words and the words most tools have are left out first.
 //
 // Errors wrap the package's sentinels (ErrInvalidName, ErrInvalidSchema,
 // ErrInvalidQuery, …): test them with errors.Is. Only the sentinels say

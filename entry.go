@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -43,7 +42,7 @@ type lazyData struct {
 
 	// The compiled input schema, for the call guard (guard.go).
 	validatorOnce sync.Once
-	validator     *jsonschema.Schema
+	validator     *callValidator
 	validatorErr  error
 }
 

@@ -18,12 +18,17 @@ var (
 	// object, not a valid JSON Schema, refers to an external document, or
 	// is over a limit (then ErrLimit is wrapped too).
 	ErrInvalidSchema = errors.New("toolsearch: invalid input schema")
+	// ErrInvalidMeta: an MCP tool's _meta gives a key the package reads
+	// ("anthropic/alwaysLoad", "anthropic/searchHint") a value of the wrong
+	// type (see NewMCPTool).
+	ErrInvalidMeta = errors.New("toolsearch: invalid _meta")
 	// ErrServerMismatch: a tool given to Registry.SetServerTools names
 	// another server in its Server field.
 	ErrServerMismatch = errors.New("toolsearch: tool of another server")
-	// ErrLimit: a limit of RegistryOptions or SearchOptions was exceeded.
-	// It is wrapped together with ErrInvalidSchema for a schema and with
-	// ErrInvalidQuery for a query.
+	// ErrLimit: a limit of RegistryOptions, SearchOptions or SessionOptions
+	// was exceeded. It is wrapped together with ErrInvalidSchema for a
+	// schema, with ErrInvalidQuery for a query and with ErrInvalidArguments
+	// for a tool call's arguments.
 	ErrLimit = errors.New("toolsearch: limit exceeded")
 	// ErrInvalidOption: a name given to ParseStrategy, or a text given to
 	// Format.UnmarshalText or ToolSearchMode.UnmarshalText, is not one the
@@ -79,9 +84,10 @@ func invalidQuery(text string, also ...error) error {
 // overLimit returns the error for a query over a limit.
 func overLimit(text string) error { return invalidQuery(text, ErrLimit) }
 
-// refusal returns the call guard's error for a call to tool.
-func refusal(tool string, sentinel error, text string) error {
-	return &modelError{tool: tool, text: text, is: []error{sentinel}}
+// refusal returns the call guard's error for a call to tool; also are
+// more errors it wraps.
+func refusal(tool string, sentinel error, text string, also ...error) error {
+	return &modelError{tool: tool, text: text, is: append([]error{sentinel}, also...)}
 }
 
 // schemaOverLimit returns the error for a schema over a registry limit: it

@@ -163,13 +163,17 @@ func ExampleRegistry_SetServerTools() {
 }
 
 func ExampleNewMCPTool() {
-	t := toolsearch.NewMCPTool("my server", "send.message", "Send a message.", nil, map[string]any{
+	t := toolsearch.NewMCPTool("slack", "send_message", "Send a message.", nil, map[string]any{
 		"anthropic/searchHint": "  chat   notify ",
 		"anthropic/alwaysLoad": true,
 	})
 	fmt.Println(t.Name, t.SearchHint, t.AlwaysLoad, t.Deferred())
+	// A character replaced in the name (here '.') adds a hash of the raw
+	// name, so that "send.message" and "send_message" stay two tools.
+	fmt.Println(toolsearch.NewMCPTool("slack", "send.message", "", nil, nil).Name)
 	// Output:
-	// mcp__my_server__send_message chat notify true false
+	// mcp__slack__send_message chat notify true false
+	// mcp__slack__send_message_c4f2901a
 }
 
 func ExampleParseCatalog() {

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -132,6 +133,15 @@ func FuzzSearch(f *testing.F) {
 	f.Add("mcp__github", 2, 1<<21|1<<20)
 	f.Add("list", 25, 0b101010)
 	f.Add("create_issue github", 5, 0)
+	// The bounded classes: punctuation terms, terms mixing words and
+	// punctuation, invalid UTF-8 given directly, near-miss and over-long
+	// select: names, a term longer than any name, case-only names.
+	f.Add("--- . ( - ++ :: // ..", 5, 0)
+	f.Add("c++ a.b e.g x-y f(z)", 5, 0)
+	f.Add("web \xff\xfe\xc3 se\x80arch", 5, 0)
+	f.Add("select:Nope\xff,Raed,WebFetc,"+strings.Repeat("y", 300), 0, 0)
+	f.Add(strings.Repeat("ab", 300), 5, 0)
+	f.Add("select:rEaD,wEbFeTcH", 0, 0)
 	tools, regs := fuzzPool(f)
 	byName := map[string]Tool{}
 	for _, tl := range tools {
@@ -200,6 +210,7 @@ func FuzzSearch(f *testing.F) {
 
 		js := res.JSON()
 		require.True(t, json.Valid(js))
+		requireValidOutput(t, res)
 		if fn := res.functions(); len(res.Matches) > 0 {
 			end := strings.Index(fn, "\n</functions>")
 			require.True(t, strings.HasPrefix(fn, "<functions>\n") && end > 0, "Search(%q): a functions block", q)
@@ -220,7 +231,12 @@ func FuzzSearch(f *testing.F) {
 // panics, rejects bad input with ErrInvalidQuery, and answers the query it
 // was given.
 func FuzzCall(f *testing.F) {
-	for _, a := range []string{`{"query":"web"}`, `{"query":"select:Read","max_results":2}`, `{"query":"x","max_results":1e999}`, `{"query":5}`, `[`, `{"query":"a"} 1`, `{"query":"\u0000\ud800"}`, `null`} {
+	for _, a := range []string{`{"query":"web"}`, `{"query":"select:Read","max_results":2}`, `{"query":"x","max_results":1e999}`, `{"query":5}`, `[`, `{"query":"a"} 1`, `{"query":"\u0000\ud800"}`, `null`,
+		// The bounded classes: huge numbers anywhere, invalid UTF-8 bytes,
+		// punctuation terms, over-long arguments.
+		`{"query":"x","max_results":1e1000001}`, `{"query":"x","max_results":-1e-999999}`, `{"query":"x","max_results":` + strings.Repeat("9", 500) + `}`,
+		`{"query":"x","other":[1e1000001]}`, "{\"query\":\"web \xff\xfe\"}", "{\"query\":\"select:\xffRead\"}",
+		`{"query":"--- . ( c++ a.b"}`, `{"query":"x","pad":"` + strings.Repeat("p", 70_000) + `"}`} {
 		f.Add([]byte(a))
 	}
 	_, regs := fuzzPool(f)
@@ -240,7 +256,24 @@ func FuzzCall(f *testing.F) {
 		require.NotNil(t, res.Matches)
 		require.LessOrEqual(t, len(res.Matches), max(defaultMaxResultsCap, defaultMaxSelectNames))
 		require.True(t, json.Valid(res.JSON()))
+		requireValidOutput(t, res)
 	})
+}
+
+// requireValidOutput checks that every rendering of res is valid UTF-8
+// (json.Valid accepts invalid UTF-8 inside strings, so it is checked
+// apart) and that no text echoes more than a query's worth of input.
+func requireValidOutput(t *testing.T, res *Result) {
+	t.Helper()
+	require.True(t, utf8.Valid(res.JSON()), "Result.JSON is not valid UTF-8: %q", res.JSON())
+	for _, f := range []Format{FormatInline, FormatToolReference, FormatFunctions} {
+		for _, b := range allBlocks(res, f) {
+			require.True(t, utf8.ValidString(b.Text), "Content(%v) is not valid UTF-8: %q", f, b.Text)
+		}
+	}
+	for _, n := range append(slices.Clone(res.Notes), res.NotFound...) {
+		require.LessOrEqual(t, len(n), defaultMaxQueryBytes+1024, "a note or name echoes too much")
+	}
 }
 
 // regModel is what a Registry should hold: the fuzz test's model.
@@ -444,6 +477,27 @@ func FuzzSchema(f *testing.F) {
 	for _, s := range []string{schema, `{"$ref":"#"}`, `{"$ref":"file:///etc/passwd"}`, `{"$defs":{"a":{"anyOf":[{"$ref":"#/$defs/b"},{"$ref":"#/$defs/b"}]},"b":{"type":"string"}},"$ref":"#/$defs/a"}`, branchingRecursion, `{"type":"object","properties":{"n":{"type":"integer","minimum":0,"exclusiveMinimum":true}}}`, `{"pattern":"(a+)+$"}`, `[`, `{}`} {
 		f.Add([]byte(s), []byte(`{"n":1,"a":{"a":{}}}`))
 	}
+	// The bounded classes: huge numbers in schemas and in arguments (for
+	// each keyword that compares numbers), invalid UTF-8 bytes in both,
+	// counted repeats in a pattern against a long string, a regex format,
+	// numbers inside decoded content, arguments deep against a recursive
+	// schema.
+	for _, c := range [][2]string{
+		{`{"multipleOf":1e-1000001}`, `{}`},
+		{`{"properties":{"n":{"minimum":1e999999}}}`, `{"n":1}`},
+		{`{"properties":{"n":{"type":"integer"}}}`, `{"n":1e1000001}`},
+		{`{"properties":{"n":{"multipleOf":3}}}`, `{"n":-1e-999999}`},
+		{`{"properties":{"n":{"enum":[1,2]}}}`, `{"n":` + strings.Repeat("7", 200) + `}`},
+		{`{"properties":{"n":{"const":1}}}`, `{"n":1e400}`},
+		{`{"properties":{"n":{"type":"array","uniqueItems":true}}}`, `{"n":[1e999999,2,3]}`},
+		{"{\"description\":\"\xff\xfe\",\"properties\":{\"s\":{\"enum\":[\"\xc3\"]}}}", "{\"s\":\"\xc3\"}"},
+		{`{"properties":{"s":{"type":"string","pattern":"[^x]{1000}y"}}}`, `{"s":"` + strings.Repeat("a", 5000) + `"}`},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"s":{"format":"regex"}}}`, `{"s":"` + strings.Repeat("a{1000}", 500) + `"}`},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"s":{"contentMediaType":"application/json","contentSchema":{"properties":{"n":{"type":"integer"}}}}}}`, `{"s":"{\"n\":1e1000001}"}`},
+		{`{"type":"object","additionalProperties":{"$ref":"#"}}`, strings.Repeat(`{"k":`, 400) + `1` + strings.Repeat(`}`, 400)},
+	} {
+		f.Add([]byte(c[0]), []byte(c[1]))
+	}
 	f.Fuzz(func(t *testing.T, raw, args []byte) {
 		var r Registry
 		err := r.Register(Tool{Name: "T", ShouldDefer: true, InputSchema: json.RawMessage(raw)})
@@ -453,9 +507,14 @@ func FuzzSchema(f *testing.F) {
 			return
 		}
 		require.NoError(t, err)
-		_, err = NewSession(&r, nil).CheckCall("T", json.RawMessage(args))
+		call, err := NewSession(&r, nil).CheckCall("T", json.RawMessage(args))
 		if err != nil {
 			require.ErrorIs(t, err, ErrInvalidArguments, "CheckCall with schema %q and arguments %q", raw, args)
+			require.True(t, utf8.ValidString(err.Error()), "the refusal is valid UTF-8: %q", err)
+			require.LessOrEqual(t, len(err.Error()), (maxMessages+2)*(maxMessageBytes+maxEcho), "the refusal is short")
+			return
 		}
+		require.True(t, utf8.Valid(call.Arguments), "the arguments handed on are valid UTF-8: %q", call.Arguments)
+		require.True(t, json.Valid(call.Arguments))
 	})
 }

@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"encoding/json"
+	"errors"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -30,6 +31,18 @@ type ToolCall struct {
 //     this conversation, ErrSchemaNotLoaded with the hint to call
 //     ToolSearch with select:<name> and retry.
 //
+// What a call can cost is bounded, each refusal wrapping
+// ErrInvalidArguments and ErrLimit: arguments longer than
+// SessionOptions.MaxArgumentBytes are refused before they are decoded; a
+// number with more than 100 digits or an exponent beyond ±400 before they
+// are validated (the schema library would spend time in proportion to the
+// exponent), naming where it is; and arguments whose validation could cost
+// more than SessionOptions.MaxValidationWork before it runs. The
+// validation messages quote at most a few hundred bytes each, ten at most.
+// A name no tool has is refused without any work in proportion to its
+// length, and quoted by its first 128 bytes. ToolCall.Arguments is valid
+// UTF-8 (an invalid byte is read as U+FFFD, as the decoder reads it).
+//
 // The error's text is written for the model: send it back as an error tool
 // result. A deferred tool that was never discovered may be called when its
 // arguments validate. With CallBridge set, a call to CallTool
@@ -39,6 +52,9 @@ type ToolCall struct {
 // are answered by Call, not checked here. Validators are compiled once per
 // tool definition and shared by every Session.
 func (s *Session) CheckCall(name string, args json.RawMessage) (*ToolCall, error) {
+	if n, limit := len(args), s.opts.MaxArgumentBytes; n > limit {
+		return nil, refusal(echo(name), ErrInvalidArguments, refuseArgsTooLong(echo(name), n, limit), ErrLimit)
+	}
 	if s.opts.CallBridge && name == CallToolName {
 		return s.resolveBridgeCall(args)
 	}
@@ -46,6 +62,11 @@ func (s *Session) CheckCall(name string, args json.RawMessage) (*ToolCall, error
 }
 
 func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error) {
+	if len(name) > maxNameLength {
+		// No tool has such a name: refused before any work in proportion
+		// to its length (a lookup, close names).
+		return nil, refusal(echo(name), ErrUnknownTool, refuseNameTooLong(name))
+	}
 	snap := s.reg.load()
 	if name == ToolSearchName && s.searchOn(snap) {
 		return nil, refusal(name, ErrUnknownTool, refuseToolSearch())
@@ -56,7 +77,8 @@ func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error
 			pending := s.reg.ServerStatus(t.Server) == ServerPending
 			return nil, refusal(name, ErrToolUnavailable, refuseUnavailable(name, t.Server, pending))
 		}
-		return nil, refusal(name, ErrUnknownTool, refuseUnknown(name, snap.suggest(name, s.in)))
+		sug, _ := snap.suggest(name, s.in, &queryWork{left: s.opts.Search.MaxQueryWork})
+		return nil, refusal(name, ErrUnknownTool, refuseUnknown(name, sug))
 	}
 	v, err := e.compiledSchema()
 	if err != nil {
@@ -66,7 +88,16 @@ func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error
 	if err != nil {
 		return nil, refusal(name, ErrInvalidArguments, refuseArgsNotJSON(name, err))
 	}
-	if err := v.Validate(inst); err != nil {
+	if err := checkNumbers(inst); err != nil {
+		return nil, refusal(name, ErrInvalidArguments, refuseArgsBounds(name, err), ErrLimit)
+	}
+	switch err := v.validationWork(inst, s.opts.MaxValidationWork); {
+	case errors.Is(err, errTooMuchWork):
+		return nil, refusal(name, ErrInvalidArguments, refuseArgsWork(name), ErrLimit)
+	case err != nil:
+		return nil, refusal(name, ErrInvalidArguments, refuseArgsBounds(name, err), ErrLimit)
+	}
+	if err := v.schema.Validate(inst); err != nil {
 		why := validationMessage(err)
 		if e.deferred && s.searchOn(snap) && !s.isDiscovered(name) {
 			return nil, refusal(name, ErrSchemaNotLoaded, refuseArgsNotLoaded(name, why))
@@ -91,6 +122,9 @@ func (s *Session) resolveBridgeCall(args json.RawMessage) (*ToolCall, error) {
 	inst, _, err := decodeArgs(args)
 	if err != nil {
 		return nil, refusal(CallToolName, ErrInvalidArguments, refuseBridgeNotJSON(err))
+	}
+	if err := checkNumbers(inst); err != nil {
+		return nil, refusal(CallToolName, ErrInvalidArguments, refuseArgsBounds(CallToolName, err), ErrLimit)
 	}
 	if err := bridgeSchema().Validate(inst); err != nil {
 		return nil, refusal(CallToolName, ErrInvalidArguments, refuseBridgeArgs(validationMessage(err)))

@@ -2,10 +2,13 @@ package toolsearch
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -126,14 +129,24 @@ func TestValidatorCompiledOnce(t *testing.T) {
 	assert.Equal(t, int32(1), loads.Load(), "LoadSchema called once")
 }
 
+// TestCheckCallBrokenLazySchema: a lazy schema is held to the registry's
+// limits when it is loaded, also for a call: one that is not an object, and
+// one that compiles but whose references fan out past MaxSchemaWork (only
+// the limits catch it), make the tool unavailable.
 func TestCheckCallBrokenLazySchema(t *testing.T) {
-	reg, err := NewRegistry(nil, Tool{Name: "Broken", ShouldDefer: true, LoadSchema: func() (json.RawMessage, error) {
-		return json.RawMessage(`[1]`), nil
-	}})
-	require.NoError(t, err)
-	_, err = NewSession(reg, nil).CheckCall("Broken", nil)
-	require.ErrorIs(t, err, ErrToolUnavailable)
-	assert.Contains(t, err.Error(), "Tool Broken cannot be called")
+	for schema, why := range map[string]string{
+		`[1]`:          "not a JSON object",
+		anyOfChain(20): "validating one value may apply more than 10000 subschemas",
+	} {
+		reg, err := NewRegistry(nil, Tool{Name: "Broken", ShouldDefer: true, LoadSchema: func() (json.RawMessage, error) {
+			return json.RawMessage(schema), nil
+		}})
+		require.NoError(t, err)
+		_, err = NewSession(reg, nil).CheckCall("Broken", nil)
+		require.ErrorIs(t, err, ErrToolUnavailable, schema)
+		assert.Contains(t, err.Error(), "Tool Broken cannot be called")
+		assert.Contains(t, err.Error(), why)
+	}
 }
 
 // Point 4: a scope never leaks a tool name through search, select,
@@ -207,4 +220,100 @@ func TestScopedSession(t *testing.T) {
 	all := NewSession(reg, &SessionOptions{Search: SearchOptions{Scope: &Scope{Allow: []string{"*"}, IncludeDeferred: true}}})
 	assert.True(t, all.ToolSearchOffered())
 	assert.Len(t, deferredNames(all.searcher), 10)
+}
+
+// TestHostileNamesAtEveryEntryPoint: a name that no tool can have (a
+// megabyte long, or holding invalid UTF-8) is refused at every entry point
+// without looking for close names, and every text that reports it quotes
+// at most its first 128 bytes, as valid UTF-8.
+func TestHostileNamesAtEveryEntryPoint(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	for _, name := range []string{huge, strings.Repeat("y", 4000), "bad\xff\xfename", "\xc3"} {
+		label := fmt.Sprintf("%.20q (%d bytes)", name, len(name))
+		short := func(what, text string) {
+			t.Helper()
+			assert.True(t, utf8.ValidString(text), "%s for %s: invalid UTF-8 in %q", what, label, text)
+			assert.Less(t, len(text), 400, "%s for %s echoes the name: %.300q", what, label, text)
+		}
+		s := NewSession(smallRegistry(t), &SessionOptions{CallBridge: true, MaxArgumentBytes: 2 << 20})
+
+		_, err := s.CheckCall(name, json.RawMessage(`{}`))
+		require.ErrorIs(t, err, ErrUnknownTool, "CheckCall %s", label)
+		short("CheckCall", err.Error())
+		if len(name) > maxNameLength {
+			assert.Contains(t, err.Error(), "tool names are at most 128 bytes", "refused for its length, before any lookup")
+		}
+		bridge := json.RawMessage(`{"name":"` + name + `","arguments":{}}`)
+		_, err = s.CheckCall(CallToolName, bridge)
+		require.ErrorIs(t, err, ErrUnknownTool, "CallTool %s", label)
+		short("CallTool", err.Error())
+
+		if len(name) < defaultMaxQueryBytes-len("select:Read,") {
+			res, err := s.searcher.Search("select:Read,"+name, 0)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"Read"}, matchNames(res))
+			require.Len(t, res.NotFound, 1)
+			short("NotFound", res.NotFound[0])
+			if len(name) > maxNameLength {
+				assert.Empty(t, res.Suggestions, "no close names are looked for a name no tool can have")
+				assert.Empty(t, res.Notes, "and no work is spent on them")
+			}
+			for _, f := range []Format{FormatInline, FormatToolReference, FormatFunctions} {
+				for _, b := range allBlocks(res, f) {
+					assert.True(t, utf8.ValidString(b.Text), "select: result in %v", f)
+				}
+			}
+		}
+
+		skipped := s.AddDiscovered(name)
+		require.Len(t, skipped, 1)
+		require.ErrorIs(t, skipped[0], ErrInvalidName)
+		short("AddDiscovered", skipped[0].Error())
+		err = s.Restore(SessionState{Discovered: []string{name}})
+		require.ErrorIs(t, err, ErrInvalidName)
+		short("Restore", err.Error())
+		history := `[{"role":"user","content":[{"type":"tool_result","tool_use_id":"gone","content":[{"type":"tool_reference","tool_name":"` + name + `"}]}]}]`
+		skipped, err = s.Resume(json.RawMessage(history))
+		require.NoError(t, err)
+		require.Len(t, skipped, 1)
+		require.ErrorIs(t, skipped[0], ErrInvalidName)
+		short("Resume", skipped[0].Error())
+		assert.Empty(t, discovered(s))
+	}
+}
+
+func TestEcho(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Read", "Read"},
+		{"bad\xffname", "bad\ufffdname"},
+		{strings.Repeat("a", maxEcho), strings.Repeat("a", maxEcho)},
+		{strings.Repeat("a", maxEcho+1), strings.Repeat("a", maxEcho) + "… (129 bytes)"},
+		{strings.Repeat("a", maxEcho-1) + "é", strings.Repeat("a", maxEcho-1) + "… (129 bytes)"},
+	} {
+		assert.Equal(t, tc.want, echo(tc.in), "echo(%.40q)", tc.in)
+	}
+}
+
+// TestServerErrorsAreClipped: the error a lazy schema's loader returns (an
+// MCP server's words) reaches the model cut to a few hundred bytes.
+func TestServerErrorsAreClipped(t *testing.T) {
+	huge := strings.Repeat("the server says ", 100_000) + "\xff"
+	reg, err := NewRegistry(nil, Tool{Name: "Lazy", ShouldDefer: true, Description: "lazy",
+		LoadSchema: func() (json.RawMessage, error) { return nil, errors.New(huge) }})
+	require.NoError(t, err)
+	s := NewSession(reg, nil)
+	res := sessionSearch(t, s, "select:Lazy")
+	require.Len(t, res.Notes, 1)
+	assert.Less(t, len(res.Notes[0]), 2*maxMessageBytes)
+	assert.True(t, utf8.ValidString(res.Notes[0]))
+	_, err = s.CheckCall("Lazy", nil)
+	require.ErrorIs(t, err, ErrToolUnavailable)
+	assert.Less(t, len(err.Error()), 2*maxMessageBytes)
+}
+
+func TestPrefix(t *testing.T) {
+	assert.Equal(t, "ab", prefix("abc", 2))
+	assert.Equal(t, "a", prefix("aé", 2), "a character is not cut in two")
+	assert.Equal(t, strings.Repeat("\ufffd", 5), prefix(strings.Repeat("\x80", 10), 8),
+		"bytes that start no character are replaced; at most 3 are dropped looking for a character's start")
 }

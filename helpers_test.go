@@ -83,3 +83,10 @@ func newRegistry(t testing.TB, opts *RegistryOptions) *Registry {
 	require.NoError(t, err)
 	return r
 }
+
+// allBlocks returns every block of res rendered in f: the tool_result
+// content, then the blocks that follow it.
+func allBlocks(res *Result, f Format) []ContentBlock {
+	content, after := res.Content(f)
+	return append(content, after...)
+}

@@ -112,7 +112,7 @@ type hybridScratch struct {
 }
 
 // Rank appends every tool with a query term and every required term.
-func (x *hybridIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+func (x *hybridIndex) Rank(ctx context.Context, query string, hits []Hit) ([]Hit, []string, error) {
 	terms := x.terms(query)
 	n := len(x.text)
 	if len(terms) == 0 || n == 0 {
@@ -123,8 +123,9 @@ func (x *hybridIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit, 
 		sc = &hybridScratch{acc: make([]hybridAcc, n)}
 	}
 	var required, counted int32
+	work := queryWorkOf(ctx) // pays for the name parts compared
 	for ti, t := range terms {
-		x.scoreTerm(sc, t, int32(ti+1))
+		x.scoreTerm(sc, t, int32(ti+1), work)
 		if t.required {
 			required++
 		}
@@ -152,7 +153,7 @@ func (x *hybridIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit, 
 }
 
 // scoreTerm adds term t, the query's term mark-1, to the scores in sc.
-func (x *hybridIndex) scoreTerm(sc *hybridScratch, t hybridTerm, mark int32) {
+func (x *hybridIndex) scoreTerm(sc *hybridScratch, t hybridTerm, mark int32, work *queryWork) {
 	p := x.p
 	acc := sc.acc
 	sc.term = sc.term[:0]
@@ -187,9 +188,13 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, t hybridTerm, mark int32) {
 		for _, d := range x.joins[t.stem] {
 			nameCredit(d, p.name, RuleFullName)
 		}
-		if len(t.word) >= 3 && partChars(t.word) {
+		if len(t.word) >= 3 && partChars(t.word) && !work.cut {
 			for _, id := range x.vocab.candidates(t.word) {
-				if part := x.vocab.parts[id]; part != t.word && strings.Contains(part, t.word) {
+				part := x.vocab.parts[id]
+				if !work.spend(len(part)) {
+					break
+				}
+				if part != t.word && strings.Contains(part, t.word) {
 					for _, d := range x.parts[id] {
 						nameCredit(d, p.namePart, RulePartSubstring)
 					}

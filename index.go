@@ -1,12 +1,9 @@
 package toolsearch
 
 import (
-	"context"
 	"hash/maphash"
 	"slices"
 	"strings"
-
-	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // The keyword index. A snapshot holds an index over its available deferred
@@ -20,22 +17,21 @@ import (
 //   - part: the tools with a name part equal to the token (the exact rule,
 //     and the parts that make up the full-name fallback);
 //   - hint, desc: the tools whose lowercased search hint or description has
-//     the token as a maximal run of ASCII word characters. For a term made
-//     of word characters, \bterm\b matches exactly when some maximal run
-//     equals the term. A term with other characters still matches only
-//     where each of its own word runs is a maximal run of the text (each
-//     run of the term ends at a non-word character of the term, or at an
-//     edge of the term, where \b needs a non-word neighbour since the
-//     run's end character is a word character), so the shortest of their
-//     postings lists gives the candidates, which are then checked with
-//     hasWord. A term with no word character is checked on every tool.
+//     the token as one of its runs (textRuns): a maximal run of ASCII word
+//     characters, or a maximal run of other characters, without
+//     whitespace, between two word characters. \bterm\b matches only where
+//     each run of the term is such a run of the text, so a term of one run
+//     (a word, or punctuation alone) is answered by its postings, and a
+//     term of several runs ("c++", "e.g") is checked with hasWord on the
+//     tools in every one of its runs' postings, within the query's work
+//     budget (keyword.go).
 //
 // The distinct name parts (the vocabulary, much smaller than the tool count)
 // are also listed with, for every character and every pair of adjacent
 // characters, the parts that contain it: the substring rule checks only the
 // parts listed under the rarest pair of the term.
 //
-// A query (keywordIndex.Rank, the default strategy's Index) accumulates
+// A query (keywordIndex.Rank in keyword.go, the default strategy's Index) accumulates
 // scores in an array indexed by slot, taken from a scratchPool, and reports
 // every tool that scores as a Hit at its position in the Corpus (the
 // snapshot's deferred tools in pool order: keywordIndex maps slots to
@@ -101,8 +97,8 @@ func (e *entry) tokens(fn func(tok string, f field)) {
 	for _, p := range e.parts {
 		fn(p, fieldPart)
 	}
-	e.hint.words(func(w string) { fn(w, fieldHint) })
-	e.desc.words(func(w string) { fn(w, fieldDesc) })
+	e.hint.runs(func(w string) { fn(w, fieldHint) })
+	e.desc.runs(func(w string) { fn(w, fieldDesc) })
 }
 
 // maxShards bounds the shard count (and its per-change copy).
@@ -384,207 +380,4 @@ func clonePostingsMap(m map[string]*postings) map[string]*postings {
 		c[k] = v
 	}
 	return c
-}
-
-// keywordIndex is the default strategy's Index: a keyword index read with
-// the scoring rules (scoring.go).
-type keywordIndex struct {
-	ix  *index
-	pos []int32 // slot → position in the Corpus; -1 for a free slot
-}
-
-// newKeywordIndex returns the Index of ix, whose tools at Corpus position i
-// has slot slots[i].
-func newKeywordIndex(ix *index, slots []int32) *keywordIndex {
-	pos := make([]int32, len(ix.slots))
-	for i := range pos {
-		pos[i] = -1
-	}
-	for i, s := range slots {
-		pos[s] = int32(i)
-	}
-	return &keywordIndex{ix, pos}
-}
-
-// Rank appends every tool whose score for the query is above 0 and that
-// has every required term.
-func (k *keywordIndex) Rank(_ context.Context, query string, hits []Hit) ([]Hit, []string, error) {
-	ix := k.ix
-	t := parseTerms(words.Lower(words.TrimSpace(query)))
-	if ix.live == 0 || len(t.all) == 0 {
-		return hits, nil, nil
-	}
-	a := ix.pool.get()
-	if len(a.acc) < len(ix.slots) {
-		a.acc = make([]acc, len(ix.slots)+len(ix.slots)/8)
-		a.gen = 0
-	}
-	nreq := len(t.required)
-	for j, term := range t.all {
-		ix.scoreTerm(a, term, j < nreq, a.next())
-	}
-	for _, s := range a.touched {
-		c := &a.acc[s]
-		if int(c.req) == nreq {
-			hits = append(hits, Hit{Tool: int(k.pos[s]), Score: float64(c.score), Rules: c.rules})
-		}
-		c.score, c.req, c.rules = 0, 0, 0
-	}
-	a.touched = a.touched[:0]
-	ix.pool.put(a)
-	return hits, nil, nil
-}
-
-func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32) {
-	p := ix.lookup(term)
-	// A name part equals the term.
-	if p != nil {
-		for _, s := range p.part {
-			w := int32(weightPartExact)
-			if ix.slots[s].scoresMCP {
-				w = weightMCPPartExact
-			}
-			a.acc[s].nameGen = g
-			a.add(s, w, RulePartExact)
-			a.sat(s, g, required)
-		}
-	}
-	// Else a name part contains it.
-	if partChars(term) {
-		for _, id := range ix.vocab.candidates(term) {
-			part := ix.vocab.parts[id]
-			if len(part) == len(term) || !strings.Contains(part, term) {
-				continue // the exact rule, or no match
-			}
-			q := ix.lookup(part)
-			if q == nil {
-				continue
-			}
-			for _, s := range q.part {
-				if a.acc[s].nameGen == g {
-					continue
-				}
-				w := int32(weightPartSubstring)
-				if ix.slots[s].scoresMCP {
-					w = weightMCPPartSubstring
-				}
-				a.acc[s].nameGen = g
-				a.add(s, w, RulePartSubstring)
-				a.sat(s, g, required)
-			}
-		}
-	}
-	ix.spans(a, term, g)
-	// The hint and the description have it as a whole word.
-	if wordOnly(term) {
-		if p != nil {
-			for _, s := range p.hint {
-				a.add(s, weightHint, RuleHint)
-				a.sat(s, g, required)
-			}
-			for _, s := range p.desc {
-				a.add(s, weightDescription, RuleDescription)
-				a.sat(s, g, required)
-			}
-		}
-		return
-	}
-	ix.slowWord(a, term, g, required, fieldHint)
-	ix.slowWord(a, term, g, required, fieldDesc)
-}
-
-// spans applies the full-name fallback: the term without '_', '-' and '.'
-// equals two or more adjacent name parts joined. Such a tool has a part that
-// is a prefix of the flattened term and one that is a suffix of it; those
-// tools are checked with spansParts.
-func (ix *index) spans(a *accumulator, term string, g uint32) {
-	flat := unseparated(term)
-	if len(flat) < 2 || !partChars(flat) {
-		return
-	}
-	anyPrefix := false
-	for i := 1; i < len(flat); i++ {
-		if p := ix.lookup(flat[:i]); p != nil && len(p.part) > 0 {
-			anyPrefix = true
-			break
-		}
-	}
-	if !anyPrefix {
-		return
-	}
-	for i := 1; i < len(flat); i++ {
-		if p := ix.lookup(flat[i:]); p != nil {
-			for _, s := range p.part {
-				a.acc[s].spanGen = g
-			}
-		}
-	}
-	for i := 1; i < len(flat); i++ {
-		p := ix.lookup(flat[:i])
-		if p == nil {
-			continue
-		}
-		for _, s := range p.part {
-			c := &a.acc[s]
-			if c.spanGen == g && c.nameGen != g && spansParts(term, ix.slots[s].parts) {
-				c.nameGen = g
-				a.add(s, weightFullName, RuleFullName)
-			}
-		}
-	}
-}
-
-// slowWord applies the hint or description rule for a term that has
-// characters other than ASCII word characters: the candidates are the
-// tools whose text has each of the term's word runs as a word (all tools
-// when it has none), checked with hasWord.
-func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, f field) {
-	w, r := int32(weightDescription), RuleDescription
-	if f == fieldHint {
-		w, r = weightHint, RuleHint
-	}
-	text := func(e *entry) lowerText {
-		if f == fieldHint {
-			return e.hint
-		}
-		return e.desc
-	}
-	var cands []int32
-	runs, none := 0, false
-	wordRuns(term, func(run string) {
-		if none {
-			return
-		}
-		runs++
-		p := ix.lookup(run)
-		if p == nil || len(*p.list(f)) == 0 {
-			none = true
-			return
-		}
-		if l := *p.list(f); cands == nil || len(l) < len(cands) {
-			cands = l
-		}
-	})
-	if none {
-		return
-	}
-	check := func(s int32) {
-		e := ix.slots[s]
-		if e == nil {
-			return
-		}
-		if text(e).has(term) {
-			a.add(s, w, r)
-			a.sat(s, g, required)
-		}
-	}
-	if runs == 0 {
-		for s := range ix.slots {
-			check(int32(s))
-		}
-		return
-	}
-	for _, s := range cands {
-		check(s)
-	}
 }

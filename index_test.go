@@ -1,8 +1,10 @@
 package toolsearch
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -309,5 +311,85 @@ func TestAccumulatorReuse(t *testing.T) {
 func TestHasLineTerminator(t *testing.T) {
 	for _, s := range []string{"", "a", "a\nb", "\r", "x\u2028", "\u2029y", "\u2027", "\u202a", "é\u2030", "\xe2\x80", "\xe2", "ab\xe2\x80\xa8"} {
 		assert.Equal(t, strings.ContainsAny(s, "\n\r\u2028\u2029"), hasLineTerminator(s), "%q", s)
+	}
+}
+
+// punctuationCatalog registers n deferred tools whose 2 KB descriptions
+// are full of punctuation and of the words around it.
+func punctuationCatalog(t testing.TB, n int) *Registry {
+	t.Helper()
+	desc := strings.Repeat("a.b c++x e.g. x-y f(z) a---b ", 80)[:1995] + " q.z" // q.z only at the end
+	tools := make([]Tool, n)
+	for i := range tools {
+		tools[i] = Tool{Name: fmt.Sprintf("mcp__s%d__tool_%d", i%20, i), Description: desc}
+	}
+	r, err := NewRegistry(nil, tools...)
+	require.NoError(t, err)
+	return r
+}
+
+// TestPunctuationTermsAreBounded: a term made only of punctuation is
+// answered from the index, scanning no description (it used to scan every
+// one: 32 such terms cost a second at 10k tools); a term mixing words and
+// punctuation checks only the tools that have all its runs, within
+// MaxQueryWork, and a query that runs out says so.
+func TestPunctuationTermsAreBounded(t *testing.T) {
+	const n = 2000
+	r := punctuationCatalog(t, n)
+	snap := r.load()
+	idx := DefaultStrategy().Index(&snapshotCorpus{snap}, nil)
+	rank := func(q string, budget int) ([]Hit, *queryWork) {
+		ctx, w := withQueryWork(context.Background(), budget)
+		hits, _, err := idx.Rank(ctx, q, nil)
+		require.NoError(t, err)
+		return hits, w
+	}
+	punct := strings.Repeat("--- . ( - ", 8) // ("++" would be a required "+")
+	hits, w := rank(punct, 1)
+	assert.Len(t, hits, n, "every tool has those runs")
+	assert.Equal(t, 1, w.left, "punctuation-only terms scan nothing")
+	assert.False(t, w.cut)
+	hits, w = rank("c++ a.b", 1<<30)
+	assert.Len(t, hits, n)
+	assert.False(t, w.cut)
+	hits, w = rank("zz.b a.zz", 1)
+	assert.Empty(t, hits, "a term whose runs some tool lacks checks nothing")
+	assert.Equal(t, 1, w.left)
+
+	// "b.c" has runs every tool has, but occurs nowhere: each check reads
+	// a whole description.
+	s := NewSearcher(r, &SearchOptions{MaxQueryWork: 100 * 2000})
+	res := search(t, s, "b.c", 20)
+	require.Len(t, res.Notes, 1, "a query that runs out of work says so")
+	assert.Equal(t, matchingCut(), res.Notes[0])
+	res = search(t, s, "b.c xabx", 20)
+	assert.Equal(t, []string{matchingCut()}, res.Notes)
+	want := search(t, NewSearcher(r, nil), "q.z", 20)
+	assert.Empty(t, want.Notes)
+	assert.Len(t, want.Matches, 20)
+	res = search(t, NewSearcher(r, &SearchOptions{MaxQueryWork: 10 * 2000}), "q.z", 20)
+	assert.Equal(t, []string{matchingCut()}, res.Notes)
+	got := matchNames(res)
+	require.NotEmpty(t, got, "the tools checked before the cut are found")
+	assert.Equal(t, matchNames(want)[:len(got)], got, "the first tools in pool order are checked first")
+}
+
+// TestNamePartWorkIsBounded: the name parts compared for the "a name part
+// contains the term" rule (default and hybrid strategies) are paid for from
+// MaxQueryWork, so a catalog of many distinct parts that all hold the
+// term costs a bounded amount per query, with a note when cut.
+func TestNamePartWorkIsBounded(t *testing.T) {
+	tools := make([]Tool, 3000)
+	for i := range tools {
+		tools[i] = Tool{Name: fmt.Sprintf("mcp__s__xabx%d", i), Description: "d"}
+	}
+	r, err := NewRegistry(nil, tools...)
+	require.NoError(t, err)
+	for _, st := range []Strategy{DefaultStrategy(), HybridStrategy()} {
+		res := search(t, NewSearcher(r, &SearchOptions{Strategy: st}), "xab", 5)
+		assert.Empty(t, res.Notes, st.Name())
+		assert.Len(t, res.Matches, 5, st.Name())
+		res = search(t, NewSearcher(r, &SearchOptions{Strategy: st, MaxQueryWork: 1000}), "xab", 5)
+		assert.Equal(t, []string{matchingCut()}, res.Notes, "%s: the parts compared are bounded", st.Name())
 	}
 }

@@ -33,12 +33,14 @@ func TestLimitsDefaults(t *testing.T) {
 		MaxQueryTerms:        defaultMaxQueryTerms,
 		MaxSelectNames:       defaultMaxSelectNames,
 		MaxResultSchemaBytes: defaultMaxResultSchemaBytes,
+		MaxQueryWork:         defaultMaxQueryWork,
 	}, got, "zero and negative fields mean the defaults")
 	assert.Equal(t, RegistryOptions{
 		MaxSchemaBytes:      defaultMaxSchemaBytes,
 		MaxSchemaDepth:      defaultMaxSchemaDepth,
 		MaxDescriptionBytes: defaultMaxDescriptionBytes,
 		MaxSchemaWork:       defaultMaxSchemaWork,
+		MaxHintBytes:        defaultMaxHintBytes,
 	}, (&RegistryOptions{MaxSchemaDepth: -1}).withDefaults(), "zero and negative fields mean the defaults")
 	assert.Equal(t, 7, NewSearcher(&Registry{}, &SearchOptions{MaxQueryTerms: 7}).opts.MaxQueryTerms, "a set field is kept")
 	assert.Less(t, defaultMaxSchemaBytes, defaultMaxResultSchemaBytes,

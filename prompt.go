@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // This file holds every text the model reads that the package writes: the
@@ -262,7 +263,7 @@ func noMatchText(pending []string) string {
 	if len(pending) == 0 {
 		return none
 	}
-	return none + ". Some MCP servers are still connecting: " + strings.Join(pending, ", ") +
+	return none + ". Some MCP servers are still connecting: " + validUTF8(strings.Join(pending, ", ")) +
 		". Their tools will become available shortly — try searching again."
 }
 
@@ -316,12 +317,51 @@ func leftOutBudget(name string, size, left, limit int) string {
 		strconv.Itoa(left) + " of its " + strconv.Itoa(limit) + " schema bytes left. Select it in a query of its own."
 }
 
+func matchingCut() string {
+	return "Matching was cut short: this query needed more text scanned than one search may do (terms with punctuation, or a costly pattern), so some matching tools may be missing. Use fewer or plainer words."
+}
+
+func suggestionsCut() string {
+	return "Close names were not looked for every name not found: that needed more work than one search may do."
+}
+
 func leftOutUnloaded(name string, err error) string { return name + " was left out: " + modelText(err) }
 
 // modelText returns the text of err, an error of the package or of a
-// user's LoadSchema, for the model: without the "toolsearch: " prefix of
-// the sentinels it wraps.
-func modelText(err error) string { return strings.ReplaceAll(err.Error(), "toolsearch: ", "") }
+// user's LoadSchema (which may quote an MCP server), for the model: without
+// the "toolsearch: " prefix of the sentinels it wraps, and cut to a few
+// hundred bytes of valid UTF-8.
+func modelText(err error) string {
+	return clipMessage(strings.ReplaceAll(err.Error(), "toolsearch: ", ""))
+}
+
+// maxEcho is the most bytes of a model's or a server's input that a text
+// quotes: enough for any valid tool name.
+const maxEcho = maxNameLength
+
+// echo returns s as a text may quote it: valid UTF-8 (an invalid byte
+// becomes U+FFFD), and, when longer than maxEcho bytes, its first ones
+// followed by "…" and the length. Every text that repeats input from a
+// model or a server (names, numbers, history entries) goes through it, so
+// that no text grows with the input or carries invalid UTF-8.
+func echo(s string) string {
+	if len(s) <= maxEcho {
+		return validUTF8(s)
+	}
+	return prefix(s, maxEcho) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// prefix returns the first n bytes of s, or fewer so as not to split a
+// character, as valid UTF-8.
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return validUTF8(s)
+	}
+	for back := 0; back < utf8.UTFMax-1 && n > 0 && !utf8.RuneStart(s[n]); back++ {
+		n-- // a character cut in two; bytes that start none are replaced
+	}
+	return validUTF8(s[:n])
+}
 
 // The refusals of ToolSearch input. invalidQuery puts invalidInputPrefix
 // before each.
@@ -332,8 +372,16 @@ func argsNotJSON(err error, usage string) string {
 	return "arguments are not valid JSON (" + err.Error() + "); " + usage
 }
 
+func argsTooLong(n, limit int) string {
+	return "the arguments are " + strconv.Itoa(n) + " bytes long, the limit is " + strconv.Itoa(limit)
+}
+
 func argsTrailing(usage string) string {
 	return "arguments hold more than one JSON value, or text after it; " + usage
+}
+
+func argsBadNumber(err error, usage string) string {
+	return "arguments: " + err.Error() + "; " + usage
 }
 
 func argsNoQuery(field, usage string) string { return field + " must be a string; " + usage }
@@ -352,6 +400,10 @@ func patternTooLong(n, limit int) string {
 	return fmt.Sprintf("the pattern is %d characters long; the limit is %d: use a shorter pattern, for example a few alternatives like \"slack|message\"", n, limit)
 }
 
+func patternTooCostly(n, limit int) string {
+	return "the pattern is too costly to match: its program has " + strconv.Itoa(n) + " instructions, the limit is " + strconv.Itoa(limit) + ". Use smaller repeat counts ({n,m}) or fewer alternatives"
+}
+
 func patternInvalid(why string) string {
 	return "the pattern is not a valid RE2 regular expression (" + why + "): escape special characters such as ( ) [ ] . * + ? with a backslash"
 }
@@ -367,15 +419,19 @@ func refuseUnavailable(name, server string, pending bool) string {
 	if pending {
 		why = "is still connecting; try again shortly"
 	}
-	return "Tool " + name + " is not available: its MCP server " + server + " " + why + "."
+	return "Tool " + name + " is not available: its MCP server " + validUTF8(server) + " " + why + "."
 }
 
 func refuseUnknown(name string, suggestions []string) string {
-	msg := "No tool named " + name + " is available."
+	msg := "No tool named " + echo(name) + " is available."
 	if len(suggestions) > 0 {
 		msg += " Did you mean " + strings.Join(suggestions, ", ") + "?"
 	}
 	return msg
+}
+
+func refuseNameTooLong(name string) string {
+	return "No tool named " + echo(name) + " is available: tool names are at most " + strconv.Itoa(maxNameLength) + " bytes."
 }
 
 func refuseNoSchema(name string, err error) string {
@@ -388,6 +444,18 @@ func refuseArgsNotJSON(name string, err error) string {
 
 func refuseArgsNotLoaded(name, why string) string {
 	return "The arguments for " + name + " do not match its schema (" + why + "). This tool's schema was not loaded: call ToolSearch with select:" + name + ", then retry."
+}
+
+func refuseArgsBounds(name string, err error) string {
+	return "The arguments for " + name + " cannot be checked: " + err.Error() + "."
+}
+
+func refuseArgsTooLong(name string, n, limit int) string {
+	return "The arguments for " + name + " are " + strconv.Itoa(n) + " bytes long; the limit is " + strconv.Itoa(limit) + " bytes. Send less, or split the work into several calls."
+}
+
+func refuseArgsWork(name string) string {
+	return "The arguments for " + name + " cannot be checked: validating them against the tool's schema would take too long (long strings checked against its patterns or formats, or too many values). Send smaller arguments."
 }
 
 func refuseArgs(name, why string) string {

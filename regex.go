@@ -19,6 +19,7 @@ import (
 // alternative).
 const (
 	maxPatternLength       = words.MaxPattern // characters in a pattern
+	maxPatternProgram      = 1000             // instructions of a pattern's compiled program
 	regexWeightName        = 4                // the tool's name
 	regexWeightDescription = 2                // its description or search hint
 	regexWeightArgument    = 1                // any argument name or description
@@ -41,6 +42,15 @@ type regexStrategy struct{}
 // work as with every strategy; a query starting with "mcp__" is a pattern
 // like any other. A pattern that is too long or does not compile is an
 // error wrapping ErrInvalidQuery whose text tells the model what to fix.
+//
+// Matching costs about the pattern's program size per byte of text, and a
+// 200-character pattern can have a program of many thousands of
+// instructions (a counted repeat such as [^x]{1000} is a thousand of
+// them): a pattern whose program has more than 1,000 instructions is
+// refused with an error that says so, and the texts matched in one query
+// are bounded by SearchOptions.MaxQueryWork (each byte weighs the program
+// size of the alternative run on it, or 1 for a plain word), in pool
+// order: a query that reaches it stops there, with a note.
 //
 // With this strategy the ToolSearch input is {"pattern": string,
 // "max_results"?: integer}, and its description explains patterns.
@@ -99,17 +109,40 @@ func (regexStrategy) Index(c Corpus, prev Index) Index {
 type alternative struct {
 	lit  string
 	re   *regexp.Regexp
+	prog int      // instructions of re's program
 	need []string // nil: no prefilter
 }
 
-func (a *alternative) match(text string) bool {
+// match reports whether the alternative matches text, spending its cost
+// from w: a unit per byte for each literal looked for, the program size
+// per byte for the regular expression. ok is false when w ran out first.
+func (a *alternative) match(text string, w *queryWork) (matched, ok bool) {
 	if a.re == nil {
-		return strings.Contains(text, a.lit)
+		if !w.spend(len(text)) {
+			return false, false
+		}
+		i := strings.Index(text, a.lit)
+		if i >= 0 {
+			w.refund(len(text) - i - len(a.lit)) // the rest was not read
+		}
+		return i >= 0, true
 	}
-	if a.need != nil && !containsAny(text, a.need) {
-		return false
+	if a.need != nil {
+		if !w.spend(len(text) * len(a.need)) {
+			return false, false
+		}
+		if !containsAny(text, a.need) {
+			return false, true
+		}
 	}
-	return a.re.MatchString(text)
+	if !w.spend(len(text) * a.prog) {
+		return false, false
+	}
+	loc := a.re.FindStringIndex(text)
+	if loc != nil {
+		w.refund((len(text) - loc[1]) * a.prog) // the rest was not read
+	}
+	return loc != nil, true
 }
 
 // compilePattern checks a pattern from the model and compiles its
@@ -120,6 +153,9 @@ func compilePattern(p string) ([]alternative, error) {
 	}
 	if _, err := regexp.Compile(p); err != nil {
 		return nil, errors.New(patternInvalid(strings.TrimPrefix(err.Error(), "error parsing regexp: ")))
+	}
+	if n := programSize(regexp.MustCompile("(?i)" + p)); n > maxPatternProgram {
+		return nil, errors.New(patternTooCostly(n, maxPatternProgram))
 	}
 	if alts, ok := compileAlternatives(splitAlternatives(p)); ok {
 		return alts, nil
@@ -150,7 +186,7 @@ func compileAlternatives(parts []string) ([]alternative, bool) {
 		if !ok {
 			need = nil
 		}
-		alts = append(alts, alternative{re: re, need: need})
+		alts = append(alts, alternative{re: re, prog: programSize(re), need: need})
 	}
 	return alts, true
 }
@@ -207,27 +243,36 @@ func asciiLiteral(t *syntax.Regexp) (string, bool) {
 	return strings.ToLower(s), true
 }
 
-// Rank appends every tool the pattern matches somewhere. An invalid pattern
-// is an error.
-func (x *regexIndex) Rank(_ context.Context, pattern string, hits []Hit) ([]Hit, []string, error) {
+// Rank appends every tool the pattern matches somewhere, in pool order
+// until the query's work budget runs out. An invalid pattern is an error.
+func (x *regexIndex) Rank(ctx context.Context, pattern string, hits []Hit) ([]Hit, []string, error) {
 	alts, err := compilePattern(pattern)
 	if err != nil {
 		return nil, nil, err
 	}
+	w := queryWorkOf(ctx)
 	for i, d := range x.text {
 		score, rules := 0, Rule(0)
 		for j := range alts {
 			a := &alts[j]
-			if a.match(d.name) {
+			m, ok := a.match(d.name, w)
+			if !ok {
+				return hits, nil, nil // out of work: the pipeline adds the note
+			}
+			if m {
 				score += regexWeightName
 				rules |= RulePartSubstring
 			}
-			if a.match(d.desc) {
+			if m, ok = a.match(d.desc, w); !ok {
+				return hits, nil, nil
+			} else if m {
 				score += regexWeightDescription
 				rules |= RuleDescription
 			}
 			for _, arg := range d.args {
-				if a.match(arg) {
+				if m, ok = a.match(arg, w); !ok {
+					return hits, nil, nil
+				} else if m {
 					score += regexWeightArgument
 					rules |= RuleArgument
 					break

@@ -124,7 +124,9 @@ func TestRegexAlternativesAgreeWithRegexp(t *testing.T) {
 		for _, text := range texts {
 			got := false
 			for i := range alts {
-				got = got || alts[i].match(words.Lower(text))
+				m, ok := alts[i].match(words.Lower(text), &queryWork{left: 1 << 30})
+				require.True(t, ok)
+				got = got || m
 			}
 			assert.Equal(t, ref.MatchString(text), got, "pattern %q on %q", p, text)
 		}
@@ -166,4 +168,33 @@ func TestArgumentTexts(t *testing.T) {
 	n, d := argumentTexts(json.RawMessage(`not json`))
 	assert.Empty(t, n)
 	assert.Empty(t, d)
+}
+
+// TestRegexWorkIsBounded: a pattern whose program is large (counted
+// repeats: 13 characters used to cost seconds at 1,000 tools) is refused;
+// one just within the program bound stops at MaxQueryWork, checked in pool
+// order, with a note, whatever the catalog's size.
+func TestRegexWorkIsBounded(t *testing.T) {
+	for _, p := range []string{`[^x]{1000}y`, `.{500}.{501}`, `(a|b){999}`, `\pL{1000}`} {
+		_, err := NewSearcher(smallRegistry(t), &SearchOptions{Strategy: RegexStrategy()}).Search(p, 0)
+		require.ErrorIs(t, err, ErrInvalidQuery, p)
+		assert.Contains(t, err.Error(), "the pattern is too costly to match: its program has")
+		assert.Contains(t, err.Error(), "the limit is 1000")
+	}
+
+	r := punctuationCatalog(t, 500) // 2 KB descriptions
+	s := NewSearcher(r, &SearchOptions{Strategy: RegexStrategy()})
+	res, err := s.Search(`[^x]{900}y`, 5)
+	require.NoError(t, err, "within the program bound")
+	assert.Equal(t, []string{matchingCut()}, res.Notes, "a costly pattern stops at the budget and says so")
+
+	res, err = s.Search(`a\.b`, 5)
+	require.NoError(t, err)
+	assert.Empty(t, res.Notes, "a plain pattern over 500 tools is far within the budget")
+	assert.Len(t, res.Matches, 5)
+	small := NewSearcher(r, &SearchOptions{Strategy: RegexStrategy(), MaxQueryWork: 50_000})
+	res, err = small.Search(`nowhere|tool_1\d`, 20)
+	require.NoError(t, err)
+	assert.Equal(t, []string{matchingCut()}, res.Notes, "the option is honoured")
+	assert.NotEmpty(t, res.Matches, "what was matched before the cut is returned")
 }

@@ -6,7 +6,6 @@ import (
 	"iter"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -43,6 +42,7 @@ const (
 	defaultMaxSchemaDepth      = 64       // nesting of objects and arrays in one schema
 	defaultMaxDescriptionBytes = 16 << 10 // bytes in one tool's description
 	defaultMaxSchemaWork       = 10_000   // subschemas applied to one value when validating
+	defaultMaxHintBytes        = 1 << 10  // bytes in one tool's search hint
 )
 
 // RegistryOptions bound what a tool definition (from an MCP server, say)
@@ -51,7 +51,10 @@ const (
 // the Registry is made; the zero Registry uses the defaults. A tool over a
 // limit is refused with an error naming it and wrapping ErrLimit (and
 // ErrInvalidSchema for a schema); the limits apply to lazy schemas
-// (Tool.LoadSchema) when they are loaded.
+// (Tool.LoadSchema) when they are loaded. Besides these, a schema holding
+// a number with more than 100 digits or an exponent beyond ±400 is refused
+// (ErrInvalidSchema and ErrLimit, naming where the number is): compiling
+// and validating such a number costs time in proportion to its exponent.
 type RegistryOptions struct {
 	// MaxSchemaBytes is the largest input schema accepted, in bytes.
 	// Default 64 KiB.
@@ -80,6 +83,11 @@ type RegistryOptions struct {
 	// NewMCPTool already cuts MCP descriptions at 2,048 characters,
 	// visibly.
 	MaxDescriptionBytes int
+	// MaxHintBytes is the longest search hint accepted, in bytes; a longer
+	// one is refused (wrapping ErrLimit). A hint is a short phrase of
+	// extra search words (an MCP server gives it in _meta), read by every
+	// keyword search like the description. Default 1 KiB.
+	MaxHintBytes int
 }
 
 // withDefaults returns o with every zero or negative field set to its
@@ -93,6 +101,7 @@ func (o *RegistryOptions) withDefaults() RegistryOptions {
 	r.MaxSchemaDepth = orDefault(r.MaxSchemaDepth, defaultMaxSchemaDepth)
 	r.MaxSchemaWork = orDefault(r.MaxSchemaWork, defaultMaxSchemaWork)
 	r.MaxDescriptionBytes = orDefault(r.MaxDescriptionBytes, defaultMaxDescriptionBytes)
+	r.MaxHintBytes = orDefault(r.MaxHintBytes, defaultMaxHintBytes)
 	return r
 }
 
@@ -107,18 +116,19 @@ type Registry struct {
 	owners  map[string]string // name or alias → tool name
 	servers map[string]ServerStatus
 	snap    atomic.Pointer[snapshot]
-	limits  *RegistryOptions // with defaults; nil until first used (the zero Registry)
-	scratch scratchPool      // per-query score arrays, shared by the snapshots
-	hitBufs sync.Pool        // per-query hit buffers
-	schemas schemaCache      // schemas known to be valid
-	indexes strategyIndexes  // the strategies' indexes of the newest snapshot
+	limits  atomic.Pointer[RegistryOptions] // with defaults; nil until first used (the zero Registry)
+	scratch scratchPool                     // per-query score arrays, shared by the snapshots
+	hitBufs sync.Pool                       // per-query hit buffers
+	schemas schemaCache                     // schemas known to be valid
+	indexes strategyIndexes                 // the strategies' indexes of the newest snapshot
 }
 
 // NewRegistry returns a Registry with options opts (nil: the defaults)
 // holding tools. An error is Register's: nothing is registered.
 func NewRegistry(opts *RegistryOptions, tools ...Tool) (*Registry, error) {
 	lim := opts.withDefaults()
-	r := &Registry{limits: &lim}
+	r := &Registry{}
+	r.limits.Store(&lim)
 	if err := r.Register(tools...); err != nil {
 		return nil, err
 	}
@@ -126,13 +136,14 @@ func NewRegistry(opts *RegistryOptions, tools ...Tool) (*Registry, error) {
 }
 
 // registryLimits returns the limits in force, shared by the entries built
-// under them. r.mu must be held.
+// under them.
 func (r *Registry) registryLimits() *RegistryOptions {
-	if r.limits == nil { // the zero Registry
-		lim := (*RegistryOptions)(nil).withDefaults()
-		r.limits = &lim
+	if lim := r.limits.Load(); lim != nil {
+		return lim
 	}
-	return r.limits
+	lim := (*RegistryOptions)(nil).withDefaults() // the zero Registry
+	r.limits.CompareAndSwap(nil, &lim)
+	return r.limits.Load()
 }
 
 func (r *Registry) load() *snapshot {
@@ -161,54 +172,15 @@ func (r *Registry) write(tools []Tool, replace bool) error {
 	if len(tools) == 0 {
 		return nil
 	}
+	b := r.build(tools) // no lock held: validation and schema compilation
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	built, errs := r.prepare(tools, replace, nil)
+	built, errs := r.admit(b, replace, nil)
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
 	r.commit(built, nil)
 	return nil
-}
-
-// prepare validates tools against the registry (and each other) and builds
-// their entries. Names in ignore (a server's old tools) are treated as free.
-// Invalid tools are left out of built and reported in errs, in input order.
-func (r *Registry) prepare(tools []Tool, replace bool, ignore map[string]bool) (built []*entry, errs []error) {
-	taken := map[string]string{} // name or alias → owner, within this batch
-	lim := r.registryLimits()
-	schemas, schemaErrs := r.checkSchemas(tools, lim)
-	for i := range tools {
-		t := &tools[i]
-		if err := validateTool(t, lim, schemaErrs[i]); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		var dup []string
-		for _, n := range append([]string{t.Name}, t.Aliases...) {
-			if owner, ok := taken[n]; ok {
-				dup = append(dup, fmt.Sprintf("%q is also given for %q in the same call", n, owner))
-				continue
-			}
-			if owner, ok := r.owner(n); ok && !ignore[owner] && !(replace && owner == t.Name) {
-				dup = append(dup, fmt.Sprintf("%q is taken by %q", n, owner))
-			}
-		}
-		if len(dup) > 0 {
-			errs = append(errs, fmt.Errorf("register %q: %w: %s", t.Name, ErrDuplicateTool, strings.Join(dup, "; ")))
-			continue
-		}
-		for _, n := range append([]string{t.Name}, t.Aliases...) {
-			taken[n] = t.Name
-		}
-		e := newEntryShared(t, schemas[i])
-		e.lim = lim
-		if old := r.tools[t.Name]; old != nil && old.sameAs(e) {
-			e = old // unchanged: keep derived data and any loaded schema
-		}
-		built = append(built, e)
-	}
-	return built, errs
 }
 
 // owner returns the name of the registered tool that has name n as its name
@@ -240,6 +212,7 @@ func (r *Registry) commit(built []*entry, remove []string) {
 	for _, e := range built {
 		changed = append(changed, e.tool.Name)
 	}
+	r.schemas.forgetIfStale(len(r.tools)) // schemas no tool may have any more
 	r.publish(changed)
 }
 
@@ -261,9 +234,30 @@ func (r *Registry) drop(n string) {
 // patches the current snapshot; a large one, or one the current snapshot's
 // index has no room for, rebuilds it. r.mu must be held.
 func (r *Registry) publish(changed []string) {
+	if publishHook != nil {
+		publishHook()
+	}
 	old := r.snap.Load()
+	var all *toolMap
+	if old != nil {
+		all = old.all
+	}
+	defs := map[string]*entry{}
+	for _, n := range changed {
+		if e := r.tools[n]; all.get(n) != e {
+			defs[n] = e
+		}
+	}
+	if len(defs) > 0 {
+		all = all.with(defs)
+	}
+	servers := maps.Clone(r.servers)
+	store := func(s *snapshot) {
+		s.all, s.servers = all, servers
+		r.snap.Store(s)
+	}
 	if old == nil || old.ix.needsRebuild() {
-		r.snap.Store(buildSnapshot(r.tools, r.servers, &r.scratch))
+		store(buildSnapshot(r.tools, r.servers, &r.scratch))
 		return
 	}
 	var remove, add []*entry
@@ -289,10 +283,10 @@ func (r *Registry) publish(changed []string) {
 		}
 	}
 	if len(remove)+len(add) > max(64, len(old.pool)/8) {
-		r.snap.Store(buildSnapshot(r.tools, r.servers, &r.scratch))
+		store(buildSnapshot(r.tools, r.servers, &r.scratch))
 		return
 	}
-	r.snap.Store(old.apply(remove, add, r.servers))
+	store(old.apply(remove, add, r.servers))
 }
 
 // Remove removes the named tools and returns how many it removed; a name
@@ -337,6 +331,7 @@ func (r *Registry) SetServerTools(server string, tools []Tool) (skipped []error,
 		}
 		keep = append(keep, t)
 	}
+	b := r.build(keep) // no lock held: readers and other servers never wait for it
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := map[string]bool{}
@@ -345,7 +340,7 @@ func (r *Registry) SetServerTools(server string, tools []Tool) (skipped []error,
 			old[n] = true
 		}
 	}
-	built, prepErrs := r.prepare(keep, false, old)
+	built, prepErrs := r.admit(b, false, old)
 	r.commit(built, slices.Collect(maps.Keys(old)))
 	return append(skipped, prepErrs...), nil
 }
@@ -395,19 +390,15 @@ func (r *Registry) SetServerStatus(server string, status ServerStatus) {
 }
 
 // ServerStatus returns the status of MCP server server; ServerConnected for
-// a server it has not been told about.
+// a server it has not been told about. It never waits for a writer.
 func (r *Registry) ServerStatus(server string) ServerStatus {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.servers[server]
+	return r.load().servers[server]
 }
 
 // Lookup returns a copy of the registered tool named name, available or
-// not.
+// not. It never waits for a writer.
 func (r *Registry) Lookup(name string) (Tool, bool) {
-	r.mu.Lock()
-	e := r.tools[name]
-	r.mu.Unlock()
+	e := r.load().all.get(name)
 	if e == nil {
 		return Tool{}, false
 	}
@@ -426,24 +417,4 @@ func (r *Registry) Tools() iter.Seq[Tool] {
 			}
 		}
 	}
-}
-
-// validateTool checks the name, aliases and description of t against lim,
-// and reports schemaErr, the result of checking its schema (checkSchemas).
-func validateTool(t *Tool, lim *RegistryOptions, schemaErr error) error {
-	if err := checkName(t.Name); err != nil {
-		return fmt.Errorf("register %q: %w", t.Name, err)
-	}
-	for _, a := range t.Aliases {
-		if err := checkName(a); err != nil {
-			return fmt.Errorf("register %q: alias %q: %w", t.Name, a, err)
-		}
-	}
-	if n := len(t.Description); n > lim.MaxDescriptionBytes {
-		return fmt.Errorf("register %q: %w: the description is %d bytes, the limit is %d", t.Name, ErrLimit, n, lim.MaxDescriptionBytes)
-	}
-	if schemaErr != nil {
-		return fmt.Errorf("register %q: %w", t.Name, schemaErr)
-	}
-	return nil
 }

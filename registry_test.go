@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -172,15 +174,19 @@ func TestPoolOrderIgnoresRegistrationOrder(t *testing.T) {
 }
 
 func TestMCPNaming(t *testing.T) {
-	assert.Equal(t, "mcp__my_server__get_file-v2", mcpToolName("my server", "get.file-v2"))
-	assert.Equal(t, "mcp__a_b__c_d", mcpToolName("a/b", "c:d"))
+	assert.Equal(t, "mcp__github__create_issue", mcpToolName("github", "create_issue"), "clean names are Claude Code's")
+	assert.Equal(t, "mcp__my-srv__get__file-v2", mcpToolName("my-srv", "get__file-v2"), "a tool may hold __")
+	assert.Equal(t, "mcp__my_server_"+nameHash("my server")+"__get_file-v2_"+nameHash("get.file-v2"), mcpToolName("my server", "get.file-v2"))
+	assert.Equal(t, "mcp__a_b_"+nameHash("a__b")+"__c", mcpToolName("a__b", "c"), "a server part never holds __")
+	assert.Equal(t, "mcp__a_"+nameHash("a_")+"__b", mcpToolName("a_", "b"), "nor ends with _")
+	assert.Equal(t, "d698af2b", nameHash("工具"), "the hash is stable")
 
 	long := strings.Repeat("é", maxMCPDescription+10)
 	tl := NewMCPTool("srv.1", "do it", long, json.RawMessage(schema), map[string]any{
 		"anthropic/alwaysLoad": true,
 		"anthropic/searchHint": "  send \t a\n message  ",
 	})
-	assert.Equal(t, "mcp__srv_1__do_it", tl.Name)
+	assert.Equal(t, "mcp__srv_1_"+nameHash("srv.1")+"__do_it_"+nameHash("do it"), tl.Name)
 	assert.Equal(t, "srv.1", tl.Server)
 	assert.Equal(t, "do it", tl.MCPName)
 	assert.True(t, tl.AlwaysLoad)
@@ -188,12 +194,69 @@ func TestMCPNaming(t *testing.T) {
 	assert.Equal(t, strings.Repeat("é", maxMCPDescription)+"… [truncated]", tl.Description)
 
 	short := NewMCPTool("s", "t", strings.Repeat("x", maxMCPDescription), nil, map[string]any{
-		"anthropic/alwaysLoad": "true", // not a boolean: ignored
+		"anthropic/alwaysLoad": false,
 		"anthropic/searchHint": " \n ",
 	})
 	assert.Equal(t, strings.Repeat("x", maxMCPDescription), short.Description, "exactly 2,048 characters is not cut")
-	assert.False(t, short.AlwaysLoad, "alwaysLoad must be boolean true")
+	assert.False(t, short.AlwaysLoad)
 	assert.Empty(t, short.SearchHint, "a blank hint is no hint")
+	assert.NoError(t, (&Registry{}).Register(short))
+}
+
+// TestMCPNamesNeverCollide: tools that sanitizing used to give one name
+// (a server "a" with tool "b__c" and a server "a__b" with tool "c"; servers
+// "my.srv" and "my_srv"; tools named in Chinese) get distinct, valid,
+// stable names, all registered; a server cannot list a tool that takes the
+// name of another server's tool.
+func TestMCPNamesNeverCollide(t *testing.T) {
+	listings := map[string][]string{
+		"a":      {"b__c", "b_c"},
+		"a__b":   {"c"},
+		"a_b":    {"c"},
+		"my.srv": {"t"},
+		"my_srv": {"t", "t.x", "t_x"},
+		"s":      {"工具", "数据", "a.b", "a_b", "a b", "a:b"},
+		"s_":     {"x"},
+		"_s":     {"x"},
+	}
+	var r Registry
+	seen := map[string]string{}
+	for _, srv := range slices.Sorted(maps.Keys(listings)) {
+		var tools []Tool
+		for _, name := range listings[srv] {
+			tl := NewMCPTool(srv, name, "", nil, nil)
+			require.NoError(t, checkName(tl.Name), "%s/%s gives a valid name", srv, name)
+			assert.Equal(t, tl.Name, NewMCPTool(srv, name, "", nil, nil).Name, "stable")
+			if other, dup := seen[tl.Name]; dup {
+				t.Errorf("%s/%s and %s are both named %s", srv, name, other, tl.Name)
+			}
+			seen[tl.Name] = srv + "/" + name
+			rest, _ := strings.CutPrefix(tl.Name, "mcp__")
+			server, _, _ := strings.Cut(rest, "__")
+			assert.Equal(t, mcpServerPart(srv), server, "the name says which server %s/%s is from", srv, name)
+			tools = append(tools, tl)
+		}
+		require.NoError(t, setServerTools(&r, srv, tools), "server %s", srv)
+	}
+	assert.Len(t, names(&r), len(seen), "every tool registered")
+}
+
+// TestMetaOfTheWrongType: a _meta value the package reads, of the wrong
+// type, is reported when the tool is registered, naming the key; the
+// server's other tools are registered.
+func TestMetaOfTheWrongType(t *testing.T) {
+	var r Registry
+	skipped, err := r.SetServerTools("s", []Tool{
+		NewMCPTool("s", "bad_load", "", nil, map[string]any{"anthropic/alwaysLoad": "true"}),
+		NewMCPTool("s", "bad_hint", "", nil, map[string]any{"anthropic/searchHint": []any{"a"}, "anthropic/alwaysLoad": 1.0}),
+		NewMCPTool("s", "null_is_absent", "", nil, map[string]any{"anthropic/alwaysLoad": nil, "other/key": 5.0}),
+	})
+	require.NoError(t, err)
+	require.Len(t, skipped, 2)
+	require.ErrorIs(t, skipped[0], ErrInvalidMeta)
+	assert.EqualError(t, skipped[0], `register "mcp__s__bad_load": toolsearch: invalid _meta: "anthropic/alwaysLoad" is a string, want a boolean`)
+	assert.EqualError(t, skipped[1], `register "mcp__s__bad_hint": toolsearch: invalid _meta: "anthropic/alwaysLoad" is a number, want a boolean; "anthropic/searchHint" is an array, want a string`)
+	assert.Equal(t, []string{"mcp__s__null_is_absent"}, names(&r))
 }
 
 func TestServers(t *testing.T) {
@@ -300,4 +363,95 @@ func TestErrorsAreWrapped(t *testing.T) {
 	err := r.Register(Tool{Name: ""})
 	assert.True(t, errors.Is(err, ErrInvalidName))
 	assert.Contains(t, err.Error(), `register ""`)
+}
+
+// TestBuildHoldsNoLock: while a server's tools are being checked and their
+// schemas compiled (held inside build here), every reader and the other
+// servers' writers go on; the registration then publishes at once.
+func TestBuildHoldsNoLock(t *testing.T) {
+	var r Registry
+	require.NoError(t, setServerTools(&r, "small", []Tool{NewMCPTool("small", "fetch", "Fetch a page.", nil, nil)}))
+	inBuild, release := make(chan struct{}), make(chan struct{})
+	builtHook = func() {
+		builtHook = nil
+		close(inBuild)
+		<-release
+	}
+	defer func() { builtHook = nil }()
+	done := make(chan error)
+	go func() {
+		_, err := r.SetServerTools("big", distinctSchemaTools("big", 200))
+		done <- err
+	}()
+	<-inBuild
+	others := make(chan struct{})
+	go func() {
+		defer close(others)
+		_, ok := r.Lookup("mcp__small__fetch")
+		assert.True(t, ok)
+		assert.Equal(t, ServerConnected, r.ServerStatus("small"))
+		_, err := NewSession(&r, nil).CheckCall("mcp__small__fetch", nil)
+		assert.NoError(t, err)
+		r.SetServerStatus("small", ServerPending)
+		assert.NoError(t, setServerTools(&r, "other", []Tool{NewMCPTool("other", "x", "", nil, nil)}))
+		res, err := NewSearcher(&r, nil).Search("x", 0)
+		assert.NoError(t, err)
+		assert.Len(t, res.Matches, 1)
+		assert.Equal(t, []string{"small"}, res.PendingMCPServers)
+	}()
+	select {
+	case <-others:
+	case <-time.After(10 * time.Second):
+		t.Fatal("readers and other servers waited for a registration's build")
+	}
+	close(release)
+	require.NoError(t, <-done)
+	_, ok := r.Lookup("mcp__big__tool_199")
+	assert.True(t, ok, "the registration is published when it returns")
+	assert.Len(t, names(&r), 201, "200 big, 1 other; small is pending")
+}
+
+// TestReadersNeverWaitForAWriter: while a writer holds the registry's lock
+// (publishing the next snapshot, held inside publish here), Lookup,
+// ServerStatus, CheckCall and searches answer from the published snapshot.
+func TestReadersNeverWaitForAWriter(t *testing.T) {
+	var r Registry
+	require.NoError(t, setServerTools(&r, "small", []Tool{NewMCPTool("small", "fetch", "Fetch a page.", nil, nil)}))
+	r.SetServerStatus("gone", ServerDisconnected)
+	inPublish, release := make(chan struct{}), make(chan struct{})
+	publishHook = func() {
+		publishHook = nil
+		close(inPublish)
+		<-release
+	}
+	defer func() { publishHook = nil }()
+	done := make(chan error)
+	go func() {
+		_, err := r.SetServerTools("big", distinctSchemaTools("big", 50))
+		done <- err
+	}()
+	<-inPublish
+	readers := make(chan struct{})
+	go func() {
+		defer close(readers)
+		_, ok := r.Lookup("mcp__small__fetch")
+		assert.True(t, ok)
+		assert.Equal(t, ServerDisconnected, r.ServerStatus("gone"))
+		_, err := NewSession(&r, nil).CheckCall("mcp__small__fetch", nil)
+		assert.NoError(t, err)
+		_, err = NewSession(&r, nil).CheckCall("mcp__big__tool_1", nil)
+		assert.ErrorIs(t, err, ErrUnknownTool, "not published yet")
+		res, err := NewSearcher(&r, nil).Search("fetch", 0)
+		assert.NoError(t, err)
+		assert.Len(t, res.Matches, 1)
+	}()
+	select {
+	case <-readers:
+	case <-time.After(10 * time.Second):
+		t.Fatal("readers waited for a writer")
+	}
+	close(release)
+	require.NoError(t, <-done)
+	_, ok := r.Lookup("mcp__big__tool_1")
+	assert.True(t, ok)
 }

@@ -12,7 +12,8 @@ import (
 type Result struct {
 	// Matches are the tools found, best first. Never nil.
 	Matches []Match `json:"matches"`
-	// Query is the query as given.
+	// Query is the query as given, each byte of invalid UTF-8 replaced by
+	// U+FFFD (as a JSON decoder reads it).
 	Query string `json:"query"`
 	// TotalDeferredTools is the number of deferred tools searched.
 	TotalDeferredTools int `json:"total_deferred_tools"`

@@ -14,25 +14,33 @@ import (
 // items), or a request body holding one under "messages" or "input".
 // Three shapes are read, and may be mixed:
 //
-//   - Anthropic Messages: every {"type":"tool_reference","tool_name":…}
-//     block inside a tool_result's content (or a tool_search_tool_result),
-//     and the inline rendering of a ToolSearch result in a tool_result
-//     answering a ToolSearch tool_use;
-//   - OpenAI Chat Completions: the inline rendering in a role "tool"
-//     message answering a ToolSearch tool call;
-//   - OpenAI Responses: the inline rendering in a function_call_output
-//     answering a ToolSearch function_call.
+//   - Anthropic Messages: the {"type":"tool_reference","tool_name":…}
+//     blocks directly in the content of a tool_result answering a
+//     ToolSearch tool_use (with or without text blocks beside them; the
+//     text blocks that follow the tool_result in the same message are not
+//     read), the inline or functions rendering of a ToolSearch result in
+//     such a tool_result, and the tool_references of a
+//     tool_search_tool_result (Anthropic's server-side tool search);
+//   - OpenAI Chat Completions: the inline or functions rendering in a role
+//     "tool" message answering a ToolSearch tool call;
+//   - OpenAI Responses: the same in a function_call_output answering a
+//     ToolSearch function_call.
 //
-// A ToolSearch result is read in the inline (JSON) and the functions
-// rendering. A tool result whose call is not in the history (the history
-// was cut) still counts when its text is an inline ToolSearch result
-// (an object with "matches", "query" and "total_deferred_tools"). Error
-// results and every other message are ignored.
+// Only answers to ToolSearch calls count: a tool result that answers any
+// other call in the history is never read, whatever it holds (a command's
+// output may print a ToolSearch result), and neither is anything else
+// (messages, tool inputs, tool_reference blocks nested deeper). A tool
+// result whose call is not in the history at all (the history was cut
+// before it) counts when it holds tool_reference blocks, or when its text
+// is a complete inline ToolSearch result (an object with "matches",
+// "query" and "total_deferred_tools"). Error results are ignored.
 //
 // A history that is not JSON or not an array is an error wrapping
 // ErrInvalidHistory, and nothing is added. A name that is not a valid tool
-// name is skipped: skipped holds one error per such name, wrapping
-// ErrInvalidName; the other names are added.
+// name is skipped: skipped holds one error per such name (quoting at most
+// its first 128 bytes; after 100 of them, one error counts the rest),
+// wrapping ErrInvalidName. Names beyond SessionOptions.MaxDiscovered are
+// skipped too (see AddDiscovered). The other names are added.
 func (s *Session) Resume(history json.RawMessage) (skipped []error, err error) {
 	names, skipped, err := discoveredInHistory(history)
 	if err != nil {
@@ -40,6 +48,9 @@ func (s *Session) Resume(history json.RawMessage) (skipped []error, err error) {
 	}
 	return append(skipped, s.AddDiscovered(names...)...), nil
 }
+
+// maxSkippedNames is how many invalid names Resume reports one by one.
+const maxSkippedNames = 100
 
 // discoveredInHistory returns the names of the tools that history shows as
 // discovered (see Resume), sorted, without duplicates, and an error for
@@ -66,26 +77,38 @@ func discoveredInHistory(history json.RawMessage) (names []string, skipped []err
 	if !ok {
 		return nil, nil, fmt.Errorf("%w: want an array of messages, got %s", ErrInvalidHistory, jsonKind(doc))
 	}
-	h := historyScan{searchCalls: map[string]bool{}, names: map[string]bool{}}
+	h := historyScan{calls: map[string]bool{}, names: map[string]bool{}}
 	for _, it := range items {
 		h.visit(it)
 	}
 	for _, r := range h.results {
-		if r.isError {
-			continue
+		search, known := h.calls[r.id]
+		if r.id == "" {
+			search, known = false, false // cannot be matched to its call
 		}
-		search := r.id != "" && h.searchCalls[r.id]
+		if r.isError || known && !search {
+			continue // only answers to ToolSearch calls count
+		}
+		if r.refs {
+			h.references(r.content)
+		}
 		for _, t := range contentTexts(r.content) {
 			h.readResultText(t, search)
 		}
 	}
 	names = make([]string, 0, len(h.names))
+	bad := 0
 	for _, n := range slices.Sorted(maps.Keys(h.names)) {
 		if err := checkName(n); err != nil {
-			skipped = append(skipped, fmt.Errorf("history names %q: %w", n, err))
+			if bad++; bad <= maxSkippedNames {
+				skipped = append(skipped, fmt.Errorf("history names %q: %w", echo(n), err))
+			}
 			continue
 		}
 		names = append(names, n)
+	}
+	if bad > maxSkippedNames {
+		skipped = append(skipped, fmt.Errorf("history names %d more invalid names: %w", bad-maxSkippedNames, ErrInvalidName))
 	}
 	return names, skipped, nil
 }
@@ -104,17 +127,18 @@ func jsonKind(v any) string {
 	return "an object"
 }
 
-// historyScan collects ToolSearch calls, tool results and tool references.
+// historyScan collects the calls and tool results of a history.
 type historyScan struct {
-	searchCalls map[string]bool // ids of ToolSearch calls
-	results     []toolResult
-	names       map[string]bool
+	calls   map[string]bool // id of every call → whether it is a ToolSearch call
+	results []toolResult
+	names   map[string]bool
 }
 
 type toolResult struct {
 	id      string
 	content any
 	isError bool
+	refs    bool // an Anthropic tool_result, whose content may hold tool_reference blocks
 }
 
 // visit reads one message, item or content block.
@@ -133,31 +157,27 @@ func (h *historyScan) visitObject(m map[string]any) {
 	str := func(k string) string { s, _ := m[k].(string); return s }
 	switch str("type") {
 	case "tool_use", "server_tool_use": // Anthropic call
-		if str("name") == ToolSearchName {
-			h.searchCalls[str("id")] = true
-		}
+		h.calls[str("id")] = str("name") == ToolSearchName
 		return
 	case "function_call": // Responses call
-		if str("name") == ToolSearchName {
-			h.searchCalls[str("call_id")] = true
-		}
+		h.calls[str("call_id")] = str("name") == ToolSearchName
 		return
 	case "tool_result": // Anthropic result
 		isErr, _ := m["is_error"].(bool)
-		h.results = append(h.results, toolResult{str("tool_use_id"), m["content"], isErr})
-		h.references(m["content"])
+		h.results = append(h.results, toolResult{str("tool_use_id"), m["content"], isErr, true})
 		return
 	case "tool_search_tool_result": // Anthropic server-side tool search
-		h.references(m["content"])
+		if c, ok := m["content"].(map[string]any); ok {
+			h.references(c["tool_references"])
+		}
 		return
 	case "function_call_output": // Responses result
 		h.results = append(h.results, toolResult{id: str("call_id"), content: m["output"]})
 		return
 	}
 	if f, ok := m["function"].(map[string]any); ok { // Chat tool call
-		if name, _ := f["name"].(string); name == ToolSearchName {
-			h.searchCalls[str("id")] = true
-		}
+		name, _ := f["name"].(string)
+		h.calls[str("id")] = name == ToolSearchName
 		return
 	}
 	if str("role") == "tool" { // Chat result
@@ -168,22 +188,16 @@ func (h *historyScan) visitObject(m map[string]any) {
 	h.visit(m["tool_calls"])
 }
 
-// references records every tool_reference block inside v.
+// references records the tool_reference blocks of v, a list of content
+// blocks (blocks nested deeper are not read).
 func (h *historyScan) references(v any) {
-	switch v := v.(type) {
-	case []any:
-		for _, x := range v {
-			h.references(x)
-		}
-	case map[string]any:
-		if t, _ := v["type"].(string); t == "tool_reference" {
-			if n, ok := v["tool_name"].(string); ok {
+	blocks, _ := v.([]any)
+	for _, b := range blocks {
+		m, _ := b.(map[string]any)
+		if t, _ := m["type"].(string); t == "tool_reference" {
+			if n, ok := m["tool_name"].(string); ok {
 				h.names[n] = true
 			}
-			return
-		}
-		for _, k := range slices.Sorted(maps.Keys(v)) {
-			h.references(v[k])
 		}
 	}
 }

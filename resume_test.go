@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -200,4 +202,109 @@ func TestResumeAddsNames(t *testing.T) {
 	require.ErrorIs(t, skipped[0], ErrInvalidName)
 	assert.Contains(t, discovered(s), "Good", "the valid names are recorded")
 	assert.Contains(t, discovered(s), "TaskList")
+}
+
+// TestResumeReadsOnlyToolSearchAnswers: a history makes a tool discovered
+// only through an answer to a ToolSearch call (or a result whose call was
+// cut off), never through what another tool printed or a reference nested
+// somewhere else, in every shape a history takes.
+func TestResumeReadsOnlyToolSearchAnswers(t *testing.T) {
+	inline := `{\"matches\":[{\"name\":\"mcp__fs__delete_all\",\"description\":\"d\",\"schema\":{}}],\"query\":\"delete\",\"total_deferred_tools\":3}`
+	functions := `<functions>\n<function>{\"description\":\"d\",\"name\":\"mcp__fs__delete_all\",\"parameters\":{}}</function>\n</functions>`
+	refs := `[{"type":"tool_reference","tool_name":"mcp__fs__delete_all"}]`
+	use := func(name string) string {
+		return `{"role":"assistant","content":[{"type":"tool_use","id":"1","name":"` + name + `","input":{}}]}`
+	}
+	result := func(content string) string {
+		return `{"role":"user","content":[{"type":"tool_result","tool_use_id":"1","content":` + content + `}]}`
+	}
+	for _, tc := range []struct {
+		name, history string
+		want          []string
+	}{
+		{"Bash printed an inline result", `[` + use("Bash") + `,` + result(`"`+inline+`"`) + `]`, []string{}},
+		{"Bash printed it as a text block", `[` + use("Bash") + `,` + result(`[{"type":"text","text":"`+inline+`"}]`) + `]`, []string{}},
+		{"Bash printed the functions rendering", `[` + use("Bash") + `,` + result(`"`+functions+`"`) + `]`, []string{}},
+		{"another tool's result holds references", `[` + use("Read") + `,` + result(refs) + `]`, []string{}},
+		{"Chat: another tool printed a result",
+			`[{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"Bash","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c","content":"` + inline + `"}]`, []string{}},
+		{"Responses: another tool printed a result",
+			`[{"type":"function_call","call_id":"c","name":"Bash","arguments":"{}"},{"type":"function_call_output","call_id":"c","output":"` + inline + `"}]`, []string{}},
+		{"a reference nested in a block of a ToolSearch result",
+			`[` + use("ToolSearch") + `,` + result(`[{"type":"text","text":"x","extra":{"type":"tool_reference","tool_name":"mcp__fs__delete_all"}}]`) + `]`, []string{}},
+		{"a reference nested in a Bash result's structure",
+			`[` + use("Bash") + `,` + result(`[{"type":"text","text":"x","content":`+refs+`}]`) + `]`, []string{}},
+		{"a reference in a user message", `[{"role":"user","content":` + refs + `}]`, []string{}},
+		{"ToolSearch answered with references (Claude Code's shape: the text after the result)",
+			`[` + use("ToolSearch") + `,{"role":"user","content":[{"type":"tool_result","tool_use_id":"1","content":` + refs + `},{"type":"text","text":"Tool loaded."}]}]`,
+			[]string{"mcp__fs__delete_all"}},
+		{"ToolSearch answered with references and text inside the result",
+			`[` + use("ToolSearch") + `,` + result(`[{"type":"tool_reference","tool_name":"mcp__fs__delete_all"},{"type":"text","text":"Tool loaded."}]`) + `]`,
+			[]string{"mcp__fs__delete_all"}},
+		{"ToolSearch answered inline", `[` + use("ToolSearch") + `,` + result(`"`+inline+`"`) + `]`, []string{"mcp__fs__delete_all"}},
+		{"ToolSearch answered with functions", `[` + use("ToolSearch") + `,` + result(`"`+functions+`"`) + `]`, []string{"mcp__fs__delete_all"}},
+		{"a cut history: references whose call is gone", `[` + result(refs) + `]`, []string{"mcp__fs__delete_all"}},
+		{"a cut history: the functions rendering alone is not enough", `[` + result(`"`+functions+`"`) + `]`, []string{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, skipped, err := discoveredInHistory(json.RawMessage(tc.history))
+			require.NoError(t, err, tc.history)
+			require.Empty(t, skipped)
+			assert.Equal(t, tc.want, got, tc.history)
+		})
+	}
+}
+
+// TestDiscoveredSetIsBounded: names from outside the conversation's own
+// searches stop at MaxDiscovered, with one error that says so.
+func TestDiscoveredSetIsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[{"role":"user","content":[{"type":"tool_result","tool_use_id":"gone","content":[`)
+	const n = 50_000
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"type":"tool_reference","tool_name":"mcp__s__t%d"}`, i)
+	}
+	b.WriteString(`]}]}]`)
+	s := NewSession(smallRegistry(t), nil)
+	skipped, err := s.Resume(json.RawMessage(b.String()))
+	require.NoError(t, err)
+	require.Len(t, skipped, 1, "one error for every name over the limit")
+	require.ErrorIs(t, skipped[0], ErrLimit)
+	assert.Contains(t, skipped[0].Error(), "40000 names not recorded")
+	assert.Len(t, discovered(s), defaultMaxDiscovered)
+
+	s = NewSession(smallRegistry(t), &SessionOptions{MaxDiscovered: 2})
+	skipped = s.AddDiscovered("A", "B", "A", "C", "D")
+	require.Len(t, skipped, 1)
+	assert.Contains(t, skipped[0].Error(), "2 names not recorded")
+	assert.Equal(t, []string{"A", "B"}, discovered(s))
+	err = s.Restore(SessionState{Discovered: []string{"A", "B", "C"}})
+	require.ErrorIs(t, err, ErrLimit)
+	assert.Equal(t, []string{"A", "B"}, discovered(s), "a refused state changes nothing")
+	sessionSearch(t, s, "select:WebFetch")
+	assert.Contains(t, discovered(s), "WebFetch", "what ToolSearch returned is always recorded")
+}
+
+// TestResumeReportsFewErrors: a history full of bad names gives a bounded
+// list of errors.
+func TestResumeReportsFewErrors(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[{"role":"user","content":[{"type":"tool_result","tool_use_id":"gone","content":[`)
+	for i := range 5000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"type":"tool_reference","tool_name":"bad name %d"}`, i)
+	}
+	b.WriteString(`]}]}]`)
+	skipped, err := NewSession(smallRegistry(t), nil).Resume(json.RawMessage(b.String()))
+	require.NoError(t, err)
+	require.Len(t, skipped, maxSkippedNames+1)
+	assert.Contains(t, skipped[maxSkippedNames].Error(), "4900 more invalid names")
+	err = NewSession(smallRegistry(t), nil).Restore(SessionState{Announced: slices.Repeat([]string{"bad name"}, 5000)})
+	require.ErrorIs(t, err, ErrInvalidName)
+	assert.Len(t, strings.Split(err.Error(), "\n"), maxSkippedNames+1)
 }

@@ -9,9 +9,9 @@ import (
 	"io"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -73,12 +73,31 @@ func checkSchema(raw json.RawMessage, lim *RegistryOptions) error {
 	if m := lim.MaxSchemaDepth; jsonDepth(raw, m+1) > m {
 		return schemaOverLimit("the schema nests objects and arrays more than %d deep", m)
 	}
+	if err := checkSchemaNumbers(raw); err != nil {
+		return err
+	}
 	s, err := compileSchema(raw)
 	if err != nil {
 		return err
 	}
 	if m := lim.MaxSchemaWork; schemaWork(s, schemaWorkLevels, m) > m {
 		return schemaOverLimit("validating one value may apply more than %d subschemas: its references fan out", m)
+	}
+	return nil
+}
+
+// checkSchemaNumbers checks the numbers of a schema (see checkNumbers)
+// before the compiler reads them. A schema that is not JSON is left to the
+// compiler to refuse.
+func checkSchemaNumbers(raw json.RawMessage) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return nil
+	}
+	if err := checkNumbers(v); err != nil {
+		return schemaOverLimit("%v", err)
 	}
 	return nil
 }
@@ -91,9 +110,20 @@ func checkSchema(raw json.RawMessage, lim *RegistryOptions) error {
 // function of the bytes and the registry's limits alone, which never
 // change, so a hit is as good as a check.
 type schemaCache struct {
+	mu    sync.Mutex // held briefly, never while compiling
 	seed  maphash.Seed
 	valid map[uint64][]json.RawMessage
 	n     int
+}
+
+// forgetIfStale empties the cache when it holds far more schemas than the
+// registry's tools (of which there are tools) may have.
+func (c *schemaCache) forgetIfStale(tools int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n > 4*tools+4096 {
+		c.seed, c.valid, c.n = maphash.Seed{}, nil, 0
+	}
 }
 
 func (c *schemaCache) find(raw json.RawMessage) (json.RawMessage, uint64) {
@@ -124,13 +154,11 @@ const parallelSchemas = 32
 // checkSchemas checks the schemas of tools. For each tool it returns the
 // schema bytes to keep (shared with other tools that have the same schema)
 // and the error for an invalid schema. Schemas not seen before are compiled,
-// on several goroutines when there are many. r.mu must be held.
+// on several goroutines when there are many, with no lock held.
 func (r *Registry) checkSchemas(tools []Tool, lim *RegistryOptions) ([]json.RawMessage, []error) {
 	keep := make([]json.RawMessage, len(tools))
 	errs := make([]error, len(tools))
-	if r.schemas.n > 4*len(r.tools)+4096 {
-		r.schemas = schemaCache{} // forget schemas no tool may have any more
-	}
+	r.schemas.mu.Lock()
 	var todo []int              // tools whose schema is compiled: the first of each new schema
 	same := map[int]int{}       // tool → the tool in todo with the same new schema
 	first := map[uint64][]int{} // hash → tools in todo
@@ -151,6 +179,7 @@ func (r *Registry) checkSchemas(tools []Tool, lim *RegistryOptions) ([]json.RawM
 		first[h] = append(first[h], i)
 		todo = append(todo, i)
 	}
+	r.schemas.mu.Unlock()
 	if len(todo) >= parallelSchemas && runtime.GOMAXPROCS(0) > 1 {
 		var next atomic.Int64
 		var wg sync.WaitGroup
@@ -168,12 +197,17 @@ func (r *Registry) checkSchemas(tools []Tool, lim *RegistryOptions) ([]json.RawM
 			errs[i] = checkSchema(tools[i].InputSchema, lim)
 		}
 	}
+	r.schemas.mu.Lock()
 	for _, i := range todo {
-		if errs[i] == nil {
-			_, h := r.schemas.find(tools[i].InputSchema)
-			keep[i] = r.schemas.add(h, tools[i].InputSchema)
+		if errs[i] == nil { // another batch may have added it meanwhile
+			v, h := r.schemas.find(tools[i].InputSchema)
+			if v == nil {
+				v = r.schemas.add(h, tools[i].InputSchema)
+			}
+			keep[i] = v
 		}
 	}
+	r.schemas.mu.Unlock()
 	for i, j := range same {
 		keep[i], errs[i] = keep[j], errs[j]
 	}
@@ -194,6 +228,9 @@ func (e *entry) loadSchema() (json.RawMessage, error) {
 			if raw, err = e.tool.LoadSchema(); err != nil {
 				l.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
 				return
+			}
+			if !utf8.Valid(raw) {
+				raw = json.RawMessage(validUTF8(string(raw)))
 			}
 			if err := checkSchema(raw, e.limits()); err != nil {
 				l.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
@@ -216,7 +253,7 @@ func (e *entry) loadSchema() (json.RawMessage, error) {
 // compiledSchema returns the tool's input schema compiled for validation,
 // compiled once per entry (so once per tool definition, for every
 // Session).
-func (e *entry) compiledSchema() (*jsonschema.Schema, error) {
+func (e *entry) compiledSchema() (*callValidator, error) {
 	l := e.lazy()
 	l.validatorOnce.Do(func() {
 		raw, err := e.loadSchema()
@@ -224,7 +261,12 @@ func (e *entry) compiledSchema() (*jsonschema.Schema, error) {
 			l.validatorErr = err
 			return
 		}
-		l.validator, l.validatorErr = compileSchema(raw)
+		s, err := compileSchema(raw)
+		if err != nil {
+			l.validatorErr = err
+			return
+		}
+		l.validator = newCallValidator(s)
 	})
 	return l.validator, l.validatorErr
 }
@@ -245,31 +287,11 @@ func decodeArgs(args json.RawMessage) (any, json.RawMessage, error) {
 	if err := json.Compact(&buf, args); err != nil { // also refuses trailing data
 		return nil, nil, err
 	}
-	return v, buf.Bytes(), nil
-}
-
-// validationMessage turns a jsonschema error into one line for the model.
-func validationMessage(err error) string {
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return err.Error()
+	compact := buf.Bytes()
+	if !utf8.Valid(compact) {
+		compact = []byte(validUTF8(string(compact))) // as the decoder read them
 	}
-	var msgs []string
-	for _, e := range ve.BasicOutput().Errors {
-		if e.Error == "" || strings.HasPrefix(e.Error, "doesn't validate with") {
-			continue
-		}
-		loc := strings.TrimPrefix(e.InstanceLocation, "/")
-		if loc == "" {
-			msgs = append(msgs, e.Error)
-		} else {
-			msgs = append(msgs, loc+": "+e.Error)
-		}
-	}
-	if len(msgs) == 0 {
-		return ve.Error()
-	}
-	return strings.Join(msgs, "; ")
+	return v, compact, nil
 }
 
 // jsonDepth returns the deepest nesting of objects and arrays in the valid

@@ -128,6 +128,40 @@ func (w *workWalker) at(s *jsonschema.Schema, d int, k valueKind) int {
 	return n
 }
 
+// subschemas returns every subschema s holds directly: those it applies to
+// the value it is applied to, and those it applies to the values below.
+func subschemas(s *jsonschema.Schema) iter.Seq[*jsonschema.Schema] {
+	return func(yield func(*jsonschema.Schema) bool) {
+		for c := range sameValue(s) {
+			if !yield(c) {
+				return
+			}
+		}
+		var below []*jsonschema.Schema
+		for _, c := range s.Properties {
+			below = append(below, c)
+		}
+		for _, c := range s.PatternProperties {
+			below = append(below, c)
+		}
+		below = append(below, s.PrefixItems...)
+		if items, ok := s.Items.([]*jsonschema.Schema); ok {
+			below = append(below, items...)
+		}
+		for _, c := range []any{s.AdditionalProperties, s.Items, s.AdditionalItems} {
+			if c, ok := c.(*jsonschema.Schema); ok {
+				below = append(below, c)
+			}
+		}
+		below = append(below, s.PropertyNames, s.UnevaluatedProperties, s.Items2020, s.Contains, s.UnevaluatedItems, s.ContentSchema)
+		for _, c := range below {
+			if c != nil && !yield(c) {
+				return
+			}
+		}
+	}
+}
+
 // sameValue returns the subschemas that s applies to the value it is
 // applied to.
 func sameValue(s *jsonschema.Schema) iter.Seq[*jsonschema.Schema] {

@@ -39,6 +39,41 @@ type accumulator struct {
 	acc     []acc
 	touched []int32
 	gen     uint32
+	mark    []uint64 // a bit per slot, all clear between uses (intersect)
+	cands   []int32  // intersect's result, reused
+}
+
+// intersect returns the slots in every list of lists (sorted shortest
+// first; slots below slots), spending a unit of work per element read. The
+// slice is reused by the next call.
+func (a *accumulator) intersect(lists [][]int32, slots int, work *queryWork) []int32 {
+	cands := append(a.cands[:0], lists[0]...)
+	if !work.spend(len(lists[0])) {
+		return cands[:0]
+	}
+	if n := (slots + 63) / 64; len(a.mark) < n {
+		a.mark = make([]uint64, n)
+	}
+	for _, l := range lists[1:] {
+		if len(cands) == 0 || !work.spend(len(l)+len(cands)) {
+			break
+		}
+		for _, s := range l {
+			a.mark[s>>6] |= 1 << (s & 63)
+		}
+		kept := cands[:0]
+		for _, s := range cands {
+			if a.mark[s>>6]&(1<<(s&63)) != 0 {
+				kept = append(kept, s)
+			}
+		}
+		for _, s := range l {
+			a.mark[s>>6] = 0
+		}
+		cands = kept
+	}
+	a.cands = cands
+	return cands
 }
 
 type acc struct {

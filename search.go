@@ -22,6 +22,7 @@ const (
 	defaultMaxQueryTerms        = 32        // terms a strategy ranks a query with (StrategyInput.MaxTerms)
 	defaultMaxSelectNames       = 32        // names looked up by one select: query
 	defaultMaxResultSchemaBytes = 256 << 10 // schema bytes in one Result
+	defaultMaxQueryWork         = 64 << 20  // units of text scanned by one query
 )
 
 // SearchOptions configure a Searcher. A nil *SearchOptions means the
@@ -47,6 +48,9 @@ type SearchOptions struct {
 	Strategy Strategy
 
 	// MaxQueryBytes is the longest query answered, in bytes. Default 8192.
+	// It also bounds the arguments of a ToolSearch call (Call), which are
+	// refused before they are decoded when longer than 8 × MaxQueryBytes
+	// + 1 KiB: room for any query of MaxQueryBytes however it is escaped.
 	MaxQueryBytes int
 	// MaxQueryTerms is the most whitespace-separated terms the strategy
 	// ranks a query with. A longer query is answered all the same: a
@@ -65,6 +69,20 @@ type SearchOptions struct {
 	// Default 256 KiB, more than the largest schema a Registry accepts by
 	// default, so that any tool fits in a result of its own.
 	MaxResultSchemaBytes int
+	// MaxQueryWork bounds the text one query may make the search scan
+	// beyond its index lookups, in units of about one byte compared
+	// (about a nanosecond): the descriptions checked for a keyword term
+	// with punctuation in it ("c++", "e.g"), the texts a regex strategy
+	// pattern runs on (each byte weighs the pattern's program size, or 1
+	// for a plain word), the name parts compared for the rule "a name part
+	// contains the term" (default and hybrid strategies), and the names
+	// compared for close names (select: suggestions, and the call guard's
+	// "did you mean"). When it runs out, the search stops there and Result.Notes says that
+	// matching was cut, so that some matching tools may be missing. Words,
+	// names, required terms and the other query forms cost no scanning.
+	// Default 64 Mi units, far above what real queries need; a query that
+	// reaches it costs tens of milliseconds whatever the catalog's size.
+	MaxQueryWork int
 }
 
 // Scope is an allow-list of tool names for a subagent. A tool is in scope
@@ -137,6 +155,7 @@ func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
 	o.MaxQueryBytes = orDefault(o.MaxQueryBytes, defaultMaxQueryBytes)
 	o.MaxSelectNames = orDefault(o.MaxSelectNames, defaultMaxSelectNames)
 	o.MaxResultSchemaBytes = orDefault(o.MaxResultSchemaBytes, defaultMaxResultSchemaBytes)
+	o.MaxQueryWork = orDefault(o.MaxQueryWork, defaultMaxQueryWork)
 	s.strategy = o.Strategy
 	if s.strategy == nil {
 		s.strategy = DefaultStrategy()
@@ -180,8 +199,10 @@ func (s *Searcher) Search(query string, maxResults int) (*Result, error) {
 // (ToolDefinition). Malformed JSON, a missing or non-string query, a
 // max_results that is not an integer ≥ 1, unknown fields, and the errors of
 // Search give an error wrapping ErrInvalidQuery whose text tells the model
-// what was wrong: send it back as an error tool result. Call never panics
-// on any input.
+// what was wrong: send it back as an error tool result. A number with more
+// than 100 digits or an exponent beyond ±400 is refused before anything
+// else reads it (also wrapping ErrLimit; 1e308 is fine, and lowered to the
+// cap). Call never panics on any input.
 func (s *Searcher) Call(args json.RawMessage) (*Result, error) {
 	return s.call(context.Background(), args)
 }
@@ -198,6 +219,9 @@ func (s *Searcher) call(ctx context.Context, args json.RawMessage) (*Result, err
 // ToolSearch call.
 func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err error) {
 	in := &s.input
+	if n, limit := len(args), 8*s.opts.MaxQueryBytes+1024; n > limit {
+		return "", 0, overLimit(argsTooLong(n, limit))
+	}
 	d := json.NewDecoder(bytes.NewReader(args))
 	d.UseNumber()
 	var v any
@@ -206,6 +230,9 @@ func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err err
 	}
 	if _, err := d.Token(); err != io.EOF { // d.More misses a stray '}' or ']'
 		return "", 0, invalidQuery(argsTrailing(in.usage))
+	}
+	if err := checkNumbers(v); err != nil {
+		return "", 0, overLimit(argsBadNumber(err, in.usage))
 	}
 	validator, err := s.inputValidator()
 	if err != nil {
@@ -270,6 +297,7 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 	if len(query) > s.opts.MaxQueryBytes {
 		return nil, overLimit(queryTooLong(len(query), s.opts.MaxQueryBytes))
 	}
+	query = validUTF8(query) // as Call's JSON decoder reads it
 	snap := s.reg.load()
 	res := &Result{
 		Query:              query,
@@ -348,12 +376,16 @@ func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int
 	if !s.input.pattern {
 		query, cut = fitTerms(query, s.opts.MaxQueryTerms, snap.ix.docFreq)
 	}
+	ctx, work := withQueryWork(ctx, s.opts.MaxQueryWork)
 	hits, notes, err := idx.Rank(ctx, query, buf)
 	if err != nil {
 		return nil, nil, invalidQuery(err.Error(), err)
 	}
 	if cut != "" {
 		notes = append([]string{cut}, notes...)
+	}
+	if work.cut {
+		notes = append(notes, matchingCut())
 	}
 	n := len(snap.deferred)
 	kept := hits[:0]

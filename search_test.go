@@ -255,6 +255,36 @@ func TestHasWordEqualsRegexp(t *testing.T) {
 	}
 }
 
+// TestTermRunsAreIndexed checks what the keyword index relies on: where
+// \bterm\b matches a text, every run of the term is one of the text's
+// runs (textRuns), so the tools that have them all are the only
+// candidates; and for a term of one run, being one of the text's runs is
+// the same as matching.
+func TestTermRunsAreIndexed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	gen := randomText(rng, "a", "b", "_", "1", " ", "-", "+", ".", "é", "(", "ab", "c++", "--", "\u00a0", "\x00")
+	oneRunTerms := 0
+	for range 50000 {
+		text, term := gen(rng.IntN(12)), gen(1+rng.IntN(3))
+		if words.TrimSpace(term) != term || len(words.Fields(term)) != 1 {
+			continue // terms hold no whitespace
+		}
+		runs := map[string]bool{}
+		textRuns(text, func(r string) { runs[r] = true })
+		match := hasWord(text, term)
+		all := true
+		termRuns(term, func(r string) { all = all && runs[r] })
+		if match {
+			require.True(t, all, "hasWord(%q, %q) but a run of the term is not one of the text's runs %q", text, term, runs)
+		}
+		if oneRun(term) {
+			oneRunTerms++
+			require.Equal(t, match, runs[term], "hasWord(%q, %q) against the runs %q", text, term, runs)
+		}
+	}
+	assert.Greater(t, oneRunTerms, 5000)
+}
+
 // TestLowerTextEqualsLowered checks that a description kept as it is and
 // compared with ASCII case folding (an ASCII text) answers every word
 // question as its lowercased copy would, and yields the same words.
@@ -263,7 +293,7 @@ func TestLowerTextEqualsLowered(t *testing.T) {
 	gen := randomText(rng, "a", "B", "b", "A", "_", "1", " ", "-", "+", ".", "é", "É", "(", "aB", "C++", "İ", "K", "Σ")
 	runs := func(lt lowerText) []string {
 		var out []string
-		lt.words(func(w string) { out = append(out, w) })
+		lt.runs(func(w string) { out = append(out, w) })
 		return out
 	}
 	folded := 0
@@ -276,8 +306,8 @@ func TestLowerTextEqualsLowered(t *testing.T) {
 		low := words.Lower(s)
 		require.Equal(t, hasWord(low, term), lt.has(term), "newText(%q).has(%q)", s, term)
 		var want []string
-		wordRuns(low, func(w string) { want = append(want, w) })
-		require.Equal(t, want, runs(lt), "newText(%q).words", s)
+		textRuns(low, func(w string) { want = append(want, w) })
+		require.Equal(t, want, runs(lt), "newText(%q).runs", s)
 	}
 	assert.Greater(t, folded, 1000, "the ASCII (folded) case is exercised")
 	assert.Less(t, folded, 49000, "the non-ASCII (lowered) case is exercised")
@@ -307,4 +337,29 @@ func TestDescriptionAndSchemaInMatches(t *testing.T) {
 	assert.Equal(t, `{"type":"object"}`, string(res.Matches[1].Schema), "a missing schema is an empty object schema")
 	assert.Equal(t, "Alpha tool.", res.Matches[0].Description)
 	assert.True(t, res.Matches[0].Deferred)
+}
+
+// TestCaseOnlyDuplicates: tools whose names differ only in case are all
+// kept; the exact-name form picks the first in pool order (as Claude Code
+// does), select: finds each by its exact name, and an ambiguous
+// case-insensitive name is not found, with every candidate suggested.
+func TestCaseOnlyDuplicates(t *testing.T) {
+	var r Registry
+	for _, n := range []string{"read", "Read", "READ"} {
+		require.NoError(t, r.Register(Tool{Name: n, Description: "reads " + n, ShouldDefer: true}))
+	}
+	s := NewSearcher(&r, nil)
+	res := search(t, s, "read", 0)
+	assert.Equal(t, "exact", res.Form)
+	assert.Equal(t, []string{"READ"}, matchNames(res), "the first in pool order")
+	res = search(t, s, "select:read,Read,READ", 0)
+	assert.Equal(t, []string{"read", "Read", "READ"}, matchNames(res), "select: finds each by its exact name")
+	res = search(t, s, "select:rEaD", 0)
+	assert.Empty(t, res.Matches)
+	assert.Equal(t, []string{"rEaD"}, res.NotFound)
+	assert.Equal(t, map[string][]string{"rEaD": {"READ", "Read", "read"}}, res.Suggestions, "the model is told which tools match ignoring case")
+	assert.Equal(t, "No tool named rEaD (did you mean READ, Read, read?).", notFoundText(res.NotFound, res.Suggestions))
+	require.Equal(t, 2, r.Remove("READ", "read"))
+	res = search(t, s, "select:rEaD", 0)
+	assert.Equal(t, []string{"Read"}, matchNames(res), "a unique case-insensitive match is found")
 }

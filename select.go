@@ -140,99 +140,24 @@ func (s *Searcher) selectTools(snap *snapshot, arg string, res *Result, buf []*e
 			}
 		}
 	}
-	res.NotFound = missing
-	for _, n := range missing {
-		if sug := snap.suggest(n, s.in); len(sug) > 0 {
+	work := &queryWork{left: s.opts.MaxQueryWork}
+	for i, n := range missing {
+		missing[i] = echo(n)
+		sug, complete := snap.suggest(n, s.in, work) // none for a name longer than any tool's
+		if !complete {
+			res.Notes = append(res.Notes, suggestionsCut())
+			break
+		}
+		if len(sug) > 0 {
 			if res.Suggestions == nil {
 				res.Suggestions = map[string][]string{}
 			}
 			res.Suggestions[n] = sug
 		}
 	}
+	res.NotFound = missing
 	return found
 }
 
 // maxSuggestions is how many names are suggested for a name not found.
 const maxSuggestions = 3
-
-// suggest returns up to three names of tools in scope that are close to
-// name: equal ignoring case, '_', '-' and '.', containing it or contained in
-// it, or within a small edit distance. Closest first, then pool order.
-func (s *snapshot) suggest(name string, in func(*entry) bool) []string {
-	q := foldName(name)
-	if q == "" {
-		return nil
-	}
-	limit := max(2, len(q)/3)
-	type cand struct {
-		name string
-		dist int
-		pos  int
-	}
-	var cs []cand
-	for i, e := range s.pool {
-		if !in(e) {
-			continue
-		}
-		n := foldName(e.tool.Name)
-		d := -1
-		switch {
-		case n == q:
-			d = 0
-		case len(q) >= 4 && (strings.Contains(n, q) || strings.Contains(q, n)):
-			d = 1 + abs(len(n)-len(q))/4
-		case abs(len(n)-len(q)) <= limit:
-			if ed := editDistance(n, q, limit); ed <= limit {
-				d = ed
-			}
-		}
-		if d >= 0 {
-			cs = append(cs, cand{e.tool.Name, d, i})
-		}
-	}
-	slices.SortFunc(cs, func(a, b cand) int {
-		if a.dist != b.dist {
-			return a.dist - b.dist
-		}
-		return a.pos - b.pos
-	})
-	out := make([]string, 0, min(len(cs), maxSuggestions))
-	for _, c := range cs[:min(len(cs), maxSuggestions)] {
-		out = append(out, c.name)
-	}
-	return out
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-// editDistance returns the Levenshtein distance between a and b (bytes), or
-// limit+1 as soon as it is known to exceed limit.
-func editDistance(a, b string, limit int) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		best := cur[0]
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c = 1 + min(prev[j-1], prev[j], cur[j-1])
-			}
-			cur[j] = c
-			best = min(best, c)
-		}
-		if best > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}

@@ -38,7 +38,39 @@ type SessionOptions struct {
 	// added to Tools() and the model calls them through CallTool, so the
 	// tool list stays the same for the whole conversation.
 	CallBridge bool
+
+	// MaxDiscovered bounds the discovered set against names that come from
+	// outside the conversation's own ToolSearch calls: AddDiscovered and
+	// Resume skip the names that would take the set past it (with one error
+	// saying how many), and Restore refuses a state that holds more. Call
+	// always records what it returned: those are registered tools, so the
+	// set stays within the registry's size. Default 10,000.
+	MaxDiscovered int
+	// MaxArgumentBytes is the longest arguments CheckCall accepts for one
+	// call (for a CallTool call, its whole arguments), in bytes; longer ones
+	// are refused (ErrInvalidArguments and ErrLimit) before they are
+	// decoded. Default 1 MiB, more than a model writes in one call.
+	MaxArgumentBytes int
+	// MaxValidationWork bounds the work of validating one call's arguments
+	// against its tool's schema in CheckCall. Before validating, CheckCall
+	// adds up an upper bound of that work and refuses the call
+	// (ErrInvalidArguments and ErrLimit) when it is over: 300 units for
+	// each subschema applied to each value, for a string checked against a
+	// pattern its length times the pattern's program size, for a string
+	// checked against a format its length (a thousand times its length for
+	// the format "regex", which compiles it), the bytes of the enum and
+	// const values compared, and 2 units per property a subschema lists,
+	// per object. A unit is about ten nanoseconds of the schema library's
+	// time. Default 10,000,000: about 30,000 values against small
+	// subschemas, or a 1 MiB string against a pattern of 10 instructions.
+	MaxValidationWork int
 }
+
+// The defaults of SessionOptions.
+const (
+	defaultMaxDiscovered    = 10_000
+	defaultMaxArgumentBytes = 1 << 20
+)
 
 // defaultContextWindow is the context window assumed when
 // SessionOptions.ContextWindow is 0.
@@ -79,6 +111,9 @@ func NewSession(reg *Registry, opts *SessionOptions) *Session {
 	s.opts.Search = s.searcher.opts // the Searcher's copy, defaults filled in
 	s.in = s.searcher.in
 	s.opts.ContextWindow = orDefault(s.opts.ContextWindow, defaultContextWindow)
+	s.opts.MaxDiscovered = orDefault(s.opts.MaxDiscovered, defaultMaxDiscovered)
+	s.opts.MaxArgumentBytes = orDefault(s.opts.MaxArgumentBytes, defaultMaxArgumentBytes)
+	s.opts.MaxValidationWork = orDefault(s.opts.MaxValidationWork, defaultMaxValidationWork)
 	return s
 }
 
@@ -244,16 +279,27 @@ func (s *Session) isDiscovered(name string) bool {
 // AddDiscovered records names as discovered, as if ToolSearch had returned
 // them. Names need not be registered (a tool may come back later). A name
 // that is not a valid tool name is skipped: skipped holds one error per
-// such name, wrapping ErrInvalidName; the valid ones are recorded.
+// such name, wrapping ErrInvalidName; the valid ones are recorded, in the
+// order given, until the set holds SessionOptions.MaxDiscovered names: the
+// names left then are skipped, with one error that counts them and wraps
+// ErrLimit.
 func (s *Session) AddDiscovered(names ...string) (skipped []error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	over := 0
 	for _, n := range names {
 		if err := checkName(n); err != nil {
-			skipped = append(skipped, fmt.Errorf("discovered %q: %w", n, err))
+			skipped = append(skipped, fmt.Errorf("discovered %q: %w", echo(n), err))
+			continue
+		}
+		if _, ok := s.discovered[n]; !ok && len(s.discovered) >= s.opts.MaxDiscovered {
+			over++
 			continue
 		}
 		s.discovered[n] = struct{}{}
+	}
+	if over > 0 {
+		skipped = append(skipped, fmt.Errorf("discovered: %w: %d names not recorded, the conversation has discovered %d tools, the limit (SessionOptions.MaxDiscovered)", ErrLimit, over, s.opts.MaxDiscovered))
 	}
 	return skipped
 }
@@ -292,17 +338,27 @@ func (s *Session) Snapshot() SessionState {
 
 // Restore replaces the Session's state with st; Restore(SessionState{})
 // starts the conversation over (nothing discovered, a full announcement
-// next). Every name must be a valid tool name (registered or not);
+// next). Every name must be a valid tool name (registered or not), and
+// Discovered may hold at most SessionOptions.MaxDiscovered names;
 // otherwise nothing is changed and the error names each bad one, wrapping
-// ErrInvalidName.
+// ErrInvalidName (or says the count, wrapping ErrLimit).
 func (s *Session) Restore(st SessionState) error {
+	if n := len(st.Discovered); n > s.opts.MaxDiscovered {
+		return fmt.Errorf("restore: %w: %d discovered names, the limit (SessionOptions.MaxDiscovered) is %d", ErrLimit, n, s.opts.MaxDiscovered)
+	}
 	var errs []error
+	bad := 0
 	for _, list := range [][]string{st.Discovered, st.Announced} {
 		for _, n := range list {
 			if err := checkName(n); err != nil {
-				errs = append(errs, fmt.Errorf("restore %q: %w", n, err))
+				if bad++; bad <= maxSkippedNames {
+					errs = append(errs, fmt.Errorf("restore %q: %w", echo(n), err))
+				}
 			}
 		}
+	}
+	if bad > maxSkippedNames {
+		errs = append(errs, fmt.Errorf("restore: %d more invalid names: %w", bad-maxSkippedNames, ErrInvalidName))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err

@@ -24,6 +24,55 @@ type snapshot struct {
 	ix      *index       // keyword index of the deferred tools
 	pending []string     // pending servers, sorted
 	texts   memo[*promptTexts]
+	// suggestions indexes the pool's names for close names (suggest.go),
+	// built on the first name not found.
+	suggestions memo[*suggestIndex]
+
+	// What Registry.Lookup and Registry.ServerStatus read, so that they
+	// never wait for a writer: every registered tool, available or not,
+	// and the servers' statuses (set by Registry.publish).
+	all     *toolMap
+	servers map[string]ServerStatus
+}
+
+// toolMap maps every registered tool's name to its entry. It is immutable
+// once published, and split into shards by a hash of the name, so that a
+// change copies only the shards it touches.
+type toolMap struct {
+	shards [nameShards]map[string]*entry
+}
+
+func (m *toolMap) get(name string) *entry {
+	if m == nil {
+		return nil
+	}
+	return m.shards[nameSlot(name)][name]
+}
+
+// with returns m with the entries of changes (a nil entry: the name is
+// removed); m is not changed.
+func (m *toolMap) with(changes map[string]*entry) *toolMap {
+	n := &toolMap{}
+	if m != nil {
+		n.shards = m.shards
+	}
+	var cloned [nameShards]bool
+	for name, e := range changes {
+		i := nameSlot(name)
+		if !cloned[i] {
+			cloned[i] = true
+			n.shards[i] = cloneMap(n.shards[i])
+			if n.shards[i] == nil {
+				n.shards[i] = map[string]*entry{}
+			}
+		}
+		if e == nil {
+			delete(n.shards[i], name)
+		} else {
+			n.shards[i][name] = e
+		}
+	}
+	return n
 }
 
 var emptySnapshot = buildSnapshot(nil, nil, nil)

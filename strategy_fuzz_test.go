@@ -9,7 +9,10 @@ import (
 // error only from regex and wrapping ErrInvalidQuery; at most k matches,
 // sorted by score, without duplicates; the same answer twice.
 func FuzzStrategies(f *testing.F) {
-	for _, q := range []string{"github issue", "+slack send", "Could you send a message?", "select:WebFetch", "(a|b", "[[:upper:]]|x*", "mcp__slack", "", "é+ +", "\u00a0\u2028"} {
+	for _, q := range []string{"github issue", "+slack send", "Could you send a message?", "select:WebFetch", "(a|b", "[[:upper:]]|x*", "mcp__slack", "", "é+ +", "\u00a0\u2028",
+		// The bounded classes: counted repeats, large programs, punctuation
+		// terms, invalid UTF-8 given directly.
+		"[^x]{1000}y", "[^x]{900}y", "(a|b){999}", ".{500}.{500}", "--- . ( c++ a.b", "web \xff\xfe"} {
 		f.Add(q, 3)
 	}
 	reg := strategyRegistry(f)
@@ -22,11 +25,12 @@ func FuzzStrategies(f *testing.F) {
 		for name, s := range searchers {
 			res, err := s.Search(q, k)
 			if err != nil {
-				if name != "regex" || !errors.Is(err, ErrInvalidQuery) {
+				if !errors.Is(err, ErrInvalidQuery) || name != "regex" && !errors.Is(err, ErrLimit) {
 					t.Fatalf("%s: Search(%q, %d): unexpected error %v", name, q, k, err)
 				}
 				continue
 			}
+			requireValidOutput(t, res)
 			if res.Form == "keywords" && len(res.Matches) > k {
 				t.Fatalf("%s: Search(%q, %d): %d matches", name, q, k, len(res.Matches))
 			}

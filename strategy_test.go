@@ -387,7 +387,8 @@ func TestStrategyInput(t *testing.T) {
 		`{"q":"x","max_results":0}`:         "max_results must be an integer ≥ 1",
 		`{"q":"x","max_results":2.5}`:       "max_results must be an integer ≥ 1",
 		`{"other":"slack"}`:                 "q must be a string",
-		`{"q":"slack","max_results":1e999}`: "",
+		`{"q":"slack","max_results":1e308}`: "",
+		`{"q":"slack","max_results":1e999}`: "/max_results: the number 1e999 has an exponent beyond ±400",
 	} {
 		res, err := loose.Call(json.RawMessage(args))
 		if want == "" {

@@ -23,18 +23,22 @@ func boundary(s string, i int) bool {
 // hasWord reports whether text matches the regular expression \bterm\b with
 // term taken literally and ASCII word characters: some occurrence of term in
 // text has a word boundary at both ends.
-func hasWord(text, term string) bool {
+func hasWord(text, term string) bool { return wordEnd(text, term) >= 0 }
+
+// wordEnd returns the end of the first match of \bterm\b in text (see
+// hasWord), or -1: how much of the text a check reads.
+func wordEnd(text, term string) int {
 	if term == "" {
-		return false
+		return -1
 	}
 	for off := 0; ; {
 		i := strings.Index(text[off:], term)
 		if i < 0 {
-			return false
+			return -1
 		}
 		i += off
 		if boundary(text, i) && boundary(text, i+len(term)) {
-			return true
+			return i + len(term)
 		}
 		_, n := utf8.DecodeRuneInString(text[i:])
 		off = i + n
@@ -61,21 +65,94 @@ func newText(s string) lowerText {
 }
 
 // has reports whether the lowercased text matches \bterm\b (see hasWord).
-func (t lowerText) has(term string) bool {
+func (t lowerText) has(term string) bool { return t.end(term) >= 0 }
+
+// end returns the end of the first match of \bterm\b in the lowercased
+// text, or -1 (see wordEnd).
+func (t lowerText) end(term string) int {
 	if t.fold {
-		return hasWordFold(t.s, term)
+		return wordEndFold(t.s, term)
 	}
-	return hasWord(t.s, term)
+	return wordEnd(t.s, term)
 }
 
-// words calls fn with every maximal run of ASCII word characters of the
-// lowercased text. A run may be built for the call: keep a clone.
-func (t lowerText) words(fn func(string)) {
+// runs calls fn with every run of the lowercased text that a keyword term
+// can equal (see textRuns). A run may be built for the call: keep a clone.
+func (t lowerText) runs(fn func(string)) {
 	if !t.fold {
-		wordRuns(t.s, fn)
+		textRuns(t.s, fn)
 		return
 	}
-	wordRuns(t.s, func(w string) { fn(strings.ToLower(w)) })
+	textRuns(t.s, func(r string) {
+		if isWordByte(r[0]) {
+			r = strings.ToLower(r)
+		}
+		fn(r)
+	})
+}
+
+// textRuns calls fn, in order, with every maximal run of ASCII word
+// characters of s, and every maximal run of other characters that has a
+// word character on each side and holds no whitespace. These are the runs
+// a term can match: \bterm\b holds exactly where each of the term's own
+// runs is such a run of the text (a term holds no whitespace; a run of
+// other characters at an edge of the term needs a word character beyond
+// it for \b to hold there).
+func textRuns(s string, fn func(string)) {
+	for start := 0; start < len(s); {
+		word := isWordByte(s[start])
+		end := start + 1
+		for end < len(s) && isWordByte(s[end]) == word {
+			end++
+		}
+		if word || start > 0 && end < len(s) && !hasSpace(s[start:end]) {
+			fn(s[start:end])
+		}
+		start = end
+	}
+}
+
+// termRuns calls fn with every maximal run of ASCII word characters and
+// every maximal run of other characters of term, in order.
+func termRuns(term string, fn func(string)) {
+	for start := 0; start < len(term); {
+		word := isWordByte(term[start])
+		end := start + 1
+		for end < len(term) && isWordByte(term[end]) == word {
+			end++
+		}
+		fn(term[start:end])
+		start = end
+	}
+}
+
+// oneRun reports whether s is one run: made only of ASCII word characters,
+// or only of other characters.
+func oneRun(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if isWordByte(s[i]) != isWordByte(s[0]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// hasSpace reports whether s holds JavaScript whitespace.
+func hasSpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c == ' ' || c >= '\t' && c <= '\r' {
+				return true
+			}
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if words.IsSpace(r) {
+			return true
+		}
+		i += n - 1
+	}
+	return false
 }
 
 // lowerASCII maps each byte to its ASCII lowercase.
@@ -91,13 +168,16 @@ var lowerASCII = func() (m [256]byte) {
 
 // hasWordFold is hasWord(strings.ToLower(text), term) for an ASCII text,
 // without building the lowercased text.
-func hasWordFold(text, term string) bool {
+func hasWordFold(text, term string) bool { return wordEndFold(text, term) >= 0 }
+
+// wordEndFold is wordEnd(strings.ToLower(text), term) for an ASCII text.
+func wordEndFold(text, term string) int {
 	if term == "" || len(term) > len(text) {
-		return false
+		return -1
 	}
 	for i := 0; i < len(term); i++ {
 		if term[i] >= utf8.RuneSelf || lowerASCII[term[i]] != term[i] {
-			return false // the lowercased ASCII text has no such byte
+			return -1 // the lowercased ASCII text has no such byte
 		}
 	}
 	first := term[0]
@@ -110,10 +190,10 @@ func hasWordFold(text, term string) bool {
 			j++
 		}
 		if j == len(term) && boundary(text, i) && boundary(text, i+len(term)) {
-			return true
+			return i + len(term)
 		}
 	}
-	return false
+	return -1
 }
 
 // wordRuns calls fn with every maximal run of ASCII word characters in s,
@@ -203,4 +283,26 @@ func unseparated(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// validUTF8 returns s with each byte that is not part of a valid UTF-8
+// encoding replaced by U+FFFD, as a JSON decoder reads it, so that text
+// given directly (not through JSON) is read the same way as text sent as
+// JSON.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -38,6 +37,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	markdown := fs.Bool("markdown", false, "print a Markdown table (dataset × strategy) of the --metrics")
 	metrics := fs.String("metrics", "r5", "with --markdown, the `list` of metrics in each cell, comma-separated: r1, r5, mrr, ndcg")
 	split := fs.String("split", "", "evaluate only the `even` or odd-numbered queries (0-based), for tune/held-out checks")
+	limit := inputLimit(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	}
 	var rows []evalRow
 	for _, path := range datasets {
-		r, err := evalDataset(path, *catalog, *split, strategies, stderr)
+		r, err := evalDataset(path, *catalog, *split, *limit, strategies, stderr)
 		if err != nil {
 			return err
 		}
@@ -94,8 +94,8 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 // evalDataset runs the strategies over one dataset file, with a line on
 // progress for each strategy and a warning for relevant names that are not
 // in the catalog.
-func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy, progress io.Writer) ([]evalRow, error) {
-	data, err := os.ReadFile(path)
+func evalDataset(path, catalog, split string, limit int64, strategies []toolsearch.Strategy, progress io.Writer) ([]evalRow, error) {
+	data, err := readInput(path, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy, 
 		if catalog == "" {
 			return nil, fmt.Errorf(`%s has no "tools": give the catalog its queries are for with --catalog`, path)
 		}
-		reg, err := loadRegistry(catalog)
+		reg, err := loadRegistry(catalog, limit)
 		if err != nil {
 			return nil, err
 		}

@@ -38,7 +38,9 @@ const usageText = `usage:
   toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
   toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown [--metrics r1,r5,mrr,ndcg]]
 
-Without --catalog, search and prompt use the embedded demo catalog.
+Without --catalog, search and prompt use the embedded demo catalog. A file
+given as "-" is read from standard input; no input over --max-input-bytes
+(default 256 MiB) is read.
 --format anthropic prints the user message that answers a ToolSearch call
 with id toolu_01: the tool_result, then the text blocks that follow it.
 batch and eval send every query through the ToolSearch call a model makes.
@@ -111,13 +113,45 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// loadRegistry registers the tools of the catalog file path, or of the demo
-// catalog when path is empty.
-func loadRegistry(path string) (*toolsearch.Registry, error) {
+// defaultMaxInput is the largest catalog, queries or dataset read, in
+// bytes, unless --max-input-bytes says otherwise: a path such as /dev/zero
+// or a runaway pipe is refused instead of filling the memory.
+const defaultMaxInput = 256 << 20
+
+// inputLimit adds the --max-input-bytes flag to fs.
+func inputLimit(fs *flag.FlagSet) *int64 {
+	return fs.Int64("max-input-bytes", defaultMaxInput, "largest catalog, queries or dataset `size` read, in bytes")
+}
+
+// readInput reads the file at path ("-": standard input), refusing one
+// longer than limit bytes without reading more than that.
+func readInput(path string, limit int64) ([]byte, error) {
+	r := io.Reader(os.Stdin)
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, max(limit, 0)+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: more than %d bytes, the limit (raise it with --max-input-bytes)", path, limit)
+	}
+	return data, nil
+}
+
+// loadRegistry registers the tools of the catalog file path (at most limit
+// bytes), or of the demo catalog when path is empty.
+func loadRegistry(path string, limit int64) (*toolsearch.Registry, error) {
 	data, name := demo.Catalog, "demo catalog"
 	if path != "" {
 		var err error
-		if data, err = os.ReadFile(path); err != nil {
+		if data, err = readInput(path, limit); err != nil {
 			return nil, err
 		}
 		name = path
@@ -139,6 +173,7 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 	maxN := fs.Int("max", 0, "maximum keyword matches (default 5)")
 	format := fs.String("format", "text", "output: text, json, anthropic or functions")
 	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex or hybrid")
+	limit := inputLimit(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -158,7 +193,7 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 	default:
 		return usageError{fmt.Errorf("unknown --format %q", *format)}
 	}
-	reg, err := loadRegistry(*catalog)
+	reg, err := loadRegistry(*catalog, *limit)
 	if err != nil {
 		return err
 	}
@@ -280,13 +315,14 @@ func clip(s string, n int) string {
 func cmdPrompt(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("prompt", stderr)
 	catalog := fs.String("catalog", "", "catalog `file` (default: the embedded demo catalog)")
+	limit := inputLimit(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
-	reg, err := loadRegistry(*catalog)
+	reg, err := loadRegistry(*catalog, *limit)
 	if err != nil {
 		return err
 	}
@@ -388,6 +424,7 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	queries := fs.String("queries", "", "queries `file`: a JSON array of strings or {\"query\",\"max_results\"} (required)")
 	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex or hybrid")
 	maxCap := fs.Int("max-results-cap", defaultMaxResultsCap, "largest max_results accepted; a query asking for more gets an error entry")
+	limit := inputLimit(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -398,11 +435,11 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	if *catalog == "" || *queries == "" {
 		return usageError{errors.New("--catalog and --queries are required")}
 	}
-	reg, err := loadRegistry(*catalog)
+	reg, err := loadRegistry(*catalog, *limit)
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(*queries)
+	data, err := readInput(*queries, *limit)
 	if err != nil {
 		return err
 	}

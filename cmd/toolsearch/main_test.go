@@ -165,3 +165,30 @@ func TestPrompt(t *testing.T) {
 	assert.Regexp(t, `All 579 tools loaded: +\d+ characters`, out)
 	assert.Regexp(t, `Saving: \d+ characters \(9\d\.\d%\)`, out)
 }
+
+// TestInputIsBounded: a catalog, queries or dataset file over
+// --max-input-bytes (or a device that never ends, such as /dev/zero) is
+// refused with an error naming it, without reading more than the limit.
+func TestInputIsBounded(t *testing.T) {
+	big := writeFile(t, "big.json", `{"tools":[`+strings.Repeat(" ", 2000)+`]}`)
+	small := writeFile(t, "small.json", `{"tools":[{"name":"Read","description":"read"}]}`)
+	queries := writeFile(t, "q.json", `["read"`+strings.Repeat(" ", 2000)+`]`)
+	for _, args := range [][]string{
+		{"search", "--catalog", big, "--max-input-bytes", "1000", "read"},
+		{"prompt", "--catalog", big, "--max-input-bytes", "1000"},
+		{"batch", "--catalog", small, "--queries", queries, "--max-input-bytes", "1000"},
+		{"eval", "--dataset", big, "--max-input-bytes", "1000"},
+	} {
+		code, _, errs := runCmd(t, args...)
+		assert.Equal(t, 1, code, "%v", args)
+		assert.Contains(t, errs, "more than 1000 bytes, the limit (raise it with --max-input-bytes)", "%v", args)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		code, _, errs := runCmd(t, "search", "--catalog", "/dev/zero", "--max-input-bytes", "4096", "read")
+		assert.Equal(t, 1, code)
+		assert.Contains(t, errs, "/dev/zero: more than 4096 bytes")
+	}
+	code, out, errs := runCmd(t, "search", "--catalog", small, "--max-input-bytes", "1000", "read")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "Read")
+}
