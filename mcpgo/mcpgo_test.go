@@ -32,7 +32,7 @@ func TestConvertTool(t *testing.T) {
 			name: "structured schema",
 			in: mcp.NewTool("get.weather", mcp.WithDescription("Get weather"),
 				mcp.WithString("city", mcp.Required())),
-			want: toolsearch.Tool{Name: "mcp__srv__get_weather", Description: "Get weather", Server: "srv", MCPName: "get.weather",
+			want: toolsearch.Tool{Name: "mcp__srv__get_weather_f32dc29d", Description: "Get weather", Server: "srv", MCPName: "get.weather",
 				InputSchema: json.RawMessage(`{"properties":{"city":{"type":"string"}},"required":["city"],"type":"object"}`)},
 		},
 		{

@@ -28,7 +28,7 @@ func TestConvertTool(t *testing.T) {
 			name: "schema map and plain description",
 			in: &mcp.Tool{Name: "get.weather", Description: "Get weather",
 				InputSchema: map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}}},
-			want: toolsearch.Tool{Name: "mcp__srv__get_weather", Description: "Get weather", Server: "srv", MCPName: "get.weather",
+			want: toolsearch.Tool{Name: "mcp__srv__get_weather_f32dc29d", Description: "Get weather", Server: "srv", MCPName: "get.weather",
 				InputSchema: json.RawMessage(`{"properties":{"city":{"type":"string"}},"type":"object"}`)},
 		},
 		{
@@ -49,11 +49,6 @@ func TestConvertTool(t *testing.T) {
 				InputSchema: json.RawMessage(`{"type":"object"}`)},
 		},
 		{
-			name: "meta of the wrong types is ignored",
-			in:   &mcp.Tool{Name: "t", Meta: mcp.Meta{"anthropic/alwaysLoad": "true", "anthropic/searchHint": 3}},
-			want: toolsearch.Tool{Name: "mcp__srv__t", Server: "srv", MCPName: "t"},
-		},
-		{
 			name: "description cut at 2048 characters",
 			in:   &mcp.Tool{Name: "long", Description: long},
 			want: toolsearch.Tool{Name: "mcp__srv__long", Server: "srv", MCPName: "long", Description: strings.Repeat("é", 2048) + "… [truncated]"},
@@ -66,6 +61,17 @@ func TestConvertTool(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
+}
+
+func TestConvertToolMetaOfTheWrongType(t *testing.T) {
+	got, err := tsmcpsdk.ConvertTool("srv", &mcp.Tool{Name: "t", Meta: mcp.Meta{"anthropic/alwaysLoad": "true", "anthropic/searchHint": 3}})
+	require.NoError(t, err, "converting keeps the tool; registering it reports the _meta values")
+	assert.Equal(t, "mcp__srv__t", got.Name)
+	assert.False(t, got.AlwaysLoad)
+	assert.Empty(t, got.SearchHint)
+	err = (&toolsearch.Registry{}).Register(got)
+	require.ErrorIs(t, err, toolsearch.ErrInvalidMeta)
+	assert.ErrorContains(t, err, "anthropic/alwaysLoad")
 }
 
 func TestConvertToolErrors(t *testing.T) {
