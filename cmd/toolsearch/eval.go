@@ -1,16 +1,20 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/eval"
+	"github.com/toolsearch/toolsearch/internal/vecfile"
+	"github.com/toolsearch/toolsearch/semantic"
 )
 
 // fileList is a flag that may be given several times.
@@ -26,6 +30,24 @@ type evalRow struct {
 	*eval.Report
 }
 
+// semanticStrategy returns the semantic strategy over the vectors file
+// path.
+func semanticStrategy(path string) (*semantic.Strategy, error) {
+	if path == "" {
+		return nil, usageError{errors.New("--strategy semantic needs --vectors FILE (written by toolsearch embed)")}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	vf, err := vecfile.Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return semantic.New(vf, nil)
+}
+
 // cmdEval measures retrieval quality: every query of each dataset is ranked
 // over the dataset's tools, all deferred.
 func cmdEval(args []string, stdout, stderr io.Writer) error {
@@ -33,11 +55,12 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	var datasets fileList
 	fs.Var(&datasets, "dataset", "dataset `file` (repeatable; more files may follow the flags)")
 	catalog := fs.String("catalog", "", "catalog `file` for datasets without \"tools\" (required by them)")
-	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex, hybrid, or all")
+	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex, hybrid, semantic (with --vectors), or all")
 	asJSON := fs.Bool("json", false, "print JSON")
 	markdown := fs.Bool("markdown", false, "print a Markdown table (dataset × strategy) of the --metrics")
 	metrics := fs.String("metrics", "r5", "with --markdown, the `list` of metrics in each cell, comma-separated: r1, r5, mrr, ndcg")
 	split := fs.String("split", "", "evaluate only the `even` or odd-numbered queries (0-based), for tune/held-out checks")
+	vectors := fs.String("vectors", "", "vectors `file` written by toolsearch embed, for the semantic strategy (offline)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -55,12 +78,24 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	names := []string{*strategy}
 	if *strategy == "all" {
 		names = strategyNames
+		if *vectors != "" {
+			names = append(slices.Clone(names), "semantic")
+		}
 	}
 	var strategies []toolsearch.Strategy
 	for _, n := range names {
+		if n == "semantic" {
+			st, err := semanticStrategy(*vectors)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			strategies = append(strategies, st)
+			continue
+		}
 		st, err := toolsearch.ParseStrategy(n)
 		if err != nil {
-			return usageError{err}
+			return usageError{fmt.Errorf("%w, or semantic with --vectors", err)}
 		}
 		strategies = append(strategies, st)
 	}
@@ -91,10 +126,19 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-// evalDataset runs the strategies over one dataset file, with a line on
-// progress for each strategy and a warning for relevant names that are not
-// in the catalog.
-func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy, progress io.Writer) ([]evalRow, error) {
+// dataset is a dataset file loaded for evaluation: its queries, and a
+// registry of its tools (or of the catalog's), all deferred.
+type dataset struct {
+	name  string
+	ds    *eval.Dataset
+	reg   *toolsearch.Registry
+	tools int
+}
+
+// loadDataset reads the dataset file path, keeping the even or odd
+// queries when split says so, and registers its tools, or the catalog's
+// when it has none, all deferred.
+func loadDataset(path, catalog, split string) (*dataset, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -103,7 +147,6 @@ func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	if split != "" {
 		var keep []eval.Query
 		for i, q := range ds.Queries {
@@ -133,20 +176,43 @@ func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if missing := eval.Missing(reg, ds.Queries); len(missing) > 0 {
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	return &dataset{name: name, ds: ds, reg: reg, tools: len(tools)}, nil
+}
+
+// evalDataset runs the strategies over one dataset file, with a line on
+// progress for each strategy and a warning for relevant names that are not
+// in the catalog.
+func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy, progress io.Writer) ([]evalRow, error) {
+	d, err := loadDataset(path, catalog, split)
+	if err != nil {
+		return nil, err
+	}
+	if missing := eval.Missing(d.reg, d.ds.Queries); len(missing) > 0 {
 		fmt.Fprintf(progress, "eval: warning: %s: %d relevant tool names are not in the catalog and count as not found: %s\n",
-			name, len(missing), listSome(missing, 10))
+			d.name, len(missing), listSome(missing, 10))
 	}
 	var rows []evalRow
 	for _, st := range strategies {
-		queries := ds.Queries
+		queries := d.ds.Queries
 		if st.Name() == "regex" {
 			queries = eval.AsPatterns(queries)
 		}
-		rep := eval.Evaluate(reg, &toolsearch.SearchOptions{Strategy: st}, queries)
+		opts := &toolsearch.SearchOptions{Strategy: st}
+		if sem, ok := st.(*semantic.Strategy); ok {
+			// Every tool's vector first, as after the background work.
+			toolsearch.NewSearcher(d.reg, opts).Prepare()
+			if err := sem.Wait(context.Background()); err != nil {
+				return nil, fmt.Errorf("%s: the vectors of its tools: %w", path, err)
+			}
+		}
+		rep := eval.Evaluate(d.reg, opts, queries)
 		fmt.Fprintf(progress, "eval: %s %s: %d queries in %s (%d refused, %d answered with notes)\n",
-			name, st.Name(), rep.Queries, rep.Elapsed.Round(time.Millisecond), rep.Refused, rep.Noted)
-		rows = append(rows, evalRow{Dataset: name, Tools: len(tools), Report: rep})
+			d.name, st.Name(), rep.Queries, rep.Elapsed.Round(time.Millisecond), rep.Refused, rep.Noted)
+		if st.Name() == "semantic" && rep.Noted > 0 {
+			fmt.Fprintf(progress, "eval: warning: %s: %d queries were answered with notes: a query whose vector is missing is ranked by keywords only\n", d.name, rep.Noted)
+		}
+		rows = append(rows, evalRow{Dataset: d.name, Tools: d.tools, Report: rep})
 	}
 	return rows, nil
 }
