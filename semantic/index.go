@@ -1,9 +1,7 @@
 package semantic
 
 import (
-	"cmp"
 	"context"
-	"slices"
 	"sync/atomic"
 
 	"github.com/toolsearch/toolsearch"
@@ -145,24 +143,24 @@ type semHit struct {
 	cos  float32
 }
 
-// fusion combines the hybrid ranking and the embedding ranking.
-//
-// Reciprocal rank fusion (weighted false): score = 1/(k + hybrid rank) +
-// w/(k + embedding rank). Weighted sum (weighted true): score =
-// (1 − w)·hybrid score/best hybrid score + w·(cos − c₅₀)/(c₁ − c₅₀), with c₁
-// and c₅₀ the best and the last cosine of the embedding ranking (a tool
-// outside it counts 0). The default was chosen by measurement (README,
-// "Semantic search").
-type fusion struct {
-	weighted bool
-	k, w     float64
+// fuser combines the hybrid ranking and the embedding ranking: apply
+// replaces hits[base:], the hybrid hits, with the fused hits; without
+// required terms, it adds the tools of sem that the hybrid ranking did not
+// match. The strategy's is a fusion; the tests measure others.
+type fuser interface {
+	apply(hits []toolsearch.Hit, base int, sem []semHit, required bool) []toolsearch.Hit
 }
 
-var defaultFusion = fusion{k: 60, w: 1}
+// fusion is the weighted sum of the two rankings' normalised scores:
+//
+//	score = (1 − w)·hybrid score / best hybrid score
+//	      + w·(cos − c₅₀)/(c₁ − c₅₀)
+//
+// with c₁ and c₅₀ the best and the last cosine of the embedding ranking
+// (the 50 nearest tools; a tool outside it adds 0). Tools scoring 0 are
+// left out.
+type fusion struct{ w float64 }
 
-// apply replaces hits[base:], the hybrid hits, with the fused hits.
-// Without required terms, the tools of sem that the hybrid ranking did
-// not match are added.
 func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, required bool) []toolsearch.Hit {
 	lex := hits[base:]
 	semRank := make(map[int]int, len(sem)) // tool → 1 + its index in sem
@@ -170,48 +168,22 @@ func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, required bo
 		semRank[h.tool] = i + 1
 	}
 	seen := make([]bool, len(sem))
-	if f.weighted {
-		best := 0.0
-		for _, h := range lex {
-			best = max(best, h.Score)
-		}
-		c1, cN := float64(sem[0].cos), float64(sem[len(sem)-1].cos)
-		norm := func(c float32) float64 {
-			if c1 == cN {
-				return 1
-			}
-			return (float64(c) - cN) / (c1 - cN)
-		}
-		for i := range lex {
-			h := &lex[i]
-			s := (1 - f.w) * h.Score / best
-			if r, ok := semRank[h.Tool]; ok {
-				s += f.w * norm(sem[r-1].cos)
-				h.Rules |= toolsearch.RuleSemantic
-				seen[r-1] = true
-			}
-			h.Score = s
-		}
-		if !required {
-			for i, sh := range sem {
-				if !seen[i] {
-					hits = append(hits, toolsearch.Hit{Tool: sh.tool, Score: f.w * norm(sh.cos), Rules: toolsearch.RuleSemantic})
-				}
-			}
-		}
-		return hits
+	best := 0.0
+	for _, h := range lex {
+		best = max(best, h.Score)
 	}
-	slices.SortFunc(lex, func(a, b toolsearch.Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
+	c1, cN := float64(sem[0].cos), float64(sem[len(sem)-1].cos)
+	norm := func(c float32) float64 {
+		if c1 == cN {
+			return 1
 		}
-		return a.Tool - b.Tool
-	})
+		return (float64(c) - cN) / (c1 - cN)
+	}
 	for i := range lex {
 		h := &lex[i]
-		s := 1 / (f.k + float64(i+1))
+		s := (1 - f.w) * h.Score / best
 		if r, ok := semRank[h.Tool]; ok {
-			s += f.w / (f.k + float64(r))
+			s += f.w * norm(sem[r-1].cos)
 			h.Rules |= toolsearch.RuleSemantic
 			seen[r-1] = true
 		}
@@ -219,8 +191,8 @@ func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, required bo
 	}
 	if !required {
 		for i, sh := range sem {
-			if !seen[i] {
-				hits = append(hits, toolsearch.Hit{Tool: sh.tool, Score: f.w / (f.k + float64(i+1)), Rules: toolsearch.RuleSemantic})
+			if s := f.w * norm(sh.cos); !seen[i] && s > 0 {
+				hits = append(hits, toolsearch.Hit{Tool: sh.tool, Score: s, Rules: toolsearch.RuleSemantic})
 			}
 		}
 	}

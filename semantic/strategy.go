@@ -15,6 +15,7 @@ import (
 const (
 	defaultQueryTimeout = 2 * time.Second
 	defaultBatchSize    = 256
+	defaultWeight       = 0.2
 	// candidates is the number of nearest tools a query takes from the
 	// vector search into the fusion.
 	candidates = 50
@@ -44,6 +45,12 @@ type Options struct {
 	// BatchSize is the most tool texts sent in one Embed call by the
 	// background work. Default 256.
 	BatchSize int
+	// Weight is the embedding ranking's share of a tool's score, in
+	// [0, 1): 0 means the default, 0.2, the weight that did best with the
+	// embeddings it was measured with (see the README); a higher weight
+	// trusts the embedding more than the words. Measure it on your own
+	// tools and model with toolsearch eval --vectors --semantic-weight.
+	Weight float64
 	// OnError, if set, is called with each failure of the background
 	// work: a batch the Embedder failed (it is tried again after a wait
 	// that doubles from 1 s to 1 min), a vector refused (wrong length, not
@@ -59,21 +66,29 @@ type Options struct {
 // fuses two rankings of a query:
 //
 //   - the hybrid strategy's (toolsearch.HybridStrategy): every tool it
-//     matches, by its score;
+//     matches, with its score;
 //   - the embedding ranking: the 50 tools whose vectors are the most
 //     similar to the query's (cosine similarity, exact search over the
 //     tools' vectors, see [Vectors]).
 //
-// by reciprocal rank fusion: a tool's score is 1/(k + its hybrid rank) +
-// 1/(k + its embedding rank), with k = 60, a term left out for a ranking
-// that does not have the tool. Ties keep pool order. A tool only the
-// embedding ranking found reports [toolsearch.RuleSemantic] in
-// Match.Rules; a tool both found, its hybrid rules and RuleSemantic. A
-// query with a required term ("+word") returns only the tools the hybrid
-// ranking matched (those having every required word), ordered by the
-// fusion. The select:, exact-name and MCP-prefix forms, scopes, limits and
-// renderings are the pipeline's, as with every strategy. Its term budget
-// is the hybrid strategy's, 128.
+// by a weighted sum of their normalised scores, w = Options.Weight
+// (default 0.2):
+//
+//	score = (1 − w) × hybrid score / the best hybrid score of the query
+//	      + w × (cos − c50) / (c1 − c50)
+//
+// where c1 and c50 are the best and the 50th cosine similarity of the
+// embedding ranking; a tool outside it adds nothing for it, and a tool
+// scoring 0 is left out. So a tool both rankings put first scores 1, and
+// a tool only the embedding ranking found ranks below the hybrid matches
+// that score more than w/(1 − w) of the best one (a quarter, by
+// default). Ties keep pool order. A tool the embedding ranking found
+// reports [toolsearch.RuleSemantic] in Match.Rules, besides its hybrid
+// rules. A query with a required term ("+word") returns only the tools
+// the hybrid ranking matched (those having every required word), ordered
+// by the fusion. The select:, exact-name and MCP-prefix forms, scopes,
+// limits and renderings are the pipeline's, as with every strategy. Its
+// term budget is the hybrid strategy's, 128.
 //
 // # Vectors
 //
@@ -119,7 +134,7 @@ type Strategy struct {
 	dims  int
 	opts  Options
 	lex   toolsearch.Strategy // the hybrid strategy
-	fuse  fusion
+	fuse  fuser
 	work  *worker
 	pause pause
 	now   func() time.Time // tests replace it
@@ -143,6 +158,12 @@ func New(emb Embedder, opts *Options) (*Strategy, error) {
 	if o.QueryTimeout < 0 || o.BatchSize < 0 {
 		return nil, fmt.Errorf("semantic: New: negative QueryTimeout (%v) or BatchSize (%d)", o.QueryTimeout, o.BatchSize)
 	}
+	if !(o.Weight >= 0 && o.Weight < 1) {
+		return nil, fmt.Errorf("semantic: New: Weight %v is not in [0, 1)", o.Weight)
+	}
+	if o.Weight == 0 {
+		o.Weight = defaultWeight
+	}
 	if o.QueryTimeout == 0 {
 		o.QueryTimeout = defaultQueryTimeout
 	}
@@ -151,7 +172,7 @@ func New(emb Embedder, opts *Options) (*Strategy, error) {
 	}
 	s := &Strategy{
 		emb: emb, model: emb.Model(), dims: dims, opts: o,
-		lex: toolsearch.HybridStrategy(), fuse: defaultFusion, now: time.Now,
+		lex: toolsearch.HybridStrategy(), fuse: fusion{o.Weight}, now: time.Now,
 	}
 	s.work = newWorker(s)
 	return s, nil

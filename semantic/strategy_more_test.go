@@ -179,7 +179,7 @@ func TestFusion(t *testing.T) {
 		return m
 	}
 
-	rrf := fusion{k: 60, w: 1}
+	rrf := rrf{k: 60, w: 1} // the sweep's alternative
 	got := byTool(rrf.apply(hits(), 0, sem, false))
 	require.Len(t, got, 4)
 	// Hybrid ranks: 1 (score 5), then 2 and 3 tied, in pool order: 2, 3.
@@ -195,12 +195,26 @@ func TestFusion(t *testing.T) {
 	assert.Len(t, got, 3, "with a required term, only the hybrid hits")
 	assert.NotContains(t, got, 7)
 
-	ws := fusion{weighted: true, w: 0.5}
+	ws := fusion{w: 0.5}
 	got = byTool(ws.apply(hits(), 0, sem, false))
+	require.Len(t, got, 4)
 	assert.InDelta(t, 0.5*5/5+0.5*0, got[1].Score, 1e-12, "the last cosine normalises to 0")
 	assert.InDelta(t, 0.5*1/5+0.5*1, got[2].Score, 1e-12)
 	assert.InDelta(t, 0.5*1/5, got[3].Score, 1e-12)
 	assert.InDelta(t, 0.5*0.75, got[7].Score, 1e-6)
+	assert.Equal(t, toolsearch.RulePartExact|toolsearch.RuleSemantic, got[1].Rules)
+	assert.Equal(t, toolsearch.RuleSemantic, got[7].Rules)
+	got = byTool(ws.apply(hits(), 0, sem, true))
+	assert.Len(t, got, 3, "with a required term, only the hybrid hits")
+
+	// The default weight: a tool only the embedding ranking found ranks
+	// below the hybrid matches over a quarter of the best.
+	def := fusion{w: defaultWeight}
+	got = byTool(def.apply([]toolsearch.Hit{{Tool: 1, Score: 4}, {Tool: 2, Score: 1.01}, {Tool: 3, Score: 0.99}}, 0,
+		[]semHit{{tool: 7, cos: 0.9}, {tool: 8, cos: 0.1}}, false))
+	assert.Greater(t, got[2].Score, got[7].Score)
+	assert.Less(t, got[3].Score, got[7].Score)
+	assert.NotContains(t, got, 8, "the last of the embedding ranking scores 0")
 
 	// The hits before base are left alone.
 	pre := append([]toolsearch.Hit{{Tool: 9, Score: 42}}, hits()...)

@@ -129,7 +129,11 @@ func TestEvalVectorsMissing(t *testing.T) {
 		"queries":[{"query":"second letter","relevant":["beta"]}]}`)
 	code, _, stderr = runCmd(t, "eval", "--strategy", "semantic", "--vectors", out, other)
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stderr, "eval: warning: other: 1 queries were answered with notes")
+	assert.Contains(t, stderr, "eval: warning: other: the vectors file has no vector for 1 queries")
+
+	code, _, stderr = runCmd(t, "eval", "--strategy", "semantic", "--vectors", out, "--semantic-weight", "1", other)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "Weight 1 is not in [0, 1)")
 
 	code, _, stderr = runCmd(t, "eval", "--strategy", "semantic", other)
 	assert.Equal(t, 2, code)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolsearch/toolsearch"
@@ -30,9 +31,30 @@ type evalRow struct {
 	*eval.Report
 }
 
+// semanticEval is the semantic strategy of eval, over a vectors file
+// that counts the query texts it does not have.
+type semanticEval struct {
+	*semantic.Strategy
+	misses *atomic.Int64
+}
+
+// replay is a vectors file as an Embedder that counts the texts it lacks.
+type replay struct {
+	*vecfile.File
+	misses *atomic.Int64
+}
+
+func (r replay) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	v, err := r.File.Embed(ctx, texts)
+	if errors.Is(err, vecfile.ErrNoVector) && len(texts) == 1 {
+		r.misses.Add(1)
+	}
+	return v, err
+}
+
 // semanticStrategy returns the semantic strategy over the vectors file
-// path.
-func semanticStrategy(path string) (*semantic.Strategy, error) {
+// path, with the weight w (0: the default).
+func semanticStrategy(path string, w float64) (*semanticEval, error) {
 	if path == "" {
 		return nil, usageError{errors.New("--strategy semantic needs --vectors FILE (written by toolsearch embed)")}
 	}
@@ -45,7 +67,12 @@ func semanticStrategy(path string) (*semantic.Strategy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return semantic.New(vf, nil)
+	r := replay{vf, &atomic.Int64{}}
+	st, err := semantic.New(r, &semantic.Options{Weight: w})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return &semanticEval{st, r.misses}, nil
 }
 
 // cmdEval measures retrieval quality: every query of each dataset is ranked
@@ -61,6 +88,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	metrics := fs.String("metrics", "r5", "with --markdown, the `list` of metrics in each cell, comma-separated: r1, r5, mrr, ndcg")
 	split := fs.String("split", "", "evaluate only the `even` or odd-numbered queries (0-based), for tune/held-out checks")
 	vectors := fs.String("vectors", "", "vectors `file` written by toolsearch embed, for the semantic strategy (offline)")
+	weight := fs.Float64("semantic-weight", 0, "the semantic strategy's `weight` of the embedding ranking, in [0, 1); 0: its default")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -85,7 +113,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	var strategies []toolsearch.Strategy
 	for _, n := range names {
 		if n == "semantic" {
-			st, err := semanticStrategy(*vectors)
+			st, err := semanticStrategy(*vectors, *weight)
 			if err != nil {
 				return err
 			}
@@ -198,8 +226,13 @@ func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy, 
 		if st.Name() == "regex" {
 			queries = eval.AsPatterns(queries)
 		}
+		sem, isSem := st.(*semanticEval)
+		if isSem {
+			st = sem.Strategy
+		}
 		opts := &toolsearch.SearchOptions{Strategy: st}
-		if sem, ok := st.(*semantic.Strategy); ok {
+		if isSem {
+			sem.misses.Store(0)
 			// Every tool's vector first, as after the background work.
 			toolsearch.NewSearcher(d.reg, opts).Prepare()
 			if err := sem.Wait(context.Background()); err != nil {
@@ -209,8 +242,10 @@ func evalDataset(path, catalog, split string, strategies []toolsearch.Strategy, 
 		rep := eval.Evaluate(d.reg, opts, queries)
 		fmt.Fprintf(progress, "eval: %s %s: %d queries in %s (%d refused, %d answered with notes)\n",
 			d.name, st.Name(), rep.Queries, rep.Elapsed.Round(time.Millisecond), rep.Refused, rep.Noted)
-		if st.Name() == "semantic" && rep.Noted > 0 {
-			fmt.Fprintf(progress, "eval: warning: %s: %d queries were answered with notes: a query whose vector is missing is ranked by keywords only\n", d.name, rep.Noted)
+		if isSem {
+			if n := sem.misses.Load(); n > 0 {
+				fmt.Fprintf(progress, "eval: warning: %s: the vectors file has no vector for %d queries: they, and the queries of the pause that follows a failed embedding, were ranked by keywords only\n", d.name, n)
+			}
 		}
 		rows = append(rows, evalRow{Dataset: d.name, Tools: d.tools, Report: rep})
 	}

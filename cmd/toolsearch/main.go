@@ -3,7 +3,7 @@
 //	toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
 //	toolsearch prompt [--catalog FILE]
 //	toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
-//	toolsearch eval   --dataset FILE... [--catalog FILE] [--strategy NAME|all] [--vectors FILE] [--split even|odd] [--json|--markdown [--metrics LIST]]
+//	toolsearch eval   --dataset FILE... [--catalog FILE] [--strategy NAME|all] [--vectors FILE [--semantic-weight W]] [--split even|odd] [--json|--markdown [--metrics LIST]]
 //	toolsearch embed  --base-url URL --model M --dataset FILE... [--catalog FILE] [--dimensions N] [--batch N] --out FILE
 //
 // Without --catalog, search and prompt use an embedded demo catalog of a few
@@ -37,7 +37,7 @@ const usageText = `usage:
   toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
   toolsearch prompt [--catalog FILE]
   toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
-  toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--vectors FILE] [--split even|odd] [--json|--markdown [--metrics r1,r5,mrr,ndcg]]
+  toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--vectors FILE [--semantic-weight W]] [--split even|odd] [--json|--markdown [--metrics r1,r5,mrr,ndcg]]
   toolsearch embed  --base-url URL --model M --dataset FILE [--dataset FILE...] [--catalog FILE] [--dimensions N] [--batch N] --out FILE
 
 Without --catalog, search and prompt use the embedded demo catalog.
