@@ -12,6 +12,13 @@
 //   - bleve: an in-memory github.com/blevesearch/bleve/v2 index (scorch,
 //     BM25) over name and description, the full-text-engine reference.
 //
+// The eino adapter (tseino) is compared with eino's own tool-search
+// middleware through the same ChatModelAgent API: MiddlewareAgent drives
+// the hooks of either middleware the same way, Agent runs either in a real
+// ChatModelAgent, and the benchmarks in middleware_test.go give the time
+// per query and the quality of each middleware's search tool on the
+// datasets of testdata/bench.
+//
 // It is a separate module so that the core module keeps its two
 // dependencies. The benchmarks are in peers_test.go; BENCHMARKS.md at the
 // repository root has the figures.

@@ -8,6 +8,7 @@ require (
 	github.com/cloudwego/eino v0.9.1
 	github.com/stretchr/testify v1.12.1
 	github.com/toolsearch/toolsearch v0.1.0
+	github.com/toolsearch/toolsearch/eino v0.1.0
 )
 
 require (
@@ -64,4 +65,3 @@ require (
 	google.golang.org/protobuf v1.36.6 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
-

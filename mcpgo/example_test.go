@@ -57,3 +57,27 @@ func ExampleErrorResult() {
 	// Output:
 	// {"content":[{"type":"text","text":"No tool named mcp__weather__get_forcast is available. Did you mean mcp__weather__get_forecast?"}],"isError":true}
 }
+
+// CallToolText is CallTool for agent frameworks whose tool output is a
+// string, such as the Config.CallTool of the eino and Genkit adapters.
+func ExampleServers_CallToolText() {
+	ctx := context.Background()
+	srv := server.NewMCPServer("weather", "1", server.WithToolCapabilities(true))
+	srv.AddTool(mcp.NewTool("get_forecast"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("Sunny"), mcp.NewTextContent("21°C")}}, nil
+	})
+	c, err := client.NewInProcessClient(srv)
+	if err != nil {
+		panic(err)
+	}
+	servers := tsmcpgo.New(&toolsearch.Registry{}, nil)
+	if err := servers.Attach(ctx, "weather", c); err != nil {
+		panic(err)
+	}
+	defer servers.Close("weather")
+
+	text, err := servers.CallToolText(ctx, "mcp__weather__get_forecast", json.RawMessage(`{"city":"Paris"}`))
+	fmt.Printf("%q %v\n", text, err)
+	// Output:
+	// "Sunny\n21°C" <nil>
+}

@@ -58,3 +58,30 @@ func ExampleErrorResult() {
 	// Output:
 	// {"content":[{"type":"text","text":"No tool named mcp__weather__get_forcast is available. Did you mean mcp__weather__get_forecast?"}],"isError":true}
 }
+
+// CallToolText is CallTool for agent frameworks whose tool output is a
+// string, such as the Config.CallTool of the eino and Genkit adapters.
+func ExampleServers_CallToolText() {
+	ctx := context.Background()
+	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "get_forecast", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Sunny"}, &mcp.TextContent{Text: "21°C"}}}, nil
+		})
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, serverSide, nil); err != nil {
+		panic(err)
+	}
+	servers := tsmcpsdk.New(&toolsearch.Registry{}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, servers.ClientOptions(nil))
+	session, err := servers.Connect(ctx, "weather", client, clientSide, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer session.Close()
+
+	text, err := servers.CallToolText(ctx, "mcp__weather__get_forecast", json.RawMessage(`{"city":"Paris"}`))
+	fmt.Printf("%q %v\n", text, err)
+	// Output:
+	// "Sunny\n21°C" <nil>
+}

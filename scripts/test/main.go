@@ -1,9 +1,11 @@
 // Command test is the repository's test command: go vet, then go test
-// -race, over every module of the workspace (the root module and the
-// adapters listed in go.work; not benchmarks). It prints go test's usual
-// summary, the output of failing tests, and then every skipped test with
-// the reason it gave, so that a test that could not run (the real MCP
-// server tests without their npm packages, for example) is never silent.
+// -race, over every module of the library's workspaces (the root go.work:
+// the root module and the adapters; genkit/go.work: the Genkit adapter,
+// which cannot share a build list with the anthropic adapter; not
+// benchmarks). It prints go test's usual summary, the output of failing
+// tests, and then every skipped test with the reason it gave, so that a
+// test that could not run (the real MCP server tests without their npm
+// packages, for example) is never silent. Run it from the repository root.
 //
 //	go run ./scripts/test                 # what .ci/run runs
 //	go run ./scripts/test -run Servers    # extra arguments go to go test
@@ -19,51 +21,81 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 )
+
+// workspaces are the directories whose go.work the command tests, in
+// order. A module listed by more than one is tested with the first.
+// benchmarks/go.work is left out on purpose: its peers (bleve, eino's own
+// middleware) are large, and its tests run with cd benchmarks && go test.
+var workspaces = []string{".", "genkit"}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}/...").Output()
-	if err != nil {
-		fmt.Fprintln(stderr, "test: listing the workspace modules:", err)
-		return 1
+	seen := map[string]bool{}
+	var skipped []string
+	status := 0
+	for _, ws := range workspaces {
+		patterns, err := modules(ws, seen)
+		if err != nil {
+			fmt.Fprintf(stderr, "test: listing the modules of %s: %v\n", filepath.Join(ws, "go.work"), err)
+			return 1
+		}
+		if len(patterns) == 0 {
+			continue
+		}
+		vet := exec.Command("go", append([]string{"vet"}, patterns...)...)
+		vet.Dir, vet.Stdout, vet.Stderr = ws, stdout, stderr
+		if err := vet.Run(); err != nil {
+			fmt.Fprintf(stderr, "test: go vet failed in %s\n", ws)
+			return 1
+		}
+		test := exec.Command("go", append(append([]string{"test", "-race", "-json"}, args...), patterns...)...)
+		test.Dir, test.Stderr = ws, stderr // build errors are not JSON
+		events, err := test.StdoutPipe()
+		if err != nil {
+			fmt.Fprintln(stderr, "test:", err)
+			return 1
+		}
+		if err := test.Start(); err != nil {
+			fmt.Fprintln(stderr, "test:", err)
+			return 1
+		}
+		skipped = append(skipped, report(events, stdout)...)
+		if err := test.Wait(); err != nil {
+			status = 1
+		}
 	}
-	patterns := strings.Fields(string(out))
-
-	vet := exec.Command("go", append([]string{"vet"}, patterns...)...)
-	vet.Stdout, vet.Stderr = stdout, stderr
-	if err := vet.Run(); err != nil {
-		fmt.Fprintln(stderr, "test: go vet failed")
-		return 1
-	}
-
-	test := exec.Command("go", append(append([]string{"test", "-race", "-json"}, args...), patterns...)...)
-	test.Stderr = stderr // build errors are not JSON
-	events, err := test.StdoutPipe()
-	if err != nil {
-		fmt.Fprintln(stderr, "test:", err)
-		return 1
-	}
-	if err := test.Start(); err != nil {
-		fmt.Fprintln(stderr, "test:", err)
-		return 1
-	}
-	skipped := report(events, stdout)
-	err = test.Wait()
 	if len(skipped) > 0 {
 		fmt.Fprintf(stdout, "\n%d skipped:\n", len(skipped))
 		for _, s := range skipped {
 			fmt.Fprintln(stdout, s)
 		}
 	}
+	return status
+}
+
+// modules returns a package pattern (dir/...) for each module of the
+// workspace in directory ws that is not in seen, and adds them to seen.
+func modules(ws string, seen map[string]bool) ([]string, error) {
+	list := exec.Command("go", "list", "-m", "-f", "{{.Dir}}")
+	list.Dir = ws
+	out, err := list.Output()
 	if err != nil {
-		return 1
+		return nil, err
 	}
-	return 0
+	var patterns []string
+	for _, dir := range strings.Fields(string(out)) {
+		if !seen[dir] {
+			seen[dir] = true
+			patterns = append(patterns, dir+"/...")
+		}
+	}
+	return patterns, nil
 }
 
 // event is one line of go test -json (see go doc test2json).

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // stream is go test -json output for three packages: one passing with a
@@ -52,4 +55,31 @@ func TestReportIsGoTestsSummaryPlusSkips(t *testing.T) {
 		"  example.com/a TestReal: a_test.go:9: skipping the real MCP server test: node is not on PATH",
 		"  example.com/a TestQuiet: (no reason given)",
 	}, skipped)
+}
+
+// Every go.work of the repository but benchmarks' is one the command
+// tests, so that no adapter with a workspace of its own is left out.
+func TestEveryWorkspaceIsTested(t *testing.T) {
+	root := filepath.Join("..", "..")
+	var found []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && path != root) {
+			return filepath.SkipDir
+		}
+		if d.Name() == "go.work" {
+			rel, err := filepath.Rel(root, filepath.Dir(path))
+			if err != nil {
+				return err
+			}
+			if rel != "benchmarks" {
+				found = append(found, rel)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.ElementsMatch(t, workspaces, found, "go.work files (benchmarks' aside) and the workspaces the command tests")
 }
