@@ -74,6 +74,9 @@ type StrategyInput struct {
 	// made, every new registry version is indexed on a goroutine of the
 	// Registry's, which ends when the index of the newest version is
 	// built (a burst of changes is indexed once, not once per change).
+	// The Registry keeps indexing such a Strategy for as long as it lives:
+	// share one Strategy value between its Searchers rather than making
+	// one per Searcher.
 	Eager bool
 }
 

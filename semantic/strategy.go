@@ -121,7 +121,9 @@ type Options struct {
 //
 // A Strategy is safe for concurrent use, and may be used by many
 // Searchers and Sessions, of one or more registries (its pointer is
-// comparable, so the Searchers of a registry share one index). Its
+// comparable, so the Searchers of a registry share one index): make one
+// per Embedder and share it, since a registry keeps indexing every
+// Strategy it was used with for as long as it lives. Its
 // background work runs on at most one goroutine, which ends when every
 // tool queued is embedded: an idle Strategy holds no goroutine. A
 // goroutine retrying a failing Embedder goes on until it succeeds or
