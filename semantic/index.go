@@ -111,6 +111,9 @@ func (x *index) Rank(ctx context.Context, query string, hits []toolsearch.Hit) (
 	}
 	rows := *x.rows.Load()
 	nbs, _ := x.vecs.search(vec, candidates, make([]Neighbor, 0, candidates), rows) // vec is valid
+	if len(nbs) == 0 { // the first vectors are being added
+		return hits, append(notes, noteNoVectors), nil
+	}
 	sem := make([]semHit, len(nbs))
 	for i, nb := range nbs {
 		sem[i] = semHit{tool: int(rows[nb.Row]), cos: nb.Score}
@@ -162,6 +165,9 @@ type fuser interface {
 type fusion struct{ w float64 }
 
 func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, required bool) []toolsearch.Hit {
+	if len(sem) == 0 {
+		return hits
+	}
 	lex := hits[base:]
 	semRank := make(map[int]int, len(sem)) // tool → 1 + its index in sem
 	for i, h := range sem {

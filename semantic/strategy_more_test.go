@@ -216,6 +216,9 @@ func TestFusion(t *testing.T) {
 	assert.Less(t, got[3].Score, got[7].Score)
 	assert.NotContains(t, got, 8, "the last of the embedding ranking scores 0")
 
+	// No embedding ranking: the hybrid hits as they are.
+	assert.Equal(t, hits(), ws.apply(hits(), 0, nil, false))
+
 	// The hits before base are left alone.
 	pre := append([]toolsearch.Hit{{Tool: 9, Score: 42}}, hits()...)
 	out := rrf.apply(pre, 1, sem, false)
