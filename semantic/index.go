@@ -111,7 +111,7 @@ func (x *index) Rank(ctx context.Context, query string, hits []toolsearch.Hit) (
 	}
 	rows := *x.rows.Load()
 	nbs, _ := x.vecs.search(vec, candidates, make([]Neighbor, 0, candidates), rows) // vec is valid
-	if len(nbs) == 0 { // the first vectors are being added
+	if len(nbs) == 0 {                                                              // the first vectors are being added
 		return hits, append(notes, noteNoVectors), nil
 	}
 	sem := make([]semHit, len(nbs))
