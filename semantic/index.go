@@ -110,8 +110,9 @@ func (x *index) Rank(ctx context.Context, query string, hits []toolsearch.Hit) (
 		return hits, append(notes, why), nil
 	}
 	rows := *x.rows.Load()
-	nbs, _ := x.vecs.search(vec, candidates, make([]Neighbor, 0, candidates), rows) // vec is valid
-	if len(nbs) == 0 {                                                              // the first vectors are being added
+	// vec is valid: search fails for nothing else.
+	nbs, _ := x.vecs.search(vec, candidates, make([]Neighbor, 0, candidates), rows)
+	if len(nbs) == 0 { // rows published, their vectors not appended yet
 		return hits, append(notes, noteNoVectors), nil
 	}
 	sem := make([]semHit, len(nbs))
