@@ -108,11 +108,15 @@
 // scoring above), [BM25Strategy], [RegexStrategy] (the model sends an RE2
 // pattern), [HybridStrategy] (name-part precedence plus term rarity, stop
 // words and light stemming, for queries written as names in any shape or
-// as sentences), or a [Strategy] of one's own. The select:, exact-name and MCP-prefix forms,
+// as sentences), the semantic strategy of package semantic (hybrid fused
+// with an embedding model's ranking, for requests that paraphrase the
+// tools' descriptions), or a [Strategy] of one's own. The select:, exact-name and MCP-prefix forms,
 // the scope, the limits and the renderings are the same with every
-// strategy. A strategy's [Index] is built once per registry version and,
-// for a comparable Strategy value, shared by every Searcher and Session of
-// the registry; it covers all deferred tools (term statistics included),
+// strategy. A strategy's [Index] is built once per registry version (on
+// the first query that needs it, by [Searcher.Prepare], or as soon as the
+// registry changes for a strategy whose input says Eager) and, for a
+// comparable Strategy value, shared by every Searcher and Session of the
+// registry; it covers all deferred tools (term statistics included),
 // and each Searcher drops the hits outside its scope. Each strategy has a
 // term budget (StrategyInput.MaxTerms): the most terms it ranks a query
 // with. Package eval measures strategies on datasets of queries with known
@@ -163,5 +167,9 @@
 // writers; everything derived from the tools (name parts, lowercased
 // texts, indexes, rendered prompt texts) is computed once per tool or per
 // snapshot and reused. No lock is held while user code runs (a lazy
-// schema, a token counter, a Strategy).
+// schema, a token counter, a Strategy). The context variants
+// ([Searcher.SearchContext], [Searcher.CallContext],
+// [Session.CallContext]) hand their context to the strategy's ranking, for
+// a strategy that makes a network call; the others use
+// context.Background().
 package toolsearch

@@ -61,12 +61,13 @@ type toolSearchInput struct {
 	schemaIsDefault    bool   // the default schema for "query": one compiled validator for all
 	usage              string // the expected input, for error texts
 	pattern            bool
-	maxTerms           int // the term budget (StrategyInput.MaxTerms)
+	maxTerms           int  // the term budget (StrategyInput.MaxTerms)
+	eager              bool // StrategyInput.Eager
 }
 
 func resolveInput(in StrategyInput) toolSearchInput {
 	r := toolSearchInput{field: in.Field, description: in.Description, schema: in.Schema, pattern: in.Pattern,
-		maxTerms: orDefault(in.MaxTerms, defaultMaxQueryTerms)}
+		maxTerms: orDefault(in.MaxTerms, defaultMaxQueryTerms), eager: in.Eager}
 	if r.field == "" {
 		r.field = "query"
 	}

@@ -234,6 +234,12 @@ func (r *Registry) drop(n string) {
 // patches the current snapshot; a large one, or one the current snapshot's
 // index has no room for, rebuilds it. r.mu must be held.
 func (r *Registry) publish(changed []string) {
+	r.publishSnapshot(changed)
+	r.indexes.changed(r)
+}
+
+// publishSnapshot is publish without starting the eager indexes.
+func (r *Registry) publishSnapshot(changed []string) {
 	if publishHook != nil {
 		publishHook()
 	}

@@ -112,7 +112,8 @@ func spansParts(term string, parts []string) bool {
 type Rule uint8
 
 // The rules. The first five are the default strategy's keyword rules; the
-// other strategies report the closest of them, and RuleArgument.
+// other strategies report the closest of them, RuleArgument, and
+// RuleSemantic (package semantic's strategy).
 const (
 	RulePartExact     Rule = 1 << iota // a name part equals the term
 	RulePartSubstring                  // a name part contains the term
@@ -120,9 +121,10 @@ const (
 	RuleHint                           // the search hint has the term as a word
 	RuleDescription                    // the description has the term as a word
 	RuleArgument                       // an argument name or description matched (hybrid, regex)
+	RuleSemantic                       // the tool's embedding is among the nearest to the query's (semantic strategy)
 )
 
-var ruleNames = [...]string{"part_exact", "part_substring", "full_name", "hint", "description", "argument"}
+var ruleNames = [...]string{"part_exact", "part_substring", "full_name", "hint", "description", "argument", "semantic"}
 
 // String returns the names of the rules in r joined with "|", in the order
 // of the constants; "none" for no rule.

@@ -164,6 +164,9 @@ func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
 	o.MaxQueryTerms = orDefault(o.MaxQueryTerms, s.input.maxTerms)
 	if shareable(s.strategy) {
 		s.index = reg.indexes.memoOf(s.strategy)
+		if s.input.eager {
+			reg.indexes.watch(s.strategy, s.index).kick(reg)
+		}
 	} else {
 		s.index = &memo[Index]{}
 	}
@@ -205,6 +208,20 @@ func (s *Searcher) Search(query string, maxResults int) (*Result, error) {
 // cap). Call never panics on any input.
 func (s *Searcher) Call(args json.RawMessage) (*Result, error) {
 	return s.call(context.Background(), args)
+}
+
+// SearchContext is Search with a context, which the strategy's ranking
+// receives (Index.Rank): a strategy that makes a network call, such as
+// the semantic strategy's query embedding, stops waiting when ctx is done.
+// The built-in strategies of this package do not read it.
+func (s *Searcher) SearchContext(ctx context.Context, query string, maxResults int) (*Result, error) {
+	return s.search(ctx, query, maxResults)
+}
+
+// CallContext is Call with a context, which the strategy's ranking
+// receives, as with SearchContext.
+func (s *Searcher) CallContext(ctx context.Context, args json.RawMessage) (*Result, error) {
+	return s.call(ctx, args)
 }
 
 func (s *Searcher) call(ctx context.Context, args json.RawMessage) (*Result, error) {
@@ -369,9 +386,7 @@ func (s *Searcher) maxResults(n int) (k int, note string, err error) {
 // returns the best k of its hits in scope (k < 0: all), best first, ties in
 // pool order. A query in words is first cut to the term budget (fitTerms).
 func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int, buf []Hit) ([]Hit, []string, error) {
-	idx := s.index.get(snap, func(prev Index) Index {
-		return s.strategy.Index(&snapshotCorpus{snap}, prev)
-	})
+	idx := s.indexOf(snap)
 	var cut string
 	if !s.input.pattern {
 		query, cut = fitTerms(query, s.opts.MaxQueryTerms, snap.ix.docFreq)

@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -255,7 +256,13 @@ func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 //		// after every tool result of the message
 //	}
 func (s *Session) Call(args json.RawMessage) (*Result, error) {
-	res, err := s.searcher.Call(args)
+	return s.CallContext(context.Background(), args)
+}
+
+// CallContext is Call with a context, which the strategy's ranking
+// receives (see Searcher.SearchContext).
+func (s *Session) CallContext(ctx context.Context, args json.RawMessage) (*Result, error) {
+	res, err := s.searcher.CallContext(ctx, args)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 )
 
 // Strategy ranks the deferred tools for a query that no other query form
@@ -65,6 +66,18 @@ type StrategyInput struct {
 	// query is answered with its most informative terms. Choose it from
 	// the cost of a term to the strategy. 0 means 32.
 	MaxTerms int
+	// Eager asks for the index to be built as soon as tools are registered
+	// or change, in the background, rather than on the first query that
+	// needs it: for a strategy whose index starts slow work of its own
+	// (the semantic strategy's embeddings). It applies to a comparable
+	// Strategy used by a Searcher or Session of the registry: once one is
+	// made, every new registry version is indexed on a goroutine of the
+	// Registry's, which ends when the index of the newest version is
+	// built (a burst of changes is indexed once, not once per change).
+	// The Registry keeps indexing such a Strategy for as long as it lives:
+	// share one Strategy value between its Searchers rather than making
+	// one per Searcher.
+	Eager bool
 }
 
 // Corpus is what a Strategy indexes: the deferred tools of one registry
@@ -161,6 +174,80 @@ func (c *snapshotCorpus) Tool(i int) Tool { return c.s.deferred[i].tool }
 // Sessions.
 type strategyIndexes struct {
 	m sync.Map // Strategy → *memo[Index]
+
+	mu    sync.Mutex
+	eager []*eagerIndex // the memos of the strategies whose Input says Eager
+}
+
+// eagerIndex builds the index of an Eager strategy for the newest registry
+// version, on one goroutine at a time that ends when it is done.
+type eagerIndex struct {
+	st      Strategy
+	memo    *memo[Index]
+	running atomic.Bool // a goroutine is building
+	again   atomic.Bool // a version was published since it last looked
+}
+
+// watch makes st's index (held by m) eager, once per strategy value.
+func (x *strategyIndexes) watch(st Strategy, m *memo[Index]) *eagerIndex {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, e := range x.eager {
+		if e.memo == m {
+			return e
+		}
+	}
+	e := &eagerIndex{st: st, memo: m}
+	x.eager = append(x.eager, e)
+	return e
+}
+
+// changed starts building the eager indexes of r's newest version.
+func (x *strategyIndexes) changed(r *Registry) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, e := range x.eager {
+		e.kick(r)
+	}
+}
+
+// kick makes sure that r's newest version gets indexed: by the goroutine
+// already building, which looks again when it is done, or by a new one.
+func (e *eagerIndex) kick(r *Registry) {
+	e.again.Store(true)
+	if e.running.CompareAndSwap(false, true) {
+		go e.run(r)
+	}
+}
+
+func (e *eagerIndex) run(r *Registry) {
+	for {
+		e.again.Store(false)
+		snap := r.load()
+		e.memo.get(snap, func(prev Index) Index { return e.st.Index(&snapshotCorpus{snap}, prev) })
+		e.running.Store(false)
+		// A kick that came after the load either saw running true and set
+		// again (seen here), or started a goroutine of its own.
+		if !e.again.Load() || !e.running.CompareAndSwap(false, true) {
+			return
+		}
+	}
+}
+
+// Prepare builds the strategy's index of the registry's current version
+// if it is not built yet, and returns when it is, so that the next query
+// does not wait for it: for example at start-up, with a large registry.
+// Queries build the index themselves when they need it, so calling
+// Prepare is never required. A strategy with work of its own to finish
+// (the semantic strategy's embeddings) may go on with it in the
+// background.
+func (s *Searcher) Prepare() { s.indexOf(s.reg.load()) }
+
+// indexOf returns the strategy's index of snap, built on first use.
+func (s *Searcher) indexOf(snap *snapshot) Index {
+	return s.index.get(snap, func(prev Index) Index {
+		return s.strategy.Index(&snapshotCorpus{snap}, prev)
+	})
 }
 
 // shareable reports whether st can key a map: a non-comparable strategy

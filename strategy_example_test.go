@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/toolsearch/toolsearch"
 )
@@ -126,4 +127,28 @@ func ExampleStrategy() {
 	// mcp__github__create_isue (keywords): mcp__github__create_issue 0.50 mcp__github__list_issues 0.12
 	// mcp__slak__send_mesage (keywords): mcp__slack__send_message 0.33
 	// mcp__github (prefix): mcp__github__create_issue 0.00 mcp__github__list_issues 0.00
+}
+
+// Prepare builds the strategy's index at start-up, so that the first query
+// does not wait for it; SearchContext hands its context to the strategy
+// (the semantic strategy bounds its query embedding with it).
+func ExampleSearcher_Prepare() {
+	s := toolsearch.NewSearcher(strategyExampleRegistry(), &toolsearch.SearchOptions{Strategy: toolsearch.HybridStrategy()})
+	s.Prepare()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	res, err := s.SearchContext(ctx, "create an issue", 0)
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range res.Matches {
+		fmt.Println(m.Name)
+	}
+	res, _ = s.CallContext(ctx, json.RawMessage(`{"query":"post to slack"}`))
+	fmt.Println(res.Matches[0].Name)
+	// Output:
+	// mcp__github__create_issue
+	// mcp__github__list_issues
+	// mcp__slack__send_message
 }

@@ -1,8 +1,23 @@
-// Package semantic holds the parts of semantic tool search that do not
-// depend on a model: the [Embedder] interface an embedding model is used
-// through, an exact nearest-neighbour search over the tools' vectors
-// ([Vectors]), and a store that keeps the vectors across restarts so that
-// an unchanged tool is never embedded twice.
+// Package semantic is semantic tool search: a toolsearch strategy
+// ([New], [Strategy]) that fuses the hybrid strategy's ranking with an
+// embedding model's, and the parts it is built of, which do not depend on
+// a model: the [Embedder] interface an embedding model is used through
+// (package tsopenai has one over OpenAI-compatible servers), an exact
+// nearest-neighbour search over the tools' vectors ([Vectors]), and a
+// store that keeps the vectors across restarts so that an unchanged tool
+// is never embedded twice.
+//
+// # The strategy
+//
+// [New] returns a toolsearch.Strategy for SearchOptions.Strategy. Tools
+// are embedded in the background as soon as they are registered or
+// change; a query is embedded when it is searched (one Embed call of one
+// text, within Options.QueryTimeout) and ranked by the hybrid strategy
+// and by the nearest tool vectors, fused by a weighted sum. When the
+// query cannot be embedded, or a tool's vector is not ready, tools are
+// ranked by keywords and Result.Notes says so: a search never fails
+// because of the Embedder. See [Strategy] for the ranking, the failures
+// and who owns the background work.
 //
 // # Vectors and similarity
 //
@@ -43,6 +58,7 @@
 //
 // # Concurrency
 //
-// [Vectors] and [FileStore] are safe for concurrent use; searches never
-// wait for writers. An [Embedder] must be safe for concurrent use too.
+// [Strategy], [Vectors] and [FileStore] are safe for concurrent use;
+// searches never wait for writers. An [Embedder] must be safe for
+// concurrent use too.
 package semantic

@@ -1,11 +1,15 @@
 package semantic_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
+	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/semantic"
 )
 
@@ -62,4 +66,70 @@ func ExampleOpenFileStore() {
 	// Output:
 	// [0.6 0.8 0] true
 	// true
+}
+
+// conceptEmbedder stands in for an embedding model in the example, which
+// has none: it maps a few words to shared concepts, so that "aside" and
+// "stash" land together as a model would put them. It is not an embedding
+// model; use one (package tsopenai has an Embedder over OpenAI-compatible
+// servers).
+type conceptEmbedder struct{}
+
+var concepts = map[string]int{
+	"stash": 0, "aside": 0, "shelve": 0,
+	"changes": 1, "edits": 1, "uncommitted": 1, "dirty": 1,
+	"commit": 2, "record": 2, "repository": 2,
+	"container": 3, "image": 3, "start": 3,
+}
+
+func (conceptEmbedder) Model() string   { return "example-concepts" }
+func (conceptEmbedder) Dimensions() int { return 5 }
+func (conceptEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := []float32{0, 0, 0, 0, 0.1}
+		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return r < 'a' || r > 'z' }) {
+			if c, ok := concepts[w]; ok {
+				v[c]++
+			}
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func ExampleNew() {
+	reg, _ := toolsearch.NewRegistry(nil,
+		toolsearch.NewMCPTool("git", "git_stash", "Stash the changes in a dirty working directory away.", nil, nil),
+		toolsearch.NewMCPTool("git", "git_commit", "Record changes to the repository.", nil, nil),
+		toolsearch.NewMCPTool("docker", "run_container", "Start a new container from an image.", nil, nil),
+	)
+	st, err := semantic.New(conceptEmbedder{}, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer st.Close() // stops the background embedding
+	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st})
+
+	// The tools are embedded in the background; wait for them here.
+	s.Prepare()
+	if err := st.Wait(context.Background()); err != nil {
+		panic(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, q := range []string{"put my uncommitted edits aside", "+container start"} {
+		res, _ := s.SearchContext(ctx, q, 0)
+		fmt.Printf("%s:\n", q)
+		for _, m := range res.Matches {
+			fmt.Printf("  %s (%s)\n", m.Name, m.Rules)
+		}
+	}
+	// Output:
+	// put my uncommitted edits aside:
+	//   mcp__git__git_stash (semantic)
+	//   mcp__git__git_commit (semantic)
+	// +container start:
+	//   mcp__docker__run_container (part_exact|description|semantic)
 }

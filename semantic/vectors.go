@@ -116,6 +116,32 @@ func (v *Vectors) Append(vecs ...[]float32) (first int, err error) {
 	return first, nil
 }
 
+// appendRows adds rows of src, a Vectors of the same dimension, after
+// the vectors in v, as they are (not normalised again), and returns the
+// row of the first.
+func (v *Vectors) appendRows(src *Vectors, rows []int32) int {
+	sm := src.view.Load()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	cur := v.view.Load()
+	first := cur.n
+	n := first + len(rows)
+	next := &matrix{
+		n:      n,
+		floats: extend(cur.floats, first*v.dims, n*v.dims),
+		codes:  extend(cur.codes, first*v.stride, n*v.stride),
+		meta:   extend(cur.meta, first, n),
+	}
+	for i, r := range rows {
+		to, from := first+i, int(r)
+		copy(next.floats[to*v.dims:(to+1)*v.dims], sm.floats[from*v.dims:(from+1)*v.dims])
+		copy(next.codes[to*v.stride:(to+1)*v.stride], sm.codes[from*v.stride:(from+1)*v.stride])
+		next.meta[to] = sm.meta[from]
+	}
+	v.view.Store(next)
+	return first
+}
+
 // extend returns s[:used] grown to length n: in place when s has the
 // capacity (readers never look past used), else in a new array.
 func extend[T any](s []T, used, n int) []T {
@@ -134,6 +160,12 @@ func extend[T any](s []T, used, n int) []T {
 // goroutine. Memory use never grows with the number of vectors. Time is
 // linear in Len × Dimensions: see BenchmarkSearch.
 func (v *Vectors) Search(query []float32, k int, dst []Neighbor) ([]Neighbor, error) {
+	return v.search(query, k, dst, nil)
+}
+
+// search is Search over the rows r with live[r] ≥ 0 (r < len(live)), or
+// over every row when live is nil.
+func (v *Vectors) search(query []float32, k int, dst []Neighbor, live []int32) ([]Neighbor, error) {
 	norm, err := check(query, v.dims)
 	if err != nil {
 		return dst, fmt.Errorf("query: %w", err)
@@ -148,10 +180,10 @@ func (v *Vectors) Search(query []float32, k int, dst []Neighbor) ([]Neighbor, er
 		s = &scan{q: make([]float32, v.dims), q8: make([]int8, v.stride), dims: v.dims, stride: v.stride, margin: margin(v.dims)}
 	}
 	defer func() {
-		s.m = nil // the pool must not keep an old matrix alive
+		s.m, s.live = nil, nil // the pool must not keep an old matrix alive
 		v.scratch.Put(s)
 	}()
-	s.m = m
+	s.m, s.live = m, live
 	scale(s.q, query, norm)
 	s.qs, _ = encode(s.q, s.q8)
 	var ql1 float64
@@ -190,6 +222,7 @@ type scan struct {
 	ql1half float32   // ‖q‖₁/2
 	margin  float32
 	m       *matrix
+	live    []int32 // nil, or the rows searched: those with live[r] ≥ 0
 	dims    int
 	stride  int
 }
@@ -213,6 +246,9 @@ func (s *scan) run(h *topK, lo, hi int) {
 				continue
 			}
 			r := b + i
+			if s.live != nil && (r >= len(s.live) || s.live[r] < 0) {
+				continue
+			}
 			score := dot(s.q, s.m.floats[r*s.dims:(r+1)*s.dims])
 			if len(h.items) < k {
 				h.push(Neighbor{Row: r, Score: score})

@@ -1,15 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/eval"
+	"github.com/toolsearch/toolsearch/internal/vecfile"
+	"github.com/toolsearch/toolsearch/semantic"
 )
 
 // fileList is a flag that may be given several times.
@@ -25,6 +31,57 @@ type evalRow struct {
 	*eval.Report
 }
 
+// semanticEval is the semantic strategy of eval, over a vectors file
+// that counts the query texts it does not have.
+type semanticEval struct {
+	*semantic.Strategy
+	misses *atomic.Int64
+}
+
+// evalStrategy is a strategy eval runs; sem is set for the semantic
+// strategy over a vectors file, whose tool vectors are computed before the
+// queries and whose missing query vectors are counted.
+type evalStrategy struct {
+	toolsearch.Strategy
+	sem *semanticEval
+}
+
+// replay is a vectors file as an Embedder that counts the texts it lacks.
+type replay struct {
+	*vecfile.File
+	misses *atomic.Int64
+}
+
+func (r replay) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	v, err := r.File.Embed(ctx, texts)
+	if errors.Is(err, vecfile.ErrNoVector) && len(texts) == 1 {
+		r.misses.Add(1)
+	}
+	return v, err
+}
+
+// semanticStrategy returns the semantic strategy over the vectors file
+// path, with the weight w (0: the default).
+func semanticStrategy(path string, w float64, limit int64) (*semanticEval, error) {
+	if path == "" {
+		return nil, usageError{errors.New("--strategy semantic needs --vectors FILE (written by toolsearch embed)")}
+	}
+	data, err := readInput(path, limit)
+	if err != nil {
+		return nil, err
+	}
+	vf, err := vecfile.Read(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r := replay{vf, &atomic.Int64{}}
+	st, err := semantic.New(r, &semantic.Options{Weight: w})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return &semanticEval{st, r.misses}, nil
+}
+
 // cmdEval measures retrieval quality: every query of each dataset is ranked
 // over the dataset's tools, all deferred.
 func cmdEval(args []string, stdout, stderr io.Writer) error {
@@ -32,12 +89,14 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	var datasets fileList
 	fs.Var(&datasets, "dataset", "dataset `file` (repeatable; more files may follow the flags)")
 	catalog := fs.String("catalog", "", "catalog `file` for datasets without \"tools\" (required by them)")
-	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex, hybrid, or all")
+	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex, hybrid, semantic (with --vectors), or all")
 	asJSON := fs.Bool("json", false, "print JSON")
 	markdown := fs.Bool("markdown", false, "print a Markdown table (dataset × strategy) of the --metrics")
 	metrics := fs.String("metrics", "r5", "with --markdown, the `list` of metrics in each cell, comma-separated: r1, r5, mrr, ndcg")
 	split := fs.String("split", "", "evaluate only the `even` or odd-numbered queries (0-based), for tune/held-out checks")
 	limit := inputLimit(fs)
+	vectors := fs.String("vectors", "", "vectors `file` written by toolsearch embed, for the semantic strategy (offline)")
+	weight := fs.Float64("semantic-weight", 0, "the semantic strategy's `weight` of the embedding ranking, in [0, 1); 0: its default")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -55,14 +114,26 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	names := []string{*strategy}
 	if *strategy == "all" {
 		names = strategyNames
+		if *vectors != "" {
+			names = append(slices.Clone(names), "semantic")
+		}
 	}
-	var strategies []toolsearch.Strategy
+	var strategies []evalStrategy
 	for _, n := range names {
+		if n == "semantic" {
+			sem, err := semanticStrategy(*vectors, *weight, *limit)
+			if err != nil {
+				return err
+			}
+			defer sem.Close()
+			strategies = append(strategies, evalStrategy{sem.Strategy, sem})
+			continue
+		}
 		st, err := toolsearch.ParseStrategy(n)
 		if err != nil {
-			return usageError{err}
+			return usageError{fmt.Errorf("%w, or semantic with --vectors", err)}
 		}
-		strategies = append(strategies, st)
+		strategies = append(strategies, evalStrategy{Strategy: st})
 	}
 	var rows []evalRow
 	for _, path := range datasets {
@@ -91,10 +162,19 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-// evalDataset runs the strategies over one dataset file, with a line on
-// progress for each strategy and a warning for relevant names that are not
-// in the catalog.
-func evalDataset(path, catalog, split string, limit int64, strategies []toolsearch.Strategy, progress io.Writer) ([]evalRow, error) {
+// dataset is a dataset file loaded for evaluation: its queries, and a
+// registry of its tools (or of the catalog's), all deferred.
+type dataset struct {
+	name  string
+	ds    *eval.Dataset
+	reg   *toolsearch.Registry
+	tools int
+}
+
+// loadDataset reads the dataset file path (at most limit bytes), keeping
+// the even or odd queries when split says so, and registers its tools, or
+// the catalog's when it has none, all deferred.
+func loadDataset(path, catalog, split string, limit int64) (*dataset, error) {
 	data, err := readInput(path, limit)
 	if err != nil {
 		return nil, err
@@ -103,7 +183,6 @@ func evalDataset(path, catalog, split string, limit int64, strategies []toolsear
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	if split != "" {
 		var keep []eval.Query
 		for i, q := range ds.Queries {
@@ -133,20 +212,48 @@ func evalDataset(path, catalog, split string, limit int64, strategies []toolsear
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if missing := eval.Missing(reg, ds.Queries); len(missing) > 0 {
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	return &dataset{name: name, ds: ds, reg: reg, tools: len(tools)}, nil
+}
+
+// evalDataset runs the strategies over one dataset file, with a line on
+// progress for each strategy and a warning for relevant names that are not
+// in the catalog.
+func evalDataset(path, catalog, split string, limit int64, strategies []evalStrategy, progress io.Writer) ([]evalRow, error) {
+	d, err := loadDataset(path, catalog, split, limit)
+	if err != nil {
+		return nil, err
+	}
+	if missing := eval.Missing(d.reg, d.ds.Queries); len(missing) > 0 {
 		fmt.Fprintf(progress, "eval: warning: %s: %d relevant tool names are not in the catalog and count as not found: %s\n",
-			name, len(missing), listSome(missing, 10))
+			d.name, len(missing), listSome(missing, 10))
 	}
 	var rows []evalRow
-	for _, st := range strategies {
-		queries := ds.Queries
+	for _, es := range strategies {
+		st, sem := es.Strategy, es.sem
+		isSem := sem != nil
+		queries := d.ds.Queries
 		if st.Name() == "regex" {
 			queries = eval.AsPatterns(queries)
 		}
-		rep := eval.Evaluate(reg, &toolsearch.SearchOptions{Strategy: st}, queries)
+		opts := &toolsearch.SearchOptions{Strategy: st}
+		if isSem {
+			sem.misses.Store(0)
+			// Every tool's vector first, as after the background work.
+			toolsearch.NewSearcher(d.reg, opts).Prepare()
+			if err := sem.Wait(context.Background()); err != nil {
+				return nil, fmt.Errorf("%s: the vectors of its tools: %w", path, err)
+			}
+		}
+		rep := eval.Evaluate(d.reg, opts, queries)
 		fmt.Fprintf(progress, "eval: %s %s: %d queries in %s (%d refused, %d answered with notes)\n",
-			name, st.Name(), rep.Queries, rep.Elapsed.Round(time.Millisecond), rep.Refused, rep.Noted)
-		rows = append(rows, evalRow{Dataset: name, Tools: len(tools), Report: rep})
+			d.name, st.Name(), rep.Queries, rep.Elapsed.Round(time.Millisecond), rep.Refused, rep.Noted)
+		if isSem {
+			if n := sem.misses.Load(); n > 0 {
+				fmt.Fprintf(progress, "eval: warning: %s: the vectors file has no vector for %d queries: they, and the queries of the pause that follows a failed embedding, were ranked by keywords only\n", d.name, n)
+			}
+		}
+		rows = append(rows, evalRow{Dataset: d.name, Tools: d.tools, Report: rep})
 	}
 	return rows, nil
 }

@@ -3,7 +3,8 @@
 //	toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
 //	toolsearch prompt [--catalog FILE]
 //	toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
-//	toolsearch eval   --dataset FILE... [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown [--metrics LIST]]
+//	toolsearch eval   --dataset FILE... [--catalog FILE] [--strategy NAME|all] [--vectors FILE [--semantic-weight W]] [--split even|odd] [--json|--markdown [--metrics LIST]]
+//	toolsearch embed  --base-url URL --model M --dataset FILE... [--catalog FILE] [--dimensions N] [--batch N] --out FILE
 //
 // Without --catalog, search and prompt use an embedded demo catalog of a few
 // hundred real MCP tools and common agent tools. search --format json,
@@ -36,7 +37,8 @@ const usageText = `usage:
   toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
   toolsearch prompt [--catalog FILE]
   toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
-  toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--split even|odd] [--json|--markdown [--metrics r1,r5,mrr,ndcg]]
+  toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--vectors FILE [--semantic-weight W]] [--split even|odd] [--json|--markdown [--metrics r1,r5,mrr,ndcg]]
+  toolsearch embed  --base-url URL --model M --dataset FILE [--dataset FILE...] [--catalog FILE] [--dimensions N] [--batch N] --out FILE
 
 Without --catalog, search and prompt use the embedded demo catalog. A file
 given as "-" is read from standard input; no input over --max-input-bytes
@@ -44,7 +46,12 @@ given as "-" is read from standard input; no input over --max-input-bytes
 --format anthropic prints the user message that answers a ToolSearch call
 with id toolu_01: the tool_result, then the text blocks that follow it.
 batch and eval send every query through the ToolSearch call a model makes.
-Strategies: default (Claude Code's keyword scoring), bm25, regex, hybrid.
+Strategies: default (Claude Code's keyword scoring), bm25, regex, hybrid;
+eval also takes semantic, with --vectors FILE.
+embed writes FILE: the vectors of the texts the semantic strategy embeds
+for the datasets' tools and queries, from an OpenAI-compatible embeddings
+endpoint (the API key, if needed, in OPENAI_API_KEY); eval then needs no
+network.
 `
 
 // The library's defaults for max_results and its cap, which search and
@@ -74,6 +81,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdBatch(args[1:], stdout, stderr)
 	case "eval":
 		err = cmdEval(args[1:], stdout, stderr)
+	case "embed":
+		err = cmdEmbed(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usageText)
 		return 0
@@ -294,6 +303,7 @@ func ruleNames(r toolsearch.Rule) string {
 		{toolsearch.RuleHint, "hint"},
 		{toolsearch.RuleDescription, "description"},
 		{toolsearch.RuleArgument, "arguments"},
+		{toolsearch.RuleSemantic, "meaning"},
 	} {
 		if r&x.r != 0 {
 			names = append(names, x.name)

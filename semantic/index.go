@@ -1,0 +1,207 @@
+package semantic
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/words"
+)
+
+// index is the semantic strategy's index of one registry version: the
+// hybrid index, and the rows of the registry's vector table that hold its
+// tools' vectors.
+type index struct {
+	s    *Strategy
+	lex  toolsearch.Index
+	n    int                // tools
+	keys []Key              // per tool, in corpus order
+	docs map[string]toolKey // by tool name, for the next index
+	tab  *table             // the registry's vectors, shared with the next index
+	vecs *Vectors           // tab.vecs when this index was built
+
+	// rows maps a row of vecs to the tool it holds, -1 for a row of no
+	// tool of this index. It grows while this index is its table's
+	// newest (tab.cur): rows are published here before they are appended
+	// to vecs, so a search never finds a row it cannot map.
+	rows  atomic.Pointer[[]int32]
+	ready atomic.Int32  // tools with a row
+	want  map[Key]int32 // tools without a vector yet → position; guarded by tab.mu
+}
+
+// toolKey is what decides a tool's key: kept so that an unchanged tool's
+// text is not hashed again.
+type toolKey struct {
+	desc, hint string
+	key        Key
+}
+
+// Index builds the hybrid index of c, finds the vectors of c's tools (in
+// prev's table, then in the Store) and queues the others for embedding.
+// It does not wait for any embedding.
+func (s *Strategy) Index(c toolsearch.Corpus, prev toolsearch.Index) toolsearch.Index {
+	p, _ := prev.(*index)
+	var lexPrev toolsearch.Index
+	var oldDocs map[string]toolKey
+	var tab *table
+	if p != nil {
+		lexPrev, oldDocs, tab = p.lex, p.docs, p.tab
+	}
+	n := c.Len()
+	x := &index{
+		s: s, lex: s.lex.Index(c, lexPrev), n: n,
+		keys: make([]Key, n), docs: make(map[string]toolKey, n),
+	}
+	texts := make(map[Key]string) // of the tools whose key is new
+	for i := range n {
+		t := c.Tool(i)
+		d, ok := oldDocs[t.Name]
+		if !ok || d.desc != t.Description || d.hint != t.SearchHint {
+			text := ToolText(t)
+			d = toolKey{t.Description, t.SearchHint, KeyOf(s.model, text)}
+			texts[d.key] = text
+		}
+		x.docs[t.Name] = d
+		x.keys[i] = d.key
+	}
+	if tab == nil {
+		tab = newTable(s.dims)
+	}
+	x.tab = tab
+	missing := tab.attach(x, s.opts.Store, s.report)
+	if len(missing) > 0 {
+		jobs := make([]job, 0, len(missing))
+		for _, i := range missing {
+			k := x.keys[i]
+			text, ok := texts[k]
+			if !ok { // an old key whose vector is not ready yet
+				text = ToolText(c.Tool(int(i)))
+			}
+			jobs = append(jobs, job{key: k, text: text})
+		}
+		s.work.enqueue(tab, jobs)
+	}
+	return x
+}
+
+// report passes err to Options.OnError.
+func (s *Strategy) report(err error) {
+	if s.opts.OnError != nil && err != nil {
+		s.opts.OnError(err)
+	}
+}
+
+// Rank ranks by the hybrid index, then fuses the embedding ranking in
+// (see Strategy). When there is no embedding ranking, the hybrid hits are
+// returned as they are, with a note.
+func (x *index) Rank(ctx context.Context, query string, hits []toolsearch.Hit) ([]toolsearch.Hit, []string, error) {
+	base := len(hits)
+	hits, notes, err := x.lex.Rank(ctx, query, hits)
+	if err != nil || x.n == 0 {
+		return hits, notes, err
+	}
+	ready := int(x.ready.Load())
+	if ready == 0 {
+		return hits, append(notes, noteNoVectors), nil
+	}
+	q := words.TrimSpace(query)
+	vec, why := x.s.queryVector(ctx, q)
+	if why != "" {
+		return hits, append(notes, why), nil
+	}
+	rows := *x.rows.Load()
+	// vec is valid: search fails for nothing else.
+	nbs, _ := x.vecs.search(vec, candidates, make([]Neighbor, 0, candidates), rows)
+	if len(nbs) == 0 { // rows published, their vectors not appended yet
+		return hits, append(notes, noteNoVectors), nil
+	}
+	sem := make([]semHit, len(nbs))
+	for i, nb := range nbs {
+		sem[i] = semHit{tool: int(rows[nb.Row]), cos: nb.Score}
+	}
+	hits = x.s.fuse.apply(hits, base, sem, hasRequired(q))
+	if ready < x.n {
+		notes = append(notes, notePartial(x.n-ready, x.n))
+	}
+	return hits, notes, nil
+}
+
+// hasRequired reports whether query has a required term: a token "+word"
+// with a letter or digit in word, as the hybrid strategy reads it.
+func hasRequired(query string) bool {
+	for _, tok := range words.Fields(query) {
+		if len(tok) > 1 && tok[0] == '+' {
+			for _, r := range tok[1:] {
+				if words.IsWordRune(r) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// semHit is one tool of the embedding ranking, best first.
+type semHit struct {
+	tool int
+	cos  float32
+}
+
+// fuser combines the hybrid ranking and the embedding ranking: apply
+// replaces hits[base:], the hybrid hits, with the fused hits; without
+// required terms, it adds the tools of sem that the hybrid ranking did not
+// match. The strategy's is a fusion; the tests measure others.
+type fuser interface {
+	apply(hits []toolsearch.Hit, base int, sem []semHit, required bool) []toolsearch.Hit
+}
+
+// fusion is the weighted sum of the two rankings' normalised scores:
+//
+//	score = (1 − w)·hybrid score / best hybrid score
+//	      + w·(cos − c₅₀)/(c₁ − c₅₀)
+//
+// with c₁ and c₅₀ the best and the last cosine of the embedding ranking
+// (the 50 nearest tools; a tool outside it adds 0). Tools scoring 0 are
+// left out.
+type fusion struct{ w float64 }
+
+func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, required bool) []toolsearch.Hit {
+	if len(sem) == 0 {
+		return hits
+	}
+	lex := hits[base:]
+	semRank := make(map[int]int, len(sem)) // tool → 1 + its index in sem
+	for i, h := range sem {
+		semRank[h.tool] = i + 1
+	}
+	seen := make([]bool, len(sem))
+	best := 0.0
+	for _, h := range lex {
+		best = max(best, h.Score)
+	}
+	c1, cN := float64(sem[0].cos), float64(sem[len(sem)-1].cos)
+	norm := func(c float32) float64 {
+		if c1 == cN {
+			return 1
+		}
+		return (float64(c) - cN) / (c1 - cN)
+	}
+	for i := range lex {
+		h := &lex[i]
+		s := (1 - f.w) * h.Score / best
+		if r, ok := semRank[h.Tool]; ok {
+			s += f.w * norm(sem[r-1].cos)
+			h.Rules |= toolsearch.RuleSemantic
+			seen[r-1] = true
+		}
+		h.Score = s
+	}
+	if !required {
+		for i, sh := range sem {
+			if s := f.w * norm(sh.cos); !seen[i] && s > 0 {
+				hits = append(hits, toolsearch.Hit{Tool: sh.tool, Score: s, Rules: toolsearch.RuleSemantic})
+			}
+		}
+	}
+	return hits
+}

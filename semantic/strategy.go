@@ -1,0 +1,319 @@
+package semantic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolsearch/toolsearch"
+)
+
+// The defaults of Options, and the fixed settings of the strategy.
+const (
+	defaultQueryTimeout = 2 * time.Second
+	defaultBatchSize    = 256
+	defaultWeight       = 0.2
+	// candidates is the number of nearest tools a query takes from the
+	// vector search into the fusion.
+	candidates = 50
+	// batchTimeout bounds one background Embed call.
+	batchTimeout = 2 * time.Minute
+	// Waits after a failed background batch: doubling from retryMin up
+	// to retryMax.
+	retryMin, retryMax = time.Second, time.Minute
+	// Pauses of the query embedding after a failure: doubling from
+	// pauseMin up to pauseMax while it keeps failing.
+	pauseMin, pauseMax = time.Second, 30 * time.Second
+)
+
+// Options are the settings of a semantic [Strategy]. A nil *Options means
+// the defaults; a zero field means that field's default. Options are
+// copied.
+type Options struct {
+	// Store keeps the tools' vectors across restarts: a tool whose vector
+	// it holds is not embedded again, and every vector embedded is put
+	// there, then flushed when the background work is done (and by
+	// Close). nil keeps vectors in memory only, in each registry's index.
+	Store Store
+	// QueryTimeout bounds the embedding of a query: a query whose
+	// embedding takes longer is ranked by keywords only, with a note.
+	// Default 2 s.
+	QueryTimeout time.Duration
+	// BatchSize is the most tool texts sent in one Embed call by the
+	// background work. Default 256.
+	BatchSize int
+	// Weight is the embedding ranking's share of a tool's score, in
+	// [0, 1): 0 means the default, 0.2, the weight that did best with the
+	// embeddings it was measured with (see the README); a higher weight
+	// trusts the embedding more than the words. Measure it on your own
+	// tools and model with toolsearch eval --vectors --semantic-weight.
+	Weight float64
+	// OnError, if set, is called with each failure of the background
+	// work: a batch the Embedder failed (it is tried again after a wait
+	// that doubles from 1 s to 1 min), a vector refused (wrong length, not
+	// finite or all zero: that tool stays ranked by keywords), a Store
+	// that failed. It is called from the background goroutine, with no
+	// lock held. A failed query embedding is not reported here: the
+	// search result's notes say so.
+	OnError func(error)
+}
+
+// Strategy is the semantic strategy: a toolsearch.Strategy that ranks the
+// deferred tools by the meaning of the query as well as by its words. It
+// fuses two rankings of a query:
+//
+//   - the hybrid strategy's (toolsearch.HybridStrategy): every tool it
+//     matches, with its score;
+//   - the embedding ranking: the 50 tools whose vectors are the most
+//     similar to the query's (cosine similarity, exact search over the
+//     tools' vectors, see [Vectors]).
+//
+// by a weighted sum of their normalised scores, w = Options.Weight
+// (default 0.2):
+//
+//	score = (1 − w) × hybrid score / the best hybrid score of the query
+//	      + w × (cos − c50) / (c1 − c50)
+//
+// where c1 and c50 are the best and the 50th cosine similarity of the
+// embedding ranking; a tool outside it adds nothing for it, and a tool
+// scoring 0 is left out. So a tool both rankings put first scores 1, and
+// a tool only the embedding ranking found ranks below the hybrid matches
+// that score more than w/(1 − w) of the best one (a quarter, by
+// default). Ties keep pool order. A tool the embedding ranking found
+// reports [toolsearch.RuleSemantic] in Match.Rules, besides its hybrid
+// rules. A query with a required term ("+word") returns only the tools
+// the hybrid ranking matched (those having every required word), ordered
+// by the fusion. The select:, exact-name and MCP-prefix forms, scopes,
+// limits and renderings are the pipeline's, as with every strategy. Its
+// term budget is the hybrid strategy's, 128.
+//
+// # Vectors
+//
+// A tool's vector is the embedding of [ToolText], cached under
+// [KeyOf](Embedder's Model, text): a tool is embedded again only when its
+// name, description or search hint changes, or the model does. The
+// strategy's index is built as soon as tools are registered or change
+// (toolsearch.StrategyInput.Eager), and the tools without a vector are
+// embedded in the background, in batches of Options.BatchSize, one batch
+// at a time; each batch is searchable as soon as it is embedded. Vectors
+// come from, in this order: the previous index of the same registry (an
+// unchanged tool across Replace and SetServerTools, or a tool whose
+// server reconnected), Options.Store (across restarts), else the
+// Embedder.
+//
+// # Queries and failures
+//
+// Searches stay synchronous: a query costs one Embed call of one text,
+// bounded by Options.QueryTimeout, and an exact top-50 search over the
+// vectors. A search never fails because of the Embedder. When the query
+// cannot be embedded (the Embedder failed, or took longer than
+// QueryTimeout, or the caller's context ended first) the tools are ranked
+// by the hybrid strategy alone and Result.Notes says so; after such a
+// failure, queries skip the Embedder for a pause that doubles from 1 s to
+// 30 s while it keeps failing, so that an outage does not cost every
+// query the full timeout. Until a tool's vector is ready it is ranked by
+// keywords alone, and the notes say how many tools are not embedded yet.
+//
+// # Ownership
+//
+// A Strategy is safe for concurrent use, and may be used by many
+// Searchers and Sessions, of one or more registries (its pointer is
+// comparable, so the Searchers of a registry share one index): make one
+// per Embedder and share it, since a registry keeps indexing every
+// Strategy it was used with for as long as it lives. Its
+// background work runs on at most one goroutine, which ends when every
+// tool queued is embedded: an idle Strategy holds no goroutine. A
+// goroutine retrying a failing Embedder goes on until it succeeds or
+// Close is called. Whoever makes a Strategy calls [Strategy.Close] when
+// done with it; searches still work after Close, ranking the tools
+// without a vector by keywords.
+type Strategy struct {
+	emb   Embedder
+	model string
+	dims  int
+	opts  Options
+	lex   toolsearch.Strategy // the hybrid strategy
+	fuse  fuser
+	work  *worker
+	pause pause
+	now   func() time.Time // tests replace it
+}
+
+// New returns a semantic Strategy over emb. opts may be nil. It fails
+// when emb is nil, its Dimensions is not between 1 and 65536, or an
+// option is negative.
+func New(emb Embedder, opts *Options) (*Strategy, error) {
+	if emb == nil {
+		return nil, errors.New("semantic: New: the Embedder is nil")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	dims := emb.Dimensions()
+	if dims <= 0 || dims > maxDims {
+		return nil, fmt.Errorf("semantic: New: the Embedder's dimension %d is not between 1 and %d", dims, maxDims)
+	}
+	if o.QueryTimeout < 0 || o.BatchSize < 0 {
+		return nil, fmt.Errorf("semantic: New: negative QueryTimeout (%v) or BatchSize (%d)", o.QueryTimeout, o.BatchSize)
+	}
+	if !(o.Weight >= 0 && o.Weight < 1) {
+		return nil, fmt.Errorf("semantic: New: Weight %v is not in [0, 1)", o.Weight)
+	}
+	if o.Weight == 0 {
+		o.Weight = defaultWeight
+	}
+	if o.QueryTimeout == 0 {
+		o.QueryTimeout = defaultQueryTimeout
+	}
+	if o.BatchSize == 0 {
+		o.BatchSize = defaultBatchSize
+	}
+	s := &Strategy{
+		emb: emb, model: emb.Model(), dims: dims, opts: o,
+		lex: toolsearch.HybridStrategy(), fuse: fusion{o.Weight}, now: time.Now,
+	}
+	s.work = newWorker(s)
+	return s, nil
+}
+
+// Name returns "semantic".
+func (s *Strategy) Name() string { return "semantic" }
+
+// Input returns the hybrid strategy's input, with Eager set: the index is
+// built, and the new tools are queued for embedding, as soon as tools
+// change.
+func (s *Strategy) Input() toolsearch.StrategyInput {
+	in := s.lex.Input()
+	in.Eager = true
+	return in
+}
+
+// Close stops the background work, waits for it to stop, and flushes
+// Options.Store; it returns the flush's error. The tools not embedded yet
+// stay ranked by keywords; queries are still embedded. Close may be
+// called more than once.
+func (s *Strategy) Close() error { return s.work.close() }
+
+// Wait blocks until no tool is queued for embedding or being embedded
+// (and the Store, if any, is flushed), and returns nil; or until a batch
+// fails, and returns its error (the batch is tried again in the
+// background); or until ctx is done, and returns ctx's error. Tools are
+// queued when an index is built: after toolsearch.Searcher.Prepare, every
+// tool of the registry at that moment has been queued, so
+//
+//	searcher.Prepare()
+//	err := strategy.Wait(ctx)
+//
+// returns once they are all embedded.
+func (s *Strategy) Wait(ctx context.Context) error { return s.work.wait(ctx) }
+
+// ToolText returns the text the semantic strategy embeds for a tool: its
+// name, description and search hint, one per line, the empty ones left
+// out. A tool is embedded again when this text changes.
+func ToolText(t toolsearch.Tool) string {
+	var b strings.Builder
+	b.Grow(len(t.Name) + len(t.Description) + len(t.SearchHint) + 2)
+	b.WriteString(t.Name)
+	for _, s := range []string{t.Description, t.SearchHint} {
+		if s = strings.TrimSpace(s); s != "" {
+			b.WriteByte('\n')
+			b.WriteString(s)
+		}
+	}
+	return b.String()
+}
+
+// The notes of a query ranked by keywords only, in part or in whole. They
+// are shown to the model.
+const (
+	noteNoVectors = "Ranked by keywords only: the tools' embeddings are not computed yet."
+	noteFailed    = "Ranked by keywords only: the embedding service failed."
+	notePaused    = "Ranked by keywords only: the embedding service failed a moment ago."
+	noteCancelled = "Ranked by keywords only: the search was cancelled before the embedding service answered."
+)
+
+func noteTimeout(d time.Duration) string {
+	return "Ranked by keywords only: the embedding service did not answer within " + d.String() + "."
+}
+
+func notePartial(missing, n int) string {
+	return fmt.Sprintf("%d of %d tools are not embedded yet: they were ranked by keywords only.", missing, n)
+}
+
+// queryVector embeds the query text q within QueryTimeout and returns its
+// unit vector, or a note saying why there is none.
+func (s *Strategy) queryVector(ctx context.Context, q string) ([]float32, string) {
+	if !s.pause.allows(s.now()) {
+		return nil, notePaused
+	}
+	tctx, cancel := context.WithTimeout(ctx, s.opts.QueryTimeout)
+	defer cancel()
+	type answer struct {
+		vecs [][]float32
+		err  error
+	}
+	ch := make(chan answer, 1)
+	// On its own goroutine, so that an Embedder that does not respect
+	// its context cannot hold the search past the timeout.
+	go func() {
+		vecs, err := s.emb.Embed(tctx, []string{q})
+		ch <- answer{vecs, err}
+	}()
+	var a answer
+	select {
+	case a = <-ch:
+	case <-tctx.Done():
+		a.err = tctx.Err()
+	}
+	var v []float32
+	if a.err == nil {
+		if len(a.vecs) != 1 {
+			a.err = fmt.Errorf("%d vectors for 1 text", len(a.vecs))
+		} else {
+			v, a.err = Normalize(a.vecs[0], s.dims)
+		}
+	}
+	if a.err == nil {
+		s.pause.succeeded()
+		return v, ""
+	}
+	switch {
+	case ctx.Err() != nil: // the caller's context: not the service's fault
+		return nil, noteCancelled
+	case tctx.Err() != nil:
+		s.pause.failed(s.now())
+		return nil, noteTimeout(s.opts.QueryTimeout)
+	}
+	s.pause.failed(s.now())
+	return nil, noteFailed
+}
+
+// pause skips the query embedding for a while after it failed.
+type pause struct {
+	mu    sync.Mutex
+	until time.Time
+	wait  time.Duration
+}
+
+func (p *pause) allows(now time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !now.Before(p.until)
+}
+
+func (p *pause) failed(now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.wait = min(max(2*p.wait, pauseMin), pauseMax)
+	p.until = now.Add(p.wait)
+}
+
+func (p *pause) succeeded() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.wait, p.until = 0, time.Time{}
+}

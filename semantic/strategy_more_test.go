@@ -1,0 +1,271 @@
+package semantic
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch"
+)
+
+// manyTools returns n MCP tools of server srv with distinct texts.
+func manyTools(srv string, n int) []toolsearch.Tool {
+	out := make([]toolsearch.Tool, n)
+	for i := range out {
+		out[i] = toolsearch.NewMCPTool(srv, fmt.Sprintf("tool_%d", i), fmt.Sprintf("Does thing number %d with widgets.", i), nil, nil)
+	}
+	return out
+}
+
+// When most of a table's rows are no longer used, the next index copies
+// the used ones into new vectors; searches of the old index are not
+// disturbed, and nothing is embedded again.
+func TestSemanticCompaction(t *testing.T) {
+	emb := newTestEmbedder()
+	reg, err := toolsearch.NewRegistry(nil, manyTools("big", 3000)...)
+	require.NoError(t, err)
+	sem, err := New(emb, nil)
+	require.NoError(t, err)
+	defer sem.Close()
+	st := &recording{Strategy: sem}
+	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st})
+	s.Prepare()
+	require.NoError(t, st.Wait(context.Background()))
+	old := search(t, s, "thing number 2999")
+	assert.Equal(t, "mcp__big__tool_2999", old.Matches[0].Name)
+	emb.embeddedTexts()
+	before, oldCorpus := st.lastIndex(s), corpusOf(reg)
+
+	_, err = reg.SetServerTools("big", manyTools("big", 100))
+	require.NoError(t, err)
+	s.Prepare()
+	require.NoError(t, st.Wait(context.Background()))
+	assert.Empty(t, emb.embeddedTexts(), "the kept tools are not embedded again")
+	x := st.lastIndex(s)
+	x.tab.mu.Lock()
+	assert.Len(t, x.tab.keys, 100, "the table was compacted to the rows in use")
+	assert.Equal(t, 100, x.vecs.Len())
+	x.tab.mu.Unlock()
+	res := search(t, s, "thing number 42")
+	assert.Equal(t, "mcp__big__tool_42", res.Matches[0].Name)
+	assert.Empty(t, res.Notes)
+
+	// The index of the old version (a search that started before the
+	// change) still searches its own vectors.
+	hits, notes, err := before.Rank(context.Background(), "thing number 2999", nil)
+	require.NoError(t, err)
+	assert.Empty(t, notes)
+	best := slices.MaxFunc(hits, func(a, b toolsearch.Hit) int { return cmp.Compare(a.Score, b.Score) })
+	assert.Equal(t, "mcp__big__tool_2999", oldCorpus[best.Tool].Name)
+}
+
+// recording is a Strategy that keeps the last index it built.
+type recording struct {
+	*Strategy
+	mu   sync.Mutex
+	last *index
+}
+
+func (r *recording) Index(c toolsearch.Corpus, prev toolsearch.Index) toolsearch.Index {
+	x := r.Strategy.Index(c, prev)
+	r.mu.Lock()
+	r.last = x.(*index)
+	r.mu.Unlock()
+	return x
+}
+
+// lastIndex returns the index of s's registry's current version.
+func (r *recording) lastIndex(s *toolsearch.Searcher) *index {
+	s.Prepare()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
+}
+
+// sliceCorpus is a Corpus of tools.
+type sliceCorpus []toolsearch.Tool
+
+func (c sliceCorpus) Len() int                   { return len(c) }
+func (c sliceCorpus) Tool(i int) toolsearch.Tool { return c[i] }
+
+// corpusOf returns the deferred tools of reg in pool order, the corpus
+// its indexes are built over.
+func corpusOf(reg *toolsearch.Registry) sliceCorpus {
+	var c sliceCorpus
+	for t := range reg.Tools() {
+		if t.Deferred() {
+			c = append(c, t)
+		}
+	}
+	return c
+}
+
+// Searches, registry changes and the background embedding run at once
+// (run with -race); at the end every tool is embedded once and found.
+func TestSemanticConcurrent(t *testing.T) {
+	base := runtime.NumGoroutine()
+	emb := newTestEmbedder()
+	reg, err := toolsearch.NewRegistry(nil, manyTools("a", 200)...)
+	require.NoError(t, err)
+	st, err := New(emb, &Options{BatchSize: 16})
+	require.NoError(t, err)
+	searchers := []*toolsearch.Searcher{
+		toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st}),
+		toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st, Scope: &toolsearch.Scope{Allow: []string{"*"}, IncludeDeferred: true}}),
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 50 {
+				res, err := searchers[g%2].Search(fmt.Sprintf("widgets thing %d", i), 3)
+				if !assert.NoError(t, err) {
+					return
+				}
+				assert.LessOrEqual(t, len(res.Matches), 3)
+			}
+		})
+	}
+	wg.Go(func() {
+		for i := range 20 {
+			_, err := reg.SetServerTools("b", manyTools("b", 10+i))
+			assert.NoError(t, err)
+			reg.SetServerStatus("a", toolsearch.ServerStatus(i%3))
+		}
+		reg.SetServerStatus("a", toolsearch.ServerConnected)
+	})
+	wg.Wait()
+	searchers[0].Prepare()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	require.NoError(t, st.Wait(ctx))
+	res := search(t, searchers[0], "thing number 150")
+	assert.Equal(t, "mcp__a__tool_150", res.Matches[0].Name)
+	assert.Empty(t, res.Notes, "every tool is embedded")
+
+	texts := emb.embeddedTexts()
+	seen := map[string]int{}
+	for _, tx := range texts {
+		seen[tx]++
+	}
+	for tx, n := range seen {
+		if n > 1 && !slices.Contains([]string{"thing number 150"}, tx) && !isQuery(tx) {
+			t.Errorf("%q embedded %d times", tx, n)
+		}
+	}
+	require.NoError(t, st.Close())
+	settles(t, base, "after Close")
+}
+
+func isQuery(s string) bool { return len(s) > 0 && s[0] == 'w' } // "widgets thing N"
+
+// The fusion's arithmetic, on a hand-made case.
+func TestFusion(t *testing.T) {
+	hits := func() []toolsearch.Hit {
+		return []toolsearch.Hit{{Tool: 3, Score: 1, Rules: toolsearch.RuleHint}, {Tool: 1, Score: 5, Rules: toolsearch.RulePartExact}, {Tool: 2, Score: 1}}
+	}
+	sem := []semHit{{tool: 2, cos: 0.9}, {tool: 7, cos: 0.8}, {tool: 1, cos: 0.5}}
+	byTool := func(hs []toolsearch.Hit) map[int]toolsearch.Hit {
+		m := map[int]toolsearch.Hit{}
+		for _, h := range hs {
+			m[h.Tool] = h
+		}
+		return m
+	}
+
+	rrf := rrf{k: 60, w: 1} // the sweep's alternative
+	got := byTool(rrf.apply(hits(), 0, sem, false))
+	require.Len(t, got, 4)
+	// Hybrid ranks: 1 (score 5), then 2 and 3 tied, in pool order: 2, 3.
+	assert.InDelta(t, 1.0/61+1.0/63, got[1].Score, 1e-12)
+	assert.InDelta(t, 1.0/62+1.0/61, got[2].Score, 1e-12)
+	assert.InDelta(t, 1.0/63, got[3].Score, 1e-12)
+	assert.InDelta(t, 1.0/62, got[7].Score, 1e-12)
+	assert.Equal(t, toolsearch.RulePartExact|toolsearch.RuleSemantic, got[1].Rules)
+	assert.Equal(t, toolsearch.RuleHint, got[3].Rules)
+	assert.Equal(t, toolsearch.RuleSemantic, got[7].Rules)
+
+	got = byTool(rrf.apply(hits(), 0, sem, true))
+	assert.Len(t, got, 3, "with a required term, only the hybrid hits")
+	assert.NotContains(t, got, 7)
+
+	ws := fusion{w: 0.5}
+	got = byTool(ws.apply(hits(), 0, sem, false))
+	require.Len(t, got, 4)
+	assert.InDelta(t, 0.5*5/5+0.5*0, got[1].Score, 1e-12, "the last cosine normalises to 0")
+	assert.InDelta(t, 0.5*1/5+0.5*1, got[2].Score, 1e-12)
+	assert.InDelta(t, 0.5*1/5, got[3].Score, 1e-12)
+	assert.InDelta(t, 0.5*0.75, got[7].Score, 1e-6)
+	assert.Equal(t, toolsearch.RulePartExact|toolsearch.RuleSemantic, got[1].Rules)
+	assert.Equal(t, toolsearch.RuleSemantic, got[7].Rules)
+	got = byTool(ws.apply(hits(), 0, sem, true))
+	assert.Len(t, got, 3, "with a required term, only the hybrid hits")
+
+	// The default weight: a tool only the embedding ranking found ranks
+	// below the hybrid matches over a quarter of the best.
+	def := fusion{w: defaultWeight}
+	got = byTool(def.apply([]toolsearch.Hit{{Tool: 1, Score: 4}, {Tool: 2, Score: 1.01}, {Tool: 3, Score: 0.99}}, 0,
+		[]semHit{{tool: 7, cos: 0.9}, {tool: 8, cos: 0.1}}, false))
+	assert.Greater(t, got[2].Score, got[7].Score)
+	assert.Less(t, got[3].Score, got[7].Score)
+	assert.NotContains(t, got, 8, "the last of the embedding ranking scores 0")
+
+	// No embedding ranking: the hybrid hits as they are.
+	assert.Equal(t, hits(), ws.apply(hits(), 0, nil, false))
+
+	// The hits before base are left alone.
+	pre := append([]toolsearch.Hit{{Tool: 9, Score: 42}}, hits()...)
+	out := rrf.apply(pre, 1, sem, false)
+	assert.Equal(t, toolsearch.Hit{Tool: 9, Score: 42}, out[0])
+}
+
+// Random queries: hits name tools of the corpus once each, with scores
+// above 0; the same query gives the same hits; a required term keeps only
+// tools the hybrid ranking matched.
+func FuzzSemanticRank(f *testing.F) {
+	for _, q := range []string{"git status", paraphrase, "+container run", "+", "mcp__git__", "select:x", "   ", "changes changes changes", "+zzz stash", "ÿ\x00"} {
+		f.Add(q)
+	}
+	emb := newTestEmbedder()
+	reg, err := toolsearch.NewRegistry(nil, semanticTools()...)
+	require.NoError(f, err)
+	sem, err := New(emb, nil)
+	require.NoError(f, err)
+	f.Cleanup(func() { sem.Close() })
+	st := &recording{Strategy: sem}
+	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st})
+	s.Prepare()
+	require.NoError(f, st.Wait(context.Background()))
+	x := st.lastIndex(s)
+	hyb := toolsearch.HybridStrategy().Index(corpusOf(reg), nil)
+	f.Fuzz(func(t *testing.T, q string) {
+		hits, notes, err := x.Rank(context.Background(), q, nil)
+		require.NoError(t, err)
+		assert.Empty(t, notes, "every tool is embedded and the embedder works")
+		seen := map[int]bool{}
+		for _, h := range hits {
+			assert.True(t, h.Tool >= 0 && h.Tool < x.n, "tool %d in range", h.Tool)
+			assert.Greater(t, h.Score, 0.0)
+			assert.False(t, seen[h.Tool], "tool %d once", h.Tool)
+			seen[h.Tool] = true
+		}
+		again, _, _ := x.Rank(context.Background(), q, nil)
+		assert.ElementsMatch(t, hits, again, "deterministic")
+		if hasRequired(q) {
+			lex, _, _ := hyb.Rank(context.Background(), q, nil)
+			matched := map[int]bool{}
+			for _, h := range lex {
+				matched[h.Tool] = true
+			}
+			for _, h := range hits {
+				assert.True(t, matched[h.Tool], "query %q: tool %d has every required term", q, h.Tool)
+			}
+		}
+	})
+}
