@@ -17,6 +17,7 @@ type snapshot struct {
 	pool     []*entry // available tools in pool order
 	deferred []*entry // available deferred tools in pool order
 	dslots   []int32  // the keyword-index slot of each of deferred
+	dpos     []int32  // keyword-index slot → position in deferred; -1 for none
 	// names finds available tools by name, alias and lowercased name (see
 	// named, aliased, lowered).
 	names   *nameIndex
@@ -75,15 +76,16 @@ func (m *toolMap) with(changes map[string]*entry) *toolMap {
 	return n
 }
 
-var emptySnapshot = buildSnapshot(nil, nil, nil)
+var emptySnapshot = buildSnapshot(nil, nil, nil, nil)
 
 // available reports whether e's server (if any) is connected.
 func available(e *entry, servers map[string]ServerStatus) bool {
 	return e.tool.Server == "" || servers[e.tool.Server] == ServerConnected
 }
 
-// buildSnapshot builds a snapshot from scratch.
-func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scratch *scratchPool) *snapshot {
+// buildSnapshot builds a snapshot from scratch. old is the keyword index
+// of the snapshot it replaces, or nil: its tools keep their slots.
+func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scratch *scratchPool, old *index) *snapshot {
 	s := &snapshot{}
 	s.pool = make([]*entry, 0, len(tools))
 	for _, e := range tools {
@@ -99,11 +101,12 @@ func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scr
 	}
 	s.names = buildNames(s.pool)
 	s.prefix = buildPrefix(s.deferred)
-	s.ix = buildIndex(s.deferred, scratch) // slot i is deferred[i]
+	s.ix = buildIndex(s.deferred, scratch, old)
 	s.dslots = make([]int32, len(s.deferred))
-	for i := range s.dslots {
-		s.dslots[i] = int32(i)
+	for i, e := range s.deferred {
+		s.dslots[i] = e.slot
 	}
+	s.dpos = slotPositions(s.dslots, len(s.ix.slots))
 	s.pending = pendingServers(servers)
 	return s
 }
@@ -118,13 +121,31 @@ func (s *snapshot) apply(remove, add []*entry, servers map[string]ServerStatus) 
 	addD := slices.DeleteFunc(slices.Clone(add), isDeferred)
 	n.names = s.names.update(remove, add)
 	if len(rmD)+len(addD) == 0 {
-		n.deferred, n.dslots, n.prefix, n.ix = s.deferred, s.dslots, s.prefix, s.ix
+		n.deferred, n.dslots, n.dpos, n.prefix, n.ix = s.deferred, s.dslots, s.dpos, s.prefix, s.ix
 		return n
 	}
 	n.ix = s.ix.update(rmD, addD) // sets the slots of addD
 	n.deferred, n.dslots = patchSortedSlots(s.deferred, s.dslots, rmD, addD, poolCompare)
+	if len(n.ix.slots) == len(s.ix.slots) && slices.Equal(n.dslots, s.dslots) {
+		n.dpos = s.dpos // tools replaced in place
+	} else {
+		n.dpos = slotPositions(n.dslots, len(n.ix.slots))
+	}
 	n.prefix = s.prefix.update(rmD, addD)
 	return n
+}
+
+// slotPositions returns the position of each slot in slots (slot → index
+// in slots), -1 for a slot not in it.
+func slotPositions(slots []int32, n int) []int32 {
+	pos := make([]int32, n)
+	for i := range pos {
+		pos[i] = -1
+	}
+	for i, s := range slots {
+		pos[s] = int32(i)
+	}
+	return pos
 }
 
 func pendingServers(servers map[string]ServerStatus) []string {
@@ -497,4 +518,12 @@ func pickExact(l []*entry, in func(*entry) bool) *entry {
 		}
 	}
 	return pick
+}
+
+// oldIndex returns s's keyword index, or nil for no snapshot.
+func oldIndex(s *snapshot) *index {
+	if s == nil {
+		return nil
+	}
+	return s.ix
 }
