@@ -44,8 +44,8 @@ type scratchPool = pool[accumulator]
 // terms unnecessary.
 type accumulator struct {
 	acc     []acc
-	touched []int32 // slots whose score is not 0
-	gen     uint32  // the last generation given to a term
+	touched []int32  // slots whose score is not 0
+	gen     uint32   // the last generation given to a term
 	mark    []uint64 // a bit per slot, all clear between uses (intersect, spans)
 	cands   []int32  // intersect's result, reused
 }
