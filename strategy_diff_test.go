@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolsearch/toolsearch/internal/words"
@@ -153,4 +154,72 @@ func TestBM25MatchesReference(t *testing.T) {
 	for _, st := range []bm25Strategy{BM25Strategy(nil).(bm25Strategy), BM25Strategy(&BM25Options{K1: 0.9, B: 0.3}).(bm25Strategy)} {
 		checkStrategyAgainst(t, st, func(c Corpus, q string) []Hit { return refBM25(st, c, q) }, nil)
 	}
+}
+
+// hybridShapeQuery returns a query of the shapes the hybrid strategy reads
+// specially: a tool's name in camelCase, snake_case or kebab-case, its
+// words joined (the full-name rule), a word with a typo, or a sentence
+// with stop words.
+func hybridShapeQuery(rng *rand.Rand, names []string) string {
+	if len(names) == 0 {
+		return "list the issues"
+	}
+	ws := words.NameWords(nil, names[rng.IntN(len(names))])
+	if len(ws) == 0 {
+		return "the"
+	}
+	switch rng.IntN(6) {
+	case 0: // camelCase
+		var b strings.Builder
+		for i, w := range ws {
+			if i > 0 && w != "" {
+				w = strings.ToUpper(w[:1]) + w[1:]
+			}
+			b.WriteString(w)
+		}
+		return b.String()
+	case 1:
+		return strings.Join(ws, "_")
+	case 2:
+		return strings.Join(ws, "-") + " " + diffWords[rng.IntN(len(diffWords))]
+	case 3:
+		return strings.Join(ws, "")
+	case 4: // a typo: two letters swapped, or one dropped
+		w := []byte(ws[rng.IntN(len(ws))])
+		if len(w) >= 4 {
+			i := rng.IntN(len(w) - 1)
+			if rng.IntN(2) == 0 {
+				w[i], w[i+1] = w[i+1], w[i]
+			} else {
+				w = append(w[:i], w[i+1:]...)
+			}
+		}
+		return string(w)
+	}
+	return "please find the tool to " + strings.Join(ws, " ") + " for the " + diffWords[rng.IntN(len(diffWords))]
+}
+
+func TestHybridMatchesReference(t *testing.T) {
+	st := HybridStrategy().(hybridStrategy)
+	checkStrategyAgainst(t, st, func(c Corpus, q string) []Hit {
+		hits, _, err := refHybridBuild(st, c).Rank(context.Background(), q, nil)
+		require.NoError(t, err)
+		return hits
+	}, hybridShapeQuery)
+}
+
+// A name word of a removed tool no longer matches a typo: "isues" is one
+// edit from fetch_issues's "issues", whose stem get_issue's "issue" shares,
+// but not from "issue" itself.
+func TestHybridTypoFollowsRemoval(t *testing.T) {
+	var r Registry
+	require.NoError(t, r.Register(Tool{Name: "fetch_issues", ShouldDefer: true}, Tool{Name: "get_issue", ShouldDefer: true}))
+	s := NewSearcher(&r, &SearchOptions{Strategy: HybridStrategy()})
+	res, err := s.Search("isues", 5)
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{"fetch_issues", "get_issue"}, matchNames(res), "the typo matches the stem")
+	require.Equal(t, 1, r.Remove("fetch_issues"))
+	res, err = s.Search("isues", 5)
+	require.NoError(t, err)
+	assert.Empty(t, matchNames(res), "no tool has a name word one edit from the query")
 }

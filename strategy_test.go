@@ -160,7 +160,6 @@ func TestStrategyIndexFollowsRegistry(t *testing.T) {
 		doc func(idx Index, name string) any // the per-tool data of name
 	}{
 		{RegexStrategy(), func(idx Index, name string) any { return idx.(*regexIndex).docs[name].d }},
-		{HybridStrategy(), func(idx Index, name string) any { return idx.(*hybridIndex).docs[name].d }},
 	} {
 		t.Run(tc.st.Name(), func(t *testing.T) {
 			reg := strategyRegistry(t)
