@@ -239,6 +239,18 @@ func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err err
 	if n, limit := len(args), 8*s.opts.MaxQueryBytes+1024; n > limit {
 		return "", 0, overLimit(argsTooLong(n, limit))
 	}
+	if in.schemaIsDefault {
+		if q, k, ok := parsePlainArgs(args); ok {
+			return q, k, nil
+		}
+	}
+	return s.parseArgsChecked(args)
+}
+
+// parseArgsChecked is parseArgs the general way: decoded, checked against
+// the input schema, then read.
+func (s *Searcher) parseArgsChecked(args json.RawMessage) (query string, k int, err error) {
+	in := &s.input
 	d := json.NewDecoder(bytes.NewReader(args))
 	d.UseNumber()
 	var v any
@@ -471,7 +483,7 @@ func (s *Searcher) fill(res *Result, snap *snapshot, found []*entry, hits []Hit)
 		}
 		res.Matches = append(res.Matches, Match{
 			Name: e.tool.Name, Description: e.tool.Description, Schema: schema,
-			Deferred: e.deferred, Score: score, Rules: rules,
+			Deferred: e.deferred, Score: score, Rules: rules, src: e,
 		})
 	}
 	for _, e := range found {
