@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -90,7 +89,7 @@ type bm25Index struct {
 	n      int      // tools
 	total  float64  // the sum of the tools' lengths (whole numbers: exact)
 	post   shardedMap[[]bm25Posting]
-	pool   *sync.Pool // *bm25Scratch, shared by the versions of the index
+	pool   *pool[bm25Scratch] // shared by the versions of the index
 }
 
 // bm25Doc returns the words of t, each once, and t's length in words.
@@ -163,7 +162,7 @@ func (st bm25Strategy) Index(c Corpus, prev Index) Index {
 	slots, pos, shared := corpusSlots(c)
 	p, _ := prev.(*bm25Index)
 	if p == nil || !shared || !p.shared {
-		p = &bm25Index{post: newShardedMap[[]bm25Posting](0), pool: &sync.Pool{}}
+		p = &bm25Index{post: newShardedMap[[]bm25Posting](0), pool: &pool[bm25Scratch]{}}
 	}
 	x := &bm25Index{st: st, slots: slots, pos: pos, shared: shared, n: c.Len(), total: p.total, pool: p.pool}
 	type delta struct {
@@ -261,16 +260,18 @@ type bm25Scratch struct {
 }
 
 // Rank appends every tool with a query word and every required word.
-// Only the tools in the query words' postings are visited.
-func (x *bm25Index) Rank(_ context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+func (x *bm25Index) Rank(ctx context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+	return x.rankTop(ctx, query, -1, nil, hits)
+}
+
+// rankTop is Rank keeping the best n hits (see topRanker). Only the tools
+// in the query words' postings are visited.
+func (x *bm25Index) rankTop(_ context.Context, query string, n int, in func(int) bool, hits []Hit) ([]Hit, []string, error) {
 	all, required := queryWords(query)
 	if len(all) == 0 || x.n == 0 {
 		return hits, nil, nil
 	}
-	sc, _ := x.pool.Get().(*bm25Scratch)
-	if sc == nil {
-		sc = &bm25Scratch{}
-	}
+	sc := x.pool.get()
 	if len(sc.acc) < len(x.slots) {
 		sc.acc = make([]bm25Acc, len(x.slots)+len(x.slots)/8)
 	}
@@ -309,14 +310,15 @@ func (x *bm25Index) Rank(_ context.Context, query string, hits []Hit) ([]Hit, []
 			a.rules |= p.rules
 		}
 	}
+	best := newBestHits(n, in, hits)
 	for _, s := range sc.touched {
 		a := &acc[s]
 		if a.score > 0 && a.need == nreq {
-			hits = append(hits, Hit{Tool: int(x.pos[s]), Score: a.score, Rules: a.rules})
+			best.offer(a.score, x.pos[s], a.rules)
 		}
 		*a = bm25Acc{}
 	}
 	sc.touched = sc.touched[:0]
-	x.pool.Put(sc)
-	return hits, nil, nil
+	x.pool.put(sc)
+	return best.done(), nil, nil
 }

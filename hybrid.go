@@ -3,7 +3,6 @@ package toolsearch
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -249,7 +248,7 @@ type hybridIndex struct {
 	joins   shardedMap[[]int32]  // stem of adjacent name words joined → slots
 	typos   shardedMap[[]string] // a name word, and each with a letter deleted → the name words
 	named   shardedMap[int32]    // a name word of minTypoLen or more letters → the tools that have it
-	scratch *sync.Pool           // *hybridScratch, shared by the versions of the index
+	scratch *pool[hybridScratch] // shared by the versions of the index
 }
 
 // Index returns the postings of every word stem of c's tools: prev patched
@@ -271,7 +270,7 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 	p, _ := prev.(*hybridIndex)
 	if p == nil || !shared || !p.shared {
 		p = &hybridIndex{post: newShardedMap[[]hybridPost](0), joins: newShardedMap[[]int32](0),
-			typos: newShardedMap[[]string](0), named: newShardedMap[int32](0), scratch: &sync.Pool{}}
+			typos: newShardedMap[[]string](0), named: newShardedMap[int32](0), scratch: &pool[hybridScratch]{}}
 	}
 	x := &hybridIndex{p: st.p, kw: kw, slots: slots, pos: pos, shared: shared, n: c.Len(),
 		sumDesc: p.sumDesc, sumArg: p.sumArg, scratch: p.scratch}

@@ -113,14 +113,16 @@ type hybridScratch struct {
 
 // Rank appends every tool with a query term and every required term.
 func (x *hybridIndex) Rank(ctx context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+	return x.rankTop(ctx, query, -1, nil, hits)
+}
+
+// rankTop is Rank keeping the best n hits (see topRanker).
+func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(int) bool, hits []Hit) ([]Hit, []string, error) {
 	terms := x.terms(query)
 	if len(terms) == 0 || x.n == 0 {
 		return hits, nil, nil
 	}
-	sc, _ := x.scratch.Get().(*hybridScratch)
-	if sc == nil {
-		sc = &hybridScratch{}
-	}
+	sc := x.scratch.get()
 	if len(sc.acc) < len(x.slots) {
 		sc.acc = make([]hybridAcc, len(x.slots)+len(x.slots)/8)
 	}
@@ -140,6 +142,7 @@ func (x *hybridIndex) Rank(ctx context.Context, query string, hits []Hit) ([]Hit
 		}
 	}
 	p := x.p
+	best := newBestHits(n, in, hits)
 	for _, d := range sc.all {
 		a := &sc.acc[d]
 		if s := a.score; s > 0 && a.needed >= required && (a.matched > 0 || counted == 0) {
@@ -149,13 +152,13 @@ func (x *hybridIndex) Rank(ctx context.Context, query string, hits []Hit) ([]Hit
 			if nw := x.info.at(d).own; nw > 0 {
 				s *= 1 + p.nameCover*float64(a.nameHits)/float64(nw)
 			}
-			hits = append(hits, Hit{Tool: int(x.pos[d]), Score: s, Rules: a.rules})
+			best.offer(s, x.pos[d], a.rules)
 		}
 		*a = hybridAcc{}
 	}
 	sc.all, sc.term = sc.all[:0], sc.term[:0]
-	x.scratch.Put(sc)
-	return hits, nil, nil
+	x.scratch.put(sc)
+	return best.done(), nil, nil
 }
 
 // hybridQuery is what a query computes once from the index statistics.

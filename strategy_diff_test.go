@@ -143,6 +143,19 @@ func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus, q string
 					got = nil
 				}
 				require.Equal(t, want, got, "seed %d round %d: %s Rank(%q)", seed, round, st.Name(), q)
+				// The best k, as the Searcher asks for them.
+				k := 1 + rng.IntN(8)
+				top, _, err := idx.(topRanker).rankTop(context.Background(), q, k, nil, nil)
+				require.NoError(t, err)
+				slices.SortFunc(want, compareHits)
+				want = want[:min(k, len(want))]
+				if len(top) == 0 {
+					top = nil
+				}
+				if len(want) == 0 {
+					want = nil
+				}
+				require.Equal(t, want, top, "seed %d round %d: %s rankTop(%q, %d)", seed, round, st.Name(), q, k)
 				checked++
 			}
 		}
