@@ -10,7 +10,8 @@ import (
 // side by side on the benchmark catalogs (1k, 10k and 100k tools, or
 // TOOLSEARCH_BENCH_SIZES):
 //   - query/ST/keywords-3: one Search of a 3-keyword query, the index
-//     built (allocations per query must not grow with the tool count);
+//     built and the pooled scratch grown by 20 queries first
+//     (allocations per query must not grow with the tool count);
 //   - query/ST/request: one Search of a dataset's request, whole;
 //   - change+query/ST: one tool replaced (its description alternating),
 //     then one Search: the index of the new version is the old one
@@ -35,6 +36,11 @@ func BenchmarkStrategyIndex(b *testing.B) {
 				qs   []string
 			}{{"keywords-3", kw}, {"request", reqs}} {
 				b.Run("query/"+st.Name()+"/"+f.name+size, func(b *testing.B) {
+					for _, q := range f.qs[:20] { // grows the pooled scratch to its size
+						if _, err := s.Search(q, 5); err != nil {
+							b.Fatal(err)
+						}
+					}
 					b.ReportAllocs()
 					i := 0
 					for b.Loop() {
