@@ -1,8 +1,10 @@
 package toolsearch
 
 import (
+	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -12,7 +14,9 @@ import (
 //   - query/ST/keywords-3: one Search of a 3-keyword query, the index
 //     built and the pooled scratch grown by 20 queries first
 //     (allocations per query must not grow with the tool count);
-//   - query/ST/request: one Search of a dataset's request, whole;
+//   - query/ST/request: one Search of a dataset's request, whole (with
+//     TOOLSEARCH_BENCH_FORMS=all, the other keyword shapes of
+//     BenchmarkSearch too);
 //   - change+query/ST: one tool replaced (its description alternating),
 //     then one Search: the index of the new version is the old one
 //     patched;
@@ -28,13 +32,19 @@ func BenchmarkStrategyIndex(b *testing.B) {
 		for i := range 200 {
 			reqs = append(reqs, d.Queries[(i*7919)%len(d.Queries)])
 		}
+		type form struct {
+			name string
+			qs   []string
+		}
+		forms := []form{{"keywords-3", kw}, {"request", reqs}}
+		if os.Getenv("TOOLSEARCH_BENCH_FORMS") == "all" {
+			forms = append(forms, form{"keywords-1", d.KeywordQueries(1, 200, false)}, form{"keywords-6", d.KeywordQueries(6, 200, false)},
+				form{"required-3", d.KeywordQueries(3, 200, true)}, form{"required-6", d.KeywordQueries(6, 200, true)})
+		}
 		for _, st := range sts {
 			s := NewSearcher(r, &SearchOptions{Strategy: st})
 			s.Prepare()
-			for _, f := range []struct {
-				name string
-				qs   []string
-			}{{"keywords-3", kw}, {"request", reqs}} {
+			for _, f := range forms {
 				b.Run("query/"+st.Name()+"/"+f.name+size, func(b *testing.B) {
 					for _, q := range f.qs[:20] { // grows the pooled scratch to its size
 						if _, err := s.Search(q, 5); err != nil {
@@ -148,5 +158,54 @@ func BenchmarkHandlerOverSearch(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// BenchmarkNameForms runs the query forms every strategy shares (select:,
+// an exact name, an MCP prefix), made as BenchmarkSearch makes them, at
+// the sizes of benchSizesFromEnv (so at 1M tools too).
+func BenchmarkNameForms(b *testing.B) {
+	for _, n := range benchSizesFromEnv() {
+		r, d := engineBenchRegistry(b, n)
+		cat := d.Catalog(n)
+		names := func(per int, f func([]string) string) []string {
+			var qs []string
+			for j := range 200 {
+				i := j * (len(cat) - per) / 200
+				var ns []string
+				for _, t := range cat[i : i+per] {
+					ns = append(ns, t.Name)
+				}
+				qs = append(qs, f(ns))
+			}
+			return qs
+		}
+		var prefixes []string
+		for j := range 200 {
+			if srv := cat[j*len(cat)/200].Server; srv != "" {
+				prefixes = append(prefixes, "mcp__"+srv+"__")
+			}
+		}
+		s := NewSearcher(r, nil)
+		for _, f := range []struct {
+			name string
+			qs   []string
+		}{
+			{"select-1", names(1, func(ns []string) string { return "select:" + ns[0] })},
+			{"select-10", names(10, func(ns []string) string { return "select:" + strings.Join(ns, ",") })},
+			{"exact-name", names(1, func(ns []string) string { return strings.ToUpper(ns[0]) })},
+			{"mcp-prefix", prefixes},
+		} {
+			b.Run(f.name+"/n="+strconv.Itoa(n/1000)+"k", func(b *testing.B) {
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if _, err := s.Search(f.qs[i%len(f.qs)], 5); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
+		}
 	}
 }
