@@ -119,8 +119,9 @@
 // registry; it covers all deferred tools (term statistics included),
 // and each Searcher drops the hits outside its scope. The default, bm25
 // and hybrid indexes of a new version are the previous version's with
-// the tools that changed patched in, never rebuilt from scratch, and a
-// query visits only the tools its terms name. Each strategy has a
+// the tools that changed patched in (the default one is rebuilt only
+// when it outgrows its tables), and a query visits only the tools its
+// terms name. Each strategy has a
 // term budget (StrategyInput.MaxTerms): the most terms it ranks a query
 // with. Package eval measures strategies on datasets of queries with known
 // answers, through Searcher.Call as a model's call goes.
