@@ -12,7 +12,7 @@ import (
 // side by side on the benchmark catalogs (1k, 10k and 100k tools, or
 // TOOLSEARCH_BENCH_SIZES):
 //   - query/ST/keywords-3: one Search of a 3-keyword query, the index
-//     built and the pooled scratch grown by 20 queries first
+//     built and the pooled scratch grown by each query once first
 //     (allocations per query must not grow with the tool count);
 //   - query/ST/request: one Search of a dataset's request, whole (with
 //     TOOLSEARCH_BENCH_FORMS=all, the other keyword shapes of
@@ -46,7 +46,7 @@ func BenchmarkStrategyIndex(b *testing.B) {
 			s.Prepare()
 			for _, f := range forms {
 				b.Run("query/"+st.Name()+"/"+f.name+size, func(b *testing.B) {
-					for _, q := range f.qs[:20] { // grows the pooled scratch to its size
+					for _, q := range f.qs { // grows the pooled scratch to its size
 						if _, err := s.Search(q, 5); err != nil {
 							b.Fatal(err)
 						}
