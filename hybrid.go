@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -249,6 +250,7 @@ type hybridIndex struct {
 	typos   shardedMap[[]string] // a name word, and each with a letter deleted → the name words
 	named   shardedMap[int32]    // a name word of minTypoLen or more letters → the tools that have it
 	scratch *pool[hybridScratch] // shared by the versions of the index
+	norms   func() []hybridNorm  // by slot, made on first use (makeNorms)
 }
 
 // Index returns the postings of every word stem of c's tools: prev patched
@@ -421,6 +423,7 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 	}
 	x.named = ne.done()
 	x.info = info.done()
+	x.norms = sync.OnceValue(x.makeNorms)
 	return x
 }
 

@@ -126,10 +126,7 @@ func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(
 	if len(sc.acc) < len(x.slots) {
 		sc.acc = make([]hybridAcc, len(x.slots)+len(x.slots)/8)
 	}
-	q := hybridQuery{avgDesc: 1, avgArg: 1}
-	if x.n > 0 {
-		q.avgDesc, q.avgArg = max(x.sumDesc/float64(x.n), 1), max(x.sumArg/float64(x.n), 1)
-	}
+	q := hybridQuery{norms: x.norms()}
 	var required, counted int32
 	work := queryWorkOf(ctx) // pays for the name parts compared
 	for ti, t := range terms {
@@ -161,17 +158,39 @@ func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(
 	return best.done(), nil, nil
 }
 
-// hybridQuery is what a query computes once from the index statistics.
-type hybridQuery struct{ avgDesc, avgArg float64 }
+// hybridQuery is what a query reads of the index statistics.
+type hybridQuery struct{ norms []hybridNorm }
+
+// hybridNorm is a tool's length normalisations in one index version.
+type hybridNorm struct{ desc, arg float64 }
+
+// makeNorms returns every slot's length normalisations: made once per
+// index version, on its first query (they depend on the average lengths,
+// which change with every tool): 16 bytes per tool, O(n) once per version,
+// against two divisions and a paged lookup per posting on every query.
+func (x *hybridIndex) makeNorms() []hybridNorm {
+	p := &x.p
+	avgDesc, avgArg := 1.0, 1.0
+	if x.n > 0 {
+		avgDesc, avgArg = max(x.sumDesc/float64(x.n), 1), max(x.sumArg/float64(x.n), 1)
+	}
+	out := make([]hybridNorm, len(x.slots))
+	for s, e := range x.slots {
+		if e == nil {
+			continue
+		}
+		in := x.info.at(int32(s))
+		out[s] = hybridNorm{desc: 1 - p.b + p.b*float64(in.descLen)/avgDesc, arg: 1 - p.b + p.b*float64(in.args)/avgArg}
+	}
+	return out
+}
 
 // weight returns the weight of ps, the stem's occurrences in one tool:
 // what the hybrid weights say, rounded to a float32 as it always was.
 func (x *hybridIndex) weight(q *hybridQuery, ps *hybridPost) float64 {
 	p := &x.p
-	in := x.info.at(ps.slot)
-	descNorm := 1 - p.b + p.b*float64(in.descLen)/q.avgDesc
-	argNorm := 1 - p.b + p.b*float64(in.args)/q.avgArg
-	w := p.hint*float64(ps.hint) + p.lead*float64(ps.lead) + float64(ps.desc)/descNorm + p.arg*float64(ps.arg)/argNorm
+	in := &q.norms[ps.slot]
+	w := p.hint*float64(ps.hint) + p.lead*float64(ps.lead) + float64(ps.desc)/in.desc + p.arg*float64(ps.arg)/in.arg
 	if ps.name {
 		w += p.name
 	}
