@@ -48,7 +48,7 @@ func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 		if err := c.AddResource(schemaURL, bytes.NewReader(raw)); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
 		}
-		s, err := c.Compile(schemaURL)
+		s, err := compileGuarded(c)
 		if err == nil {
 			return s, nil
 		}
@@ -60,6 +60,21 @@ func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 		}
 	}
 	return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, first)
+}
+
+// compileGuarded compiles the schema added to c, turning a panic of the
+// schema library into an error. The library reads a few keywords its
+// metaschema does not describe with unchecked type assertions
+// ({"regexProperties":1}), and compiles a reference to a list of property
+// names (#/dependencies/x) as if it were a schema: on input from a server,
+// that must be a refusal, not a crash.
+func compileGuarded(c *jsonschema.Compiler) (s *jsonschema.Schema, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, err = nil, fmt.Errorf("the schema library failed on it: %v", p)
+		}
+	}()
+	return c.Compile(schemaURL)
 }
 
 // checkSchema checks raw against the size and depth limits of lim, then
