@@ -95,7 +95,7 @@ func checkSchema(raw json.RawMessage, lim *RegistryOptions) error {
 	if err != nil {
 		return err
 	}
-	if m := lim.MaxSchemaWork; schemaWork(s, schemaWorkLevels, m) > m {
+	if m := lim.MaxSchemaWork; schemaWork(workGraph(s), schemaWorkLevels, m) > m {
 		return schemaOverLimit("validating one value may apply more than %d subschemas: its references fan out", m)
 	}
 	return nil
