@@ -80,11 +80,23 @@ func compileGuarded(c *jsonschema.Compiler) (s *jsonschema.Schema, err error) {
 // checkSchema checks raw against the size and depth limits of lim, then
 // compiles it and bounds the work of validating against it. The size and
 // depth are checked first, so that an enormous or deeply nested schema is
-// never handed to the compiler.
+// never handed to the compiler. A schema the quick check proves valid
+// (schemaquick.go) is not compiled here: the library would accept it with
+// the same work bound, and compiles it when a call is first checked.
 func checkSchema(raw json.RawMessage, lim *RegistryOptions) error {
 	if m := lim.MaxSchemaBytes; len(raw) > m {
 		return schemaOverLimit("the schema is %d bytes, the limit is %d", len(raw), m)
 	}
+	if g, ok := quickSchema(raw, lim); ok && schemaWork(g, schemaWorkLevels, lim.MaxSchemaWork) <= lim.MaxSchemaWork {
+		return nil // proven valid (schemaquick.go)
+	}
+	return checkSchemaFull(raw, lim)
+}
+
+// checkSchemaFull is checkSchema by the schema library alone, for a schema
+// within the size limit: it decides what the quick check leaves, and words
+// every refusal.
+func checkSchemaFull(raw json.RawMessage, lim *RegistryOptions) error {
 	if m := lim.MaxSchemaDepth; jsonDepth(raw, m+1) > m {
 		return schemaOverLimit("the schema nests objects and arrays more than %d deep", m)
 	}
