@@ -308,7 +308,7 @@ func TestSchemaWork(t *testing.T) {
 // table above, the hostile shapes and every distinct schema of the real MCP catalog.
 func TestSchemaWorkStopsEarly(t *testing.T) {
 	everyLevel := func(s *workNode, levels, limit int) int {
-		w := &workWalker{memo: map[workKey]int{}, limit: limit}
+		w := &workWalker{memo: map[workKey]int{}, limit: limit, root: s}
 		most := w.at(s, 0, leaf)
 		for d := 1; d <= levels && most <= limit; d++ {
 			most = max(most, w.below(s, d))

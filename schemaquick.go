@@ -34,9 +34,6 @@ const quickMaxDepth = 256
 // when it proves raw a valid JSON Schema that needs no external document;
 // ok is false when the full check must decide.
 func quickSchema(raw json.RawMessage, lim *RegistryOptions) (g *workNode, ok bool) {
-	if !json.Valid(raw) {
-		return nil, false
-	}
 	d := parseSchemaDoc(string(raw), min(lim.MaxSchemaDepth, quickMaxDepth))
 	defer d.put()
 	if d.unfit || d.vals[d.root].kind != docObject {

@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/stretchr/testify/require"
 )
 
@@ -51,8 +53,8 @@ func quickVerdict(t testing.TB, raw string) (quick, full bool) {
 func sameWork(t testing.TB, raw string, a, b *workNode) {
 	t.Helper()
 	require.Equal(t, graphShape(a), graphShape(b), "nodes and edges of each kind reachable, schema %s", raw)
-	wa := &workWalker{memo: map[workKey]int{}, limit: 1 << 40}
-	wb := &workWalker{memo: map[workKey]int{}, limit: 1 << 40}
+	wa := &workWalker{memo: map[workKey]int{}, limit: 1 << 40, root: a}
+	wb := &workWalker{memo: map[workKey]int{}, limit: 1 << 40, root: b}
 	for d := range schemaWorkLevels + 1 {
 		for _, k := range []valueKind{leaf, object, array} {
 			if d == 0 && k != leaf || d > 0 && k == leaf {
@@ -406,5 +408,162 @@ func FuzzQuickSchema(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		quickVerdict(t, raw)
+	})
+}
+
+// BenchmarkCheckSchema measures the ways of checking a schema at
+// registration, one distinct real schema per iteration (6,247 of them,
+// 495 bytes on average): the full compile by the schema library, the
+// library's metaschema validation alone (what compiling a validator only
+// on first use would leave at registration), and the quick check as
+// registration runs it (checkSchema: the full check for what the quick one
+// leaves).
+func BenchmarkCheckSchema(b *testing.B) {
+	schemas := realSchemas(b)
+	raws := make([]json.RawMessage, len(schemas))
+	for i, s := range schemas {
+		raws[i] = json.RawMessage(s)
+	}
+	lim := (*RegistryOptions)(nil).withDefaults()
+	meta, err := jsonschema.NewCompiler().Compile("https://json-schema.org/draft/2020-12/schema")
+	require.NoError(b, err)
+	for _, bc := range []struct {
+		name  string
+		check func(raw json.RawMessage) error
+	}{
+		{"library-compile", func(raw json.RawMessage) error { return checkSchemaFull(raw, &lim) }},
+		{"library-metaschema-only", func(raw json.RawMessage) error {
+			d := json.NewDecoder(bytes.NewReader(raw))
+			d.UseNumber()
+			var v any
+			if err := d.Decode(&v); err != nil {
+				return err
+			}
+			return meta.Validate(v)
+		}},
+		{"quick", func(raw json.RawMessage) error { return checkSchema(raw, &lim) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				_ = bc.check(raws[i%len(raws)])
+				i++
+			}
+		})
+	}
+}
+
+// docAny returns value v of d as a JSON decoder with UseNumber returns it.
+func docAny(d *schemaDoc, v int32) any {
+	x := d.vals[v]
+	switch x.kind {
+	case docNull:
+		return nil
+	case docFalse, docTrue:
+		return x.kind == docTrue
+	case docNumber:
+		return json.Number(x.text)
+	case docString:
+		return x.text
+	case docArray:
+		a := []any{}
+		for _, m := range d.items(v) {
+			a = append(a, docAny(d, m.val))
+		}
+		return a
+	}
+	o := map[string]any{}
+	for _, m := range d.items(v) {
+		o[m.key] = docAny(d, m.val)
+	}
+	return o
+}
+
+// checkSchemaDoc fails t unless parsing raw agrees with encoding/json: a
+// document read is valid JSON (json.Valid) and reads as a decoder reads
+// it; a valid one is read unless it is one the quick check leaves out.
+func checkSchemaDoc(t testing.TB, raw []byte) {
+	d := parseSchemaDoc(string(raw), quickMaxDepth)
+	defer d.put()
+	valid := json.Valid(raw)
+	if d.unfit {
+		if valid && jsonDepth(raw, quickMaxDepth+1) <= quickMaxDepth && checkSchemaNumbers(raw) == nil {
+			// Only a key given twice is left then.
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.UseNumber()
+			var v any
+			require.NoError(t, dec.Decode(&v))
+			require.True(t, repeatsAKey(raw), "valid JSON the parser refused: %q", raw)
+		}
+		return
+	}
+	require.True(t, valid, "the parser read what json.Valid refuses: %q", raw)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var want any
+	require.NoError(t, dec.Decode(&want))
+	require.Equal(t, want, docAny(d, d.root), "parsed %q", raw)
+}
+
+// repeatsAKey reports whether some object of the JSON document raw has a
+// key twice.
+func repeatsAKey(raw []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var stack []map[string]bool
+	var inObj []bool
+	expectKey := false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch tok := tok.(type) {
+		case json.Delim:
+			switch tok {
+			case '{':
+				stack = append(stack, map[string]bool{})
+				inObj = append(inObj, true)
+				expectKey = true
+				continue
+			case '[':
+				stack = append(stack, nil)
+				inObj = append(inObj, false)
+			case '}', ']':
+				stack, inObj = stack[:len(stack)-1], inObj[:len(inObj)-1]
+			}
+		case string:
+			if expectKey {
+				top := stack[len(stack)-1]
+				if top[tok] {
+					return true
+				}
+				top[tok] = true
+				expectKey = false
+				continue
+			}
+		}
+		expectKey = len(inObj) > 0 && inObj[len(inObj)-1]
+	}
+}
+
+func TestSchemaDocReadsJSON(t *testing.T) {
+	cases := []string{`{}`, `[]`, `{"a":[1,-0,0.5,1e3,-2E-2,true,false,null,"x\u00e9\n\"\\\/"]}`, ` { "a" : { } } `,
+		`{"a":1,}`, `[1,]`, `{"a" 1}`, `{"a":01}`, `{"a":1.}`, `{"a":.5}`, `{"a":-}`, `{"a":1e}`, `{"a":tru}`, `{"a":"\x"}`,
+		`{"a":"\u12"}`, "{\"a\":\"\x01\"}", `{"a":1} x`, `{"a":1}}`, `{`, `"`, ``, `{"a":"\ud800"}`, `{"a":1,"a":2}`,
+		`{"\u0061":1,"a":2}`, `[{"a":1},{"a":1}]`, `{"a":1e999999}`, strings.Repeat("[", 300) + strings.Repeat("]", 300)}
+	for _, s := range append(cases, realSchemas(t)...) {
+		checkSchemaDoc(t, []byte(s))
+	}
+}
+
+// FuzzSchemaDoc: the parser of the quick check reads JSON exactly as
+// encoding/json does.
+func FuzzSchemaDoc(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":[1,-0,0.5,1e3,true,null,"x\u00e9\n"]}`, `{"a":1,"a":2}`, `{"a":01}`, schema, branchingRecursion} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		checkSchemaDoc(t, raw)
 	})
 }

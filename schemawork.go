@@ -21,7 +21,7 @@ const schemaWorkLevels = 64
 // limit+1 when it is exceeded, or when subschemas apply to the same value
 // in a loop.
 func schemaWork(g *workNode, levels, limit int) int {
-	w := &workWalker{memo: map[workKey]int{}, limit: limit}
+	w := &workWalker{memo: map[workKey]int{}, limit: limit, root: g}
 	most := w.at(g, 0, leaf)
 	for d := 1; d <= levels && most <= limit; d++ {
 		n := w.below(g, d)
@@ -41,6 +41,7 @@ func schemaWork(g *workNode, levels, limit int) int {
 // (quickSchema); both give the same graph for the same schema.
 type workNode struct {
 	edges []workEdge
+	in    int32 // edges to it
 }
 
 type workEdge struct {
@@ -63,6 +64,7 @@ const (
 
 func (n *workNode) add(kind edgeKind, to *workNode) {
 	n.edges = append(n.edges, workEdge{kind, to})
+	to.in++
 }
 
 // workGraph returns the work graph of the compiled schema s: one node per
@@ -135,6 +137,7 @@ type workKey struct {
 type workWalker struct {
 	memo  map[workKey]int // -1 while being computed
 	limit int
+	root  *workNode
 }
 
 // below returns the most subschemas n applies to one value d ≥ 1 levels
@@ -150,14 +153,21 @@ func (w *workWalker) below(n *workNode, d int) int {
 // at returns how many subschemas n applies to one value d levels below the
 // value of kind k it is applied to, at most limit+1.
 func (w *workWalker) at(n *workNode, d int, k valueKind) int {
+	// Only a node with two edges to it, or the root with one, can be
+	// reached twice for the same value, or in a loop: the others are
+	// computed once per computation of their one parent, and remembered
+	// with it.
+	memo := n.in > 1 || n == w.root && n.in > 0
 	key := workKey{n, d, k}
-	if c, ok := w.memo[key]; ok {
-		if c < 0 {
-			return w.limit + 1 // applies to the same value in a loop
+	if memo {
+		if c, ok := w.memo[key]; ok {
+			if c < 0 {
+				return w.limit + 1 // applies to the same value in a loop
+			}
+			return c
 		}
-		return c
+		w.memo[key] = -1
 	}
-	w.memo[key] = -1
 	c := 0
 	if d == 0 {
 		c = 1
@@ -190,7 +200,9 @@ func (w *workWalker) at(n *workNode, d int, k valueKind) int {
 		add(max(named+patterns, additional, position))
 		add(all)
 	}
-	w.memo[key] = c
+	if memo {
+		w.memo[key] = c
+	}
 	return c
 }
 
