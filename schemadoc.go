@@ -80,6 +80,9 @@ func (d *schemaDoc) put() {
 }
 
 func (d *schemaDoc) skipSpace() {
+	if d.pos < len(d.src) && d.src[d.pos] > ' ' {
+		return // the common case: no space
+	}
 	for d.pos < len(d.src) {
 		switch d.src[d.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -276,7 +279,11 @@ func (d *schemaDoc) str() (string, bool) {
 	start := d.pos + 1
 	escaped, high := false, false
 	for i := start; i < len(d.src); i++ {
-		switch c := d.src[i]; {
+		c := d.src[i]
+		if plainByte[c] {
+			continue
+		}
+		switch {
 		case c == '"':
 			d.pos = i + 1
 			if !escaped && (!high || utf8.ValidString(d.src[start:i])) {
@@ -334,3 +341,13 @@ func (d *schemaDoc) items(v int32) []docMember {
 	o := d.vals[v]
 	return d.members[o.lo:o.hi]
 }
+
+// plainByte marks the bytes that stand for themselves in a JSON string: not
+// a quote, a backslash, a control character or part of a multibyte UTF-8
+// sequence.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
