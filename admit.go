@@ -120,6 +120,7 @@ var builtHook, publishHook func()
 // entries to commit and every error of the batch, in input order. r.mu
 // must be held.
 func (r *Registry) admit(b *batch, replace bool, ignore map[string]bool) (built []*entry, errs []error) {
+	built = make([]*entry, 0, len(b.entries))
 	for i, e := range b.entries {
 		if e == nil {
 			errs = append(errs, b.errs[i])

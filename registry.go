@@ -248,14 +248,18 @@ func (r *Registry) publishSnapshot(changed []string) {
 	if old != nil {
 		all = old.all
 	}
-	defs := make(map[string]*entry, len(changed))
-	for _, n := range changed {
-		if e := r.tools[n]; all.get(n) != e {
-			defs[n] = e
+	if all == nil {
+		all = newToolMap(r.tools) // the first publication: every tool is new
+	} else {
+		defs := make(map[string]*entry, len(changed))
+		for _, n := range changed {
+			if e := r.tools[n]; all.get(n) != e {
+				defs[n] = e
+			}
 		}
-	}
-	if len(defs) > 0 {
-		all = all.with(defs)
+		if len(defs) > 0 {
+			all = all.with(defs)
+		}
 	}
 	servers := maps.Clone(r.servers)
 	store := func(s *snapshot) {

@@ -77,6 +77,18 @@ func (m *toolMap) with(changes map[string]*entry) *toolMap {
 	return n
 }
 
+// newToolMap returns the map of tools.
+func newToolMap(tools map[string]*entry) *toolMap {
+	m := &toolMap{}
+	for i := range m.shards {
+		m.shards[i] = make(map[string]*entry, len(tools)/nameShards)
+	}
+	for name, e := range tools {
+		m.shards[nameSlot(name)][name] = e
+	}
+	return m
+}
+
 var emptySnapshot = buildSnapshot(nil, nil, nil)
 
 // available reports whether e's server (if any) is connected.
