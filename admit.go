@@ -3,9 +3,13 @@ package toolsearch
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -26,10 +30,11 @@ type batch struct {
 // within the batch) and builds their entries.
 func (r *Registry) build(tools []Tool) *batch {
 	b := &batch{entries: make([]*entry, len(tools)), errs: make([]error, len(tools))}
-	taken := map[string]string{} // name or alias → owner, within this batch
+	taken := make(map[string]string, len(tools)) // name or alias → owner, within this batch
 	lim := r.registryLimits()
 	tools = validTexts(tools)
 	schemas, schemaErrs := r.checkSchemas(tools, lim)
+	ok := make([]bool, len(tools))
 	for i := range tools {
 		t := &tools[i]
 		if err := validateTool(t, lim, schemaErrs[i]); err != nil {
@@ -37,7 +42,7 @@ func (r *Registry) build(tools []Tool) *batch {
 			continue
 		}
 		var dup []string
-		for _, n := range append([]string{t.Name}, t.Aliases...) {
+		for n := range namesOf(t) {
 			if owner, ok := taken[n]; ok {
 				dup = append(dup, fmt.Sprintf("%q is also given for %q in the same call", n, owner))
 			}
@@ -46,17 +51,62 @@ func (r *Registry) build(tools []Tool) *batch {
 			b.errs[i] = fmt.Errorf("register %q: %w: %s", t.Name, ErrDuplicateTool, strings.Join(dup, "; "))
 			continue
 		}
-		for _, n := range append([]string{t.Name}, t.Aliases...) {
+		for n := range namesOf(t) {
 			taken[n] = t.Name
 		}
-		e := newEntryShared(t, schemas[i])
-		e.lim = lim
-		b.entries[i] = e
+		ok[i] = true
 	}
+	// The entries (name parts, word runs) of a large batch are built on
+	// several goroutines.
+	each(len(tools), func(i int) {
+		if ok[i] {
+			e := newEntryShared(&tools[i], schemas[i])
+			e.lim = lim
+			b.entries[i] = e
+		}
+	})
 	if builtHook != nil {
 		builtHook()
 	}
 	return b
+}
+
+// namesOf yields t's name, then its aliases.
+func namesOf(t *Tool) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if !yield(t.Name) {
+			return
+		}
+		for _, a := range t.Aliases {
+			if !yield(a) {
+				return
+			}
+		}
+	}
+}
+
+// each calls fn(i) for every i < n: in chunks on GOMAXPROCS goroutines when
+// n is at least parallelBuild, else in order on this one.
+func each(n int, fn func(i int)) {
+	if n < parallelBuild || runtime.GOMAXPROCS(0) < 2 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	const chunk = 1024
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for lo := int(next.Add(chunk)) - chunk; lo < n; lo = int(next.Add(chunk)) - chunk {
+				for i := lo; i < min(lo+chunk, n); i++ {
+					fn(i)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // builtHook and publishHook, when set (by tests only), are called at the end
@@ -70,6 +120,7 @@ var builtHook, publishHook func()
 // entries to commit and every error of the batch, in input order. r.mu
 // must be held.
 func (r *Registry) admit(b *batch, replace bool, ignore map[string]bool) (built []*entry, errs []error) {
+	built = make([]*entry, 0, len(b.entries))
 	for i, e := range b.entries {
 		if e == nil {
 			errs = append(errs, b.errs[i])

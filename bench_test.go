@@ -2,6 +2,7 @@ package toolsearch_test
 
 import (
 	"encoding/json"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -13,15 +14,22 @@ import (
 )
 
 // The benchmarks run on deterministic catalogs of 1,000, 10,000 and 100,000
-// tools built from the real descriptions in testdata (see
-// internal/benchdata), with keyword queries made from the datasets' real
-// queries. Run them with
+// tools (and 1,000,000 with TOOLSEARCH_BENCH_1M=1) built from the real
+// descriptions in testdata (see internal/benchdata), with keyword queries
+// made from the datasets' real queries. Run them with
 //
 //	go test -run '^$' -bench . -benchtime 2s
 //
 // BENCHMARKS.md has the figures and the peers' (module benchmarks/).
 
-var benchSizes = []int{1_000, 10_000, 100_000}
+var benchSizes = func() []int {
+	sizes := []int{1_000, 10_000, 100_000}
+	if os.Getenv("TOOLSEARCH_BENCH_1M") != "" {
+		// A million tools: about 10 s to build each registry, a few GB of heap.
+		sizes = append(sizes, 1_000_000)
+	}
+	return sizes
+}()
 
 var (
 	benchOnce sync.Once

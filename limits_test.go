@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch/internal/words"
@@ -298,7 +297,8 @@ func TestSchemaWork(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := compileSchema(json.RawMessage(tc.schema))
 			require.NoError(t, err)
-			assert.Equal(t, tc.want, schemaWork(s, tc.levels, 1<<30))
+			assert.Equal(t, tc.want, schemaWork(workGraph(s), tc.levels, 1<<30))
+			assert.Equal(t, tc.want, refSchemaWork(s, tc.levels, 1<<30), "the work written on compiled schemas")
 		})
 	}
 }
@@ -307,8 +307,8 @@ func TestSchemaWork(t *testing.T) {
 // level no subschema reaches, agrees with a walk over every level, on the
 // table above, the hostile shapes and every distinct schema of the real MCP catalog.
 func TestSchemaWorkStopsEarly(t *testing.T) {
-	everyLevel := func(s *jsonschema.Schema, levels, limit int) int {
-		w := &workWalker{memo: map[workKey]int{}, limit: limit}
+	everyLevel := func(s *workNode, levels, limit int) int {
+		w := &workWalker{memo: map[workKey]int{}, limit: limit, root: s}
 		most := w.at(s, 0, leaf)
 		for d := 1; d <= levels && most <= limit; d++ {
 			most = max(most, w.below(s, d))
@@ -335,8 +335,11 @@ func TestSchemaWorkStopsEarly(t *testing.T) {
 	for _, raw := range schemas {
 		s, err := compileSchema(json.RawMessage(raw))
 		require.NoError(t, err)
+		g := workGraph(s)
 		for _, limit := range []int{100, defaultMaxSchemaWork, 1 << 30} {
-			require.Equal(t, everyLevel(s, schemaWorkLevels, limit), schemaWork(s, schemaWorkLevels, limit), "limit %d, schema %.200s", limit, raw)
+			want := everyLevel(g, schemaWorkLevels, limit)
+			require.Equal(t, want, schemaWork(g, schemaWorkLevels, limit), "limit %d, schema %.200s", limit, raw)
+			require.Equal(t, want, refSchemaWork(s, schemaWorkLevels, limit), "the work written on compiled schemas: limit %d, schema %.200s", limit, raw)
 		}
 	}
 }

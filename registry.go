@@ -194,8 +194,8 @@ func (r *Registry) owner(n string) (string, bool) {
 // r.mu must be held.
 func (r *Registry) commit(built []*entry, remove []string) {
 	if r.tools == nil {
-		r.tools = map[string]*entry{}
-		r.owners = map[string]string{}
+		r.tools = make(map[string]*entry, len(built))
+		r.owners = make(map[string]string, len(built))
 	}
 	for _, n := range remove {
 		r.drop(n)
@@ -248,14 +248,18 @@ func (r *Registry) publishSnapshot(changed []string) {
 	if old != nil {
 		all = old.all
 	}
-	defs := map[string]*entry{}
-	for _, n := range changed {
-		if e := r.tools[n]; all.get(n) != e {
-			defs[n] = e
+	if all == nil {
+		all = newToolMap(r.tools) // the first publication: every tool is new
+	} else {
+		defs := make(map[string]*entry, len(changed))
+		for _, n := range changed {
+			if e := r.tools[n]; all.get(n) != e {
+				defs[n] = e
+			}
 		}
-	}
-	if len(defs) > 0 {
-		all = all.with(defs)
+		if len(defs) > 0 {
+			all = all.with(defs)
+		}
 	}
 	servers := maps.Clone(r.servers)
 	store := func(s *snapshot) {

@@ -117,6 +117,11 @@ func TestSchemaValidation(t *testing.T) {
 		{"https ref", `{"$ref":"https://example.com/s.json#/x"}`, "refusing to load"},
 		{"relative ref", `{"$ref":"other.json"}`, "refusing to load"},
 		{"unknown metaschema", `{"$schema":"https://example.com/meta","type":"object"}`, "refusing to load"},
+		// The schema library reads these with unchecked type assertions:
+		// it panicked, which crashed a process registering 32 such tools
+		// (compiled on goroutines).
+		{"keyword the library reads unchecked", `{"regexProperties":1}`, "the schema library failed on it"},
+		{"reference to a list of property names", `{"dependencies":{"a":["b"]},"$ref":"#/dependencies/a"}`, "the schema library failed on it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var r Registry
@@ -128,6 +133,18 @@ func TestSchemaValidation(t *testing.T) {
 			require.ErrorIs(t, err, ErrInvalidSchema)
 			assert.Contains(t, err.Error(), tc.wantErr)
 			assert.Contains(t, err.Error(), `register "T"`, "the error names the tool")
+
+			// Many at once are checked on several goroutines.
+			tools := make([]Tool, 2*parallelSchemas)
+			for i := range tools {
+				tools[i] = Tool{Name: fmt.Sprintf("T%d", i), InputSchema: json.RawMessage(tc.schema[:len(tc.schema)-1] + fmt.Sprintf(`,"title":"%d"}`, i))}
+			}
+			skipped, err := r.SetServerTools("many", tools)
+			require.NoError(t, err)
+			require.Len(t, skipped, len(tools), "every tool refused")
+			for _, e := range skipped {
+				require.ErrorIs(t, e, ErrInvalidSchema)
+			}
 		})
 	}
 }

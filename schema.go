@@ -48,7 +48,7 @@ func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 		if err := c.AddResource(schemaURL, bytes.NewReader(raw)); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
 		}
-		s, err := c.Compile(schemaURL)
+		s, err := compileGuarded(c)
 		if err == nil {
 			return s, nil
 		}
@@ -62,14 +62,41 @@ func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 	return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, first)
 }
 
+// compileGuarded compiles the schema added to c, turning a panic of the
+// schema library into an error. The library reads a few keywords its
+// metaschema does not describe with unchecked type assertions
+// ({"regexProperties":1}), and compiles a reference to a list of property
+// names (#/dependencies/x) as if it were a schema: on input from a server,
+// that must be a refusal, not a crash.
+func compileGuarded(c *jsonschema.Compiler) (s *jsonschema.Schema, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, err = nil, fmt.Errorf("the schema library failed on it: %v", p)
+		}
+	}()
+	return c.Compile(schemaURL)
+}
+
 // checkSchema checks raw against the size and depth limits of lim, then
 // compiles it and bounds the work of validating against it. The size and
 // depth are checked first, so that an enormous or deeply nested schema is
-// never handed to the compiler.
+// never handed to the compiler. A schema the quick check proves valid
+// (schemaquick.go) is not compiled here: the library would accept it with
+// the same work bound, and compiles it when a call is first checked.
 func checkSchema(raw json.RawMessage, lim *RegistryOptions) error {
 	if m := lim.MaxSchemaBytes; len(raw) > m {
 		return schemaOverLimit("the schema is %d bytes, the limit is %d", len(raw), m)
 	}
+	if g, ok := quickSchema(raw, lim); ok && schemaWork(g, schemaWorkLevels, lim.MaxSchemaWork) <= lim.MaxSchemaWork {
+		return nil // proven valid (schemaquick.go)
+	}
+	return checkSchemaFull(raw, lim)
+}
+
+// checkSchemaFull is checkSchema by the schema library alone, for a schema
+// within the size limit: it decides what the quick check leaves, and words
+// every refusal.
+func checkSchemaFull(raw json.RawMessage, lim *RegistryOptions) error {
 	if m := lim.MaxSchemaDepth; jsonDepth(raw, m+1) > m {
 		return schemaOverLimit("the schema nests objects and arrays more than %d deep", m)
 	}
@@ -80,7 +107,7 @@ func checkSchema(raw json.RawMessage, lim *RegistryOptions) error {
 	if err != nil {
 		return err
 	}
-	if m := lim.MaxSchemaWork; schemaWork(s, schemaWorkLevels, m) > m {
+	if m := lim.MaxSchemaWork; schemaWork(workGraph(s), schemaWorkLevels, m) > m {
 		return schemaOverLimit("validating one value may apply more than %d subschemas: its references fan out", m)
 	}
 	return nil

@@ -3,9 +3,11 @@ package toolsearch
 import (
 	"cmp"
 	"hash/maphash"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -64,7 +66,7 @@ func (m *toolMap) with(changes map[string]*entry) *toolMap {
 			cloned[i] = true
 			n.shards[i] = cloneMap(n.shards[i])
 			if n.shards[i] == nil {
-				n.shards[i] = map[string]*entry{}
+				n.shards[i] = make(map[string]*entry, len(changes)/nameShards)
 			}
 		}
 		if e == nil {
@@ -74,6 +76,18 @@ func (m *toolMap) with(changes map[string]*entry) *toolMap {
 		}
 	}
 	return n
+}
+
+// newToolMap returns the map of tools.
+func newToolMap(tools map[string]*entry) *toolMap {
+	m := &toolMap{}
+	for i := range m.shards {
+		m.shards[i] = make(map[string]*entry, len(tools)/nameShards)
+	}
+	for name, e := range tools {
+		m.shards[nameSlot(name)][name] = e
+	}
+	return m
 }
 
 var emptySnapshot = buildSnapshot(nil, nil, nil, nil)
@@ -93,15 +107,27 @@ func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scr
 			s.pool = append(s.pool, e)
 		}
 	}
-	slices.SortFunc(s.pool, poolCompare)
+	sortPool(s.pool)
 	for _, e := range s.pool {
 		if e.deferred {
 			s.deferred = append(s.deferred, e)
 		}
 	}
-	s.names = buildNames(s.pool)
-	s.prefix = buildPrefix(s.deferred)
-	s.ix = buildIndex(s.deferred, scratch, old)
+	// The name and prefix indexes and the keyword index (which sets the
+	// entries' slots) read different fields: large ones are built side by side.
+	names := func() {
+		s.names = buildNames(s.pool)
+		s.prefix = buildPrefix(s.deferred)
+	}
+	if len(s.pool) >= parallelBuild && runtime.GOMAXPROCS(0) > 1 {
+		var wg sync.WaitGroup
+		wg.Go(names)
+		s.ix = buildIndex(s.deferred, scratch, old)
+		wg.Wait()
+	} else {
+		names()
+		s.ix = buildIndex(s.deferred, scratch, old)
+	}
 	s.dslots = make([]int32, len(s.deferred))
 	for i, e := range s.deferred {
 		s.dslots[i] = e.slot
@@ -109,6 +135,35 @@ func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scr
 	s.dpos = slotPositions(s.dslots, len(s.ix.slots))
 	s.pending = pendingServers(servers)
 	return s
+}
+
+// parallelBuild is the number of tools from which building a snapshot,
+// or a batch of entries, is spread over two goroutines or more.
+const parallelBuild = 4096
+
+// sortPool sorts tools in pool order; a large pool in two halves sorted
+// side by side, then merged.
+func sortPool(tools []*entry) {
+	if len(tools) < parallelBuild || runtime.GOMAXPROCS(0) < 2 {
+		slices.SortFunc(tools, poolCompare)
+		return
+	}
+	half := len(tools) / 2
+	var wg sync.WaitGroup
+	wg.Go(func() { slices.SortFunc(tools[:half], poolCompare) })
+	slices.SortFunc(tools[half:], poolCompare)
+	wg.Wait()
+	a, b := slices.Clone(tools[:half]), tools[half:]
+	i, j := 0, 0
+	for k := range tools {
+		if j == len(b) || i < len(a) && poolCompare(a[i], b[j]) <= 0 {
+			tools[k] = a[i]
+			i++
+		} else {
+			tools[k] = b[j]
+			j++
+		}
+	}
 }
 
 // apply returns the snapshot that follows s when the tools in remove leave
@@ -225,8 +280,24 @@ func (s *snapshot) lowered(q string) []*entry {
 // buildNames indexes tools, given in pool order.
 func buildNames(tools []*entry) *nameIndex {
 	ni := &nameIndex{}
+	per := len(tools)/nameShards + len(tools)/(8*nameShards)
+	for i := range ni.shards {
+		ni.shards[i] = &nameShard{byName: make(map[string]*entry, per), byLower: make(map[string][]*entry, per)}
+	}
 	for _, e := range tools {
-		ni.add(e, ni.own)
+		// In pool order, so each list of byLower is built by appending.
+		sh := ni.shards[nameSlot(e.tool.Name)]
+		sh.byName[e.tool.Name] = e
+		sh = ni.shards[nameSlot(e.lowerName)]
+		sh.byLower[e.lowerName] = append(sh.byLower[e.lowerName], e)
+		for _, a := range e.tool.Aliases {
+			sh := ni.shards[nameSlot(a)]
+			if sh.alias == nil {
+				sh.alias = map[string]*entry{}
+			}
+			sh.alias[a] = e
+			ni.aliases++
+		}
 	}
 	return ni
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // Bleve is an in-memory bleve index (scorch, BM25, English analyzer) over
-// tool names and descriptions.
+// tool names and descriptions, with the lowercased name in a keyword field
+// for exact names and prefixes.
 type Bleve struct{ idx bleve.Index }
 
 type bleveDoc struct {
@@ -20,7 +21,9 @@ type bleveDoc struct {
 	Description string `json:"description"`
 }
 
-// NewBleve indexes the tools.
+// NewBleve indexes the tools in one batch: in-memory scorch never merges
+// segments, and each batch is a segment, so a catalog indexed in many
+// batches would be searched segment by segment.
 func NewBleve(names, descriptions []string) (*Bleve, error) {
 	m := bleve.NewIndexMapping()
 	m.DefaultAnalyzer = "en"
@@ -39,12 +42,6 @@ func NewBleve(names, descriptions []string) (*Bleve, error) {
 		if err := b.Index(n, bleveDoc{n, strings.ToLower(n), descriptions[i]}); err != nil {
 			return nil, err
 		}
-		if b.Size() >= 1000 {
-			if err := idx.Batch(b); err != nil {
-				return nil, err
-			}
-			b = idx.NewBatch()
-		}
 	}
 	if err := idx.Batch(b); err != nil {
 		return nil, err
@@ -53,8 +50,10 @@ func NewBleve(names, descriptions []string) (*Bleve, error) {
 }
 
 // Search answers the query forms the way a bleve user would: select: by
-// document ids, an mcp__ prefix by a prefix query on the lowercased name,
-// anything else as a match query (an exact name is found by its words).
+// document ids, an mcp__ prefix by a prefix query on the lowercased name, a
+// query of one word first by a term query on the lowercased name (an exact
+// name, as toolsearch looks names up before it ranks), anything else as a
+// match query, or a query string query when it has "+" terms.
 func (b *Bleve) Search(q string, k int) ([]string, error) {
 	var qu query.Query
 	switch {
@@ -69,8 +68,19 @@ func (b *Bleve) Search(q string, k int) ([]string, error) {
 	case strings.Contains(q, "+"):
 		qu = bleve.NewQueryStringQuery(q) // "+word" is required there too
 	default:
+		if w := strings.TrimSpace(q); w != "" && !strings.ContainsAny(w, " \t\n") {
+			t := bleve.NewTermQuery(strings.ToLower(w))
+			t.SetField("lname")
+			if out, err := b.run(t, k); err != nil || len(out) > 0 {
+				return out, err
+			}
+		}
 		qu = bleve.NewMatchQuery(q)
 	}
+	return b.run(qu, k)
+}
+
+func (b *Bleve) run(qu query.Query, k int) ([]string, error) {
 	res, err := b.idx.Search(bleve.NewSearchRequestOptions(qu, k, 0, false))
 	if err != nil {
 		return nil, err

@@ -246,4 +246,7 @@ func TestPeersAnswer(t *testing.T) {
 	got, err = e.bleve.Search(word, 1000)
 	require.NoError(t, err)
 	assert.Contains(t, got, name, "bleve finds %s by %q", name, word)
+	got, err = e.bleve.Search(strings.ToUpper(name), 5)
+	require.NoError(t, err)
+	assert.Equal(t, []string{name}, got, "bleve finds an exact name by a term query, whatever its case")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/textanswer"
 	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
@@ -91,9 +92,9 @@ func TestAgentMCPTools(t *testing.T) {
 	out := toolOutputs(msgs)
 	require.Len(t, out["ToolSearch"], 1)
 	assert.Contains(t, out["ToolSearch"][0], `"name":"mcp__weather__get_forecast"`)
-	s := newSession(reg, nil)
-	answerToolSearch(s, json.RawMessage(`{"query":"forecast city","max_results":1}`))
-	_, refusal := checkCall(s, "mcp__weather__get_forecast", json.RawMessage(`{}`))
+	s := textanswer.NewSession(reg, nil)
+	textanswer.Answer(s, json.RawMessage(`{"query":"forecast city","max_results":1}`))
+	_, refusal := s.CheckCall("mcp__weather__get_forecast", json.RawMessage(`{}`))
 	require.Error(t, refusal)
 	assert.Equal(t, []string{refusal.Error(), "Sunny, 21°C"}, out["mcp__weather__get_forecast"],
 		"the bad call gets CheckCall's text; the good one the server's answer")

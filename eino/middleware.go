@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/textanswer"
 )
 
 // Config configures the middleware. Its shape follows the Config of
@@ -113,12 +114,12 @@ func New(ctx context.Context, cfg *Config) (adk.ChatModelAgentMiddleware, error)
 	}
 	m.reg = cfg.Registry
 	if m.reg == nil {
-		reg, err := newRegistry(tools)
+		reg, err := toolsearch.NewRegistry(nil, tools...)
 		if err != nil {
 			return nil, err
 		}
 		m.reg = reg
-	} else if err := register(m.reg, tools); err != nil {
+	} else if err := m.reg.Register(tools...); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -193,7 +194,7 @@ func (m *middleware) BeforeAgent(ctx context.Context, rc *adk.ChatModelAgentCont
 		r.session = s
 		r.resume.Do(func() {}) // the caller's Session has its own state
 	} else {
-		r.session = newSession(m.reg, m.opts)
+		r.session = textanswer.NewSession(m.reg, m.opts)
 	}
 
 	nrc := *rc
@@ -222,7 +223,7 @@ func (m *middleware) BeforeAgent(ctx context.Context, rc *adk.ChatModelAgentCont
 		}
 		nrc.Tools = append(nrc.Tools, t)
 	}
-	defs, _ := sessionTools(r.session) // skipped tools are reported before each model call
+	defs, _ := r.session.Tools() // skipped tools are reported before each model call
 	for _, d := range defs {
 		switch d.Name {
 		case toolsearch.ToolSearchName:
@@ -238,13 +239,13 @@ func (m *middleware) BeforeAgent(ctx context.Context, rc *adk.ChatModelAgentCont
 		return ctx, nil, clash
 	}
 	if m.callTool != nil { // else nothing could run the registry's other tools
-		for _, t := range registryTools(m.reg) {
+		for t := range m.reg.Tools() {
 			if _, ok := m.dynamic[t.Name]; !ok {
 				add(t.Name, &registryTool{m: m, name: t.Name, desc: t.Description}, false)
 			}
 		}
 	}
-	if section := systemPrompt(r.session); section != "" {
+	if section := r.session.SystemPromptSection(); section != "" {
 		if nrc.Instruction != "" {
 			nrc.Instruction += "\n\n"
 		}
@@ -264,14 +265,14 @@ func (m *middleware) BeforeModelRewriteState(ctx context.Context, state *adk.Cha
 		var history []byte
 		if history, err = json.Marshal(toolMessages(state.Messages)); err == nil {
 			var skipped []error
-			skipped, err = resume(r.session, history)
+			skipped, err = r.session.Resume(history)
 			m.report(ctx, skipped)
 		}
 	})
 	if err != nil {
 		return ctx, state, fmt.Errorf("tseino: reading the run's messages: %w", err)
 	}
-	defs, skipped := sessionTools(r.session)
+	defs, skipped := r.session.Tools()
 	m.report(ctx, skipped)
 	infos := make([]*schema.ToolInfo, 0, len(state.ToolInfos)+len(defs))
 	for _, info := range state.ToolInfos {
@@ -349,7 +350,7 @@ func (m *middleware) check(ctx context.Context, name, args string) (checked stri
 	if r == nil || !r.manages(m, name) || name == toolsearch.ToolSearchName || name == toolsearch.CallToolName {
 		return args, "", true // not ours to check
 	}
-	call, err := checkCall(r.session, name, json.RawMessage(args))
+	call, err := r.session.CheckCall(name, json.RawMessage(args))
 	if err != nil {
 		return "", err.Error(), false
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/eino/internal/scriptedmodel"
+	"github.com/toolsearch/toolsearch/internal/textanswer"
 	"github.com/toolsearch/toolsearch/internal/wiretest"
 )
 
@@ -222,13 +223,13 @@ func TestAgentRefusalText(t *testing.T) {
 	)
 	msgs := runAgent(t, mw, m, tt, schema.UserMessage("Mail Bob."))
 
-	s := newSession(mw.(*middleware).reg, nil)
-	found := answerToolSearch(s, json.RawMessage(`{"query":"select:send_email"}`))
-	_, want := checkCall(s, "send_email", json.RawMessage(`{"to":"bob@example.com"}`))
+	s := textanswer.NewSession(mw.(*middleware).reg, nil)
+	found := textanswer.Answer(s, json.RawMessage(`{"query":"select:send_email"}`))
+	_, want := s.CheckCall("send_email", json.RawMessage(`{"to":"bob@example.com"}`))
 	require.Error(t, want)
 	out := toolOutputs(msgs)
 	assert.Equal(t, []string{want.Error()}, out["send_email"])
-	assert.Equal(t, []string{found, answerToolSearch(s, json.RawMessage(`{"query":7}`))}, out["ToolSearch"])
+	assert.Equal(t, []string{found, textanswer.Answer(s, json.RawMessage(`{"query":7}`))}, out["ToolSearch"])
 }
 
 func TestAgentResumesFromInput(t *testing.T) {
@@ -278,7 +279,7 @@ func TestAgentRegistryToolsAndBridge(t *testing.T) {
 	tt := newTestTools(t)
 	ticket := toolsearch.NewMCPTool("tickets", "create_ticket", "Open a support ticket",
 		json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}`), nil)
-	reg, err := newRegistry([]toolsearch.Tool{ticket})
+	reg, err := toolsearch.NewRegistry(nil, ticket)
 	require.NoError(t, err)
 	var called []string
 	var mu sync.Mutex
@@ -310,7 +311,7 @@ func TestAgentRegistryToolsAndBridge(t *testing.T) {
 	})
 
 	t.Run("without CallTool the registry tool is not offered", func(t *testing.T) {
-		reg, err := newRegistry([]toolsearch.Tool{ticket})
+		reg, err := toolsearch.NewRegistry(nil, ticket)
 		require.NoError(t, err)
 		mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, Registry: reg})
 		require.NoError(t, err)
@@ -323,7 +324,7 @@ func TestAgentRegistryToolsAndBridge(t *testing.T) {
 	})
 
 	t.Run("bridge", func(t *testing.T) {
-		reg2, err := newRegistry(nil)
+		reg2, err := toolsearch.NewRegistry(nil)
 		require.NoError(t, err)
 		mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, Registry: reg2, SessionOptions: &toolsearch.SessionOptions{CallBridge: true}})
 		require.NoError(t, err)
@@ -390,9 +391,9 @@ func TestAgentToolNameClash(t *testing.T) {
 
 func TestAgentSessionHook(t *testing.T) {
 	tt := newTestTools(t)
-	reg, err := newRegistry(nil)
+	reg, err := toolsearch.NewRegistry(nil)
 	require.NoError(t, err)
-	s := newSession(reg, nil) // one conversation's Session, kept by the application
+	s := textanswer.NewSession(reg, nil) // one conversation's Session, kept by the application
 	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, Registry: reg,
 		Session: func(context.Context) (*toolsearch.Session, error) { return s, nil }})
 	require.NoError(t, err)

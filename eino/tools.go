@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/textanswer"
 )
 
 // errNoRun is returned by the middleware's tools when they are run
@@ -30,7 +31,7 @@ func (t *searchTool) InvokableRun(ctx context.Context, args string, _ ...tool.Op
 	if r == nil {
 		return "", errNoRun
 	}
-	return answerToolSearch(r.session, json.RawMessage(args)), nil
+	return textanswer.Answer(r.session, json.RawMessage(args)), nil
 }
 
 // bridgeTool is CallTool (the Session's call bridge): it checks the call
@@ -47,7 +48,7 @@ func (t *bridgeTool) InvokableRun(ctx context.Context, args string, opts ...tool
 	if r == nil {
 		return "", errNoRun
 	}
-	call, err := checkCall(r.session, toolsearch.CallToolName, json.RawMessage(args))
+	call, err := r.session.CheckCall(toolsearch.CallToolName, json.RawMessage(args))
 	if err != nil {
 		return err.Error(), nil
 	}

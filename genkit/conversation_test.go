@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/genkit/internal/scriptedmodel"
+	"github.com/toolsearch/toolsearch/internal/textanswer"
 	"github.com/toolsearch/toolsearch/internal/wiretest"
 )
 
@@ -184,16 +185,16 @@ func TestGenerateChecksCalls(t *testing.T) {
 
 	// The texts are exactly what the Session says.
 	s := toolsearch.NewSession(conv.t.Registry(), nil)
-	found := answerToolSearch(s, json.RawMessage(`{"query":"select:send_email"}`))
-	_, refusal := checkCall(s, "send_email", json.RawMessage(`{"to":"bob@example.com"}`))
+	found := textanswer.Answer(s, json.RawMessage(`{"query":"select:send_email"}`))
+	_, refusal := s.CheckCall("send_email", json.RawMessage(`{"to":"bob@example.com"}`))
 	require.Error(t, refusal)
-	_, hint := checkCall(s, "get_alerts", json.RawMessage(`{"region":7}`))
+	_, hint := s.CheckCall("get_alerts", json.RawMessage(`{"region":7}`))
 	require.Error(t, hint)
 	assert.Equal(t, []string{refusal.Error()}, out["send_email"])
 	assert.Contains(t, refusal.Error(), "do not match its schema")
 	assert.Equal(t, []string{hint.Error()}, out["get_alerts"])
 	assert.Contains(t, hint.Error(), "ToolSearch", "an undiscovered tool with bad arguments gets the hint to load its schema")
-	assert.Equal(t, []string{found, answerToolSearch(s, json.RawMessage(`{"query":7}`))}, out["ToolSearch"])
+	assert.Equal(t, []string{found, textanswer.Answer(s, json.RawMessage(`{"query":7}`))}, out["ToolSearch"])
 	assert.Equal(t, "Done.", resp.Text(), "refusals do not end Generate")
 }
 

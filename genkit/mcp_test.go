@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/genkit/internal/scriptedmodel"
+	"github.com/toolsearch/toolsearch/internal/textanswer"
 	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
@@ -58,8 +59,8 @@ func TestGenerateMCPTools(t *testing.T) {
 	assert.Equal(t, []string{"get_time", "ToolSearch"}, m.ToolNames()[0])
 	assert.Equal(t, []string{"get_time", "ToolSearch", "mcp__weather__get_forecast"}, m.ToolNames()[1], "the MCP tool found joins the next model call")
 	s := toolsearch.NewSession(reg, nil)
-	answerToolSearch(s, json.RawMessage(`{"query":"forecast city","max_results":1}`))
-	_, refusal := checkCall(s, "mcp__weather__get_forecast", json.RawMessage(`{}`))
+	textanswer.Answer(s, json.RawMessage(`{"query":"forecast city","max_results":1}`))
+	_, refusal := s.CheckCall("mcp__weather__get_forecast", json.RawMessage(`{}`))
 	require.Error(t, refusal)
 	assert.Equal(t, []string{refusal.Error(), "Sunny, 21°C"}, toolOutputs(resp.History())["mcp__weather__get_forecast"],
 		"the bad call gets CheckCall's text; the good one the server's answer")

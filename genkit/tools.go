@@ -10,6 +10,7 @@ import (
 
 	"github.com/firebase/genkit/go/ai"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/textanswer"
 )
 
 // Config configures the tools New makes. Its shape follows eino's
@@ -89,12 +90,12 @@ func New(cfg *Config) (*Tools, error) {
 	}
 	t.reg = cfg.Registry
 	if t.reg == nil {
-		reg, err := newRegistry(tools)
+		reg, err := toolsearch.NewRegistry(nil, tools...)
 		if err != nil {
 			return nil, err
 		}
 		t.reg = reg
-	} else if err := register(t.reg, tools); err != nil {
+	} else if err := t.reg.Register(tools...); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -196,7 +197,7 @@ func (c *Conversation) Middleware() ai.ModelMiddleware { return c.middleware }
 func (c *Conversation) tools() ([]ai.ToolRef, map[string]bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	regTools := registryTools(c.t.reg)
+	regTools := slices.Collect(c.t.reg.Tools())
 	from := make([]toolKey, len(regTools))
 	for i, rt := range regTools {
 		from[i] = toolKey{rt.Name, rt.Description}
@@ -206,7 +207,7 @@ func (c *Conversation) tools() ([]ai.ToolRef, map[string]bool, error) {
 	}
 	var refs []ai.ToolRef
 	managed := map[string]bool{toolsearch.ToolSearchName: true, toolsearch.CallToolName: true}
-	defs, _ := sessionTools(c.s)
+	defs, _ := c.s.Tools()
 	for _, d := range defs {
 		switch d.Name {
 		case toolsearch.ToolSearchName:
@@ -222,7 +223,7 @@ func (c *Conversation) tools() ([]ai.ToolRef, map[string]bool, error) {
 		}
 		managed[name] = true
 		refs = append(refs, c.tool(name, rt.Description, func(ctx context.Context, args json.RawMessage) (*ai.MultipartToolResponse, error) {
-			call, err := checkCall(c.s, name, args)
+			call, err := c.s.CheckCall(name, args)
 			if err != nil {
 				return &ai.MultipartToolResponse{Output: err.Error()}, nil
 			}
@@ -267,13 +268,13 @@ func (c *Conversation) passed() (map[string]bool, error) {
 
 // search answers a ToolSearch call.
 func (c *Conversation) search(_ context.Context, args json.RawMessage) (*ai.MultipartToolResponse, error) {
-	return &ai.MultipartToolResponse{Output: answerToolSearch(c.s, args)}, nil
+	return &ai.MultipartToolResponse{Output: textanswer.Answer(c.s, args)}, nil
 }
 
 // bridge answers a CallTool call: it checks the call and runs the tool it
 // names.
 func (c *Conversation) bridge(ctx context.Context, args json.RawMessage) (*ai.MultipartToolResponse, error) {
-	call, err := checkCall(c.s, toolsearch.CallToolName, args)
+	call, err := c.s.CheckCall(toolsearch.CallToolName, args)
 	if err != nil {
 		return &ai.MultipartToolResponse{Output: err.Error()}, nil
 	}
@@ -307,7 +308,7 @@ func (c *Conversation) middleware(next ai.ModelFunc) ai.ModelFunc {
 		if err != nil {
 			return nil, err
 		}
-		defs, skipped := sessionTools(c.s)
+		defs, skipped := c.s.Tools()
 		if c.t.onError != nil {
 			for _, err := range skipped {
 				c.t.onError(ctx, err)
@@ -340,7 +341,7 @@ func (c *Conversation) middleware(next ai.ModelFunc) ai.ModelFunc {
 			}
 			r.Tools = append(r.Tools, def)
 		}
-		r.Messages = withSystemSection(req.Messages, systemPrompt(c.s))
+		r.Messages = withSystemSection(req.Messages, c.s.SystemPromptSection())
 		return next(ctx, &r, cb)
 	}
 }
@@ -376,7 +377,7 @@ func (c *Conversation) Resume(history []*ai.Message) (skipped []error, err error
 	if err != nil {
 		return nil, err
 	}
-	return resume(c.s, b)
+	return c.s.Resume(b)
 }
 
 // historyJSON encodes the tool requests and responses of a Genkit history

@@ -3,13 +3,12 @@ package main
 import (
 	"bytes"
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/wiretest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/output.golden")
@@ -20,14 +19,7 @@ func TestRunOutput(t *testing.T) {
 	var out bytes.Buffer
 	_, err := run(&out)
 	require.NoError(t, err)
-	path := filepath.Join("testdata", "output.golden")
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, out.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run with -update to create %s", path)
-	assert.Equal(t, string(want), out.String(), "output differs from %s (run with -update if intended)", path)
+	wiretest.GoldenText(t, *update, "output.golden", out.Bytes())
 }
 
 // With the bridge on, the serialized tools are identical on every turn;

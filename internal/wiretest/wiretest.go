@@ -56,13 +56,20 @@ func Golden(t *testing.T, update bool, name string, got []byte) {
 	var buf bytes.Buffer
 	require.NoError(t, json.Indent(&buf, got, "", "  "), "request body is not JSON: %s", got)
 	buf.WriteByte('\n')
+	GoldenText(t, update, name, buf.Bytes())
+}
+
+// GoldenText compares got with testdata/name byte for byte; with update it
+// rewrites the file instead.
+func GoldenText(t *testing.T, update bool, name string, got []byte) {
+	t.Helper()
 	path := filepath.Join("testdata", name)
 	if update {
 		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+		require.NoError(t, os.WriteFile(path, got, 0o644))
 		return
 	}
 	want, err := os.ReadFile(path)
 	require.NoError(t, err, "run go test -update to create %s", path)
-	assert.Equal(t, string(want), buf.String(), "request body differs from %s (run go test -update if the change is intended)", path)
+	assert.Equal(t, string(want), string(got), "%s differs (run go test -update if the change is intended)", path)
 }

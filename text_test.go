@@ -1,0 +1,95 @@
+package toolsearch
+
+import (
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/words"
+)
+
+// randomText returns a generator of texts of n pieces drawn from alphabet.
+func randomText(rng *rand.Rand, alphabet ...string) func(n int) string {
+	return func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+}
+
+// TestHasWordEqualsRegexp checks hasWord against Go's regexp \b (ASCII word
+// characters, as in JavaScript) on random texts and terms.
+func TestHasWordEqualsRegexp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gen := randomText(rng, "a", "b", "_", "1", " ", "-", "+", ".", "é", "(", "ab", "c++")
+	for range 20000 {
+		text, term := gen(rng.IntN(12)), gen(1+rng.IntN(3))
+		want := regexp.MustCompile(`\b` + regexp.QuoteMeta(term) + `\b`).MatchString(text)
+		require.Equal(t, want, hasWord(text, term), "hasWord(%q, %q)", text, term)
+	}
+}
+
+// TestTermRunsAreIndexed checks what the keyword index relies on: where
+// \bterm\b matches a text, every run of the term is one of the text's
+// runs (textRuns), so the tools that have them all are the only
+// candidates; and for a term of one run, being one of the text's runs is
+// the same as matching.
+func TestTermRunsAreIndexed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	gen := randomText(rng, "a", "b", "_", "1", " ", "-", "+", ".", "é", "(", "ab", "c++", "--", "\u00a0", "\x00")
+	oneRunTerms := 0
+	for range 50000 {
+		text, term := gen(rng.IntN(12)), gen(1+rng.IntN(3))
+		if words.TrimSpace(term) != term || len(words.Fields(term)) != 1 {
+			continue // terms hold no whitespace
+		}
+		runs := map[string]bool{}
+		textRuns(text, func(r string) { runs[r] = true })
+		match := hasWord(text, term)
+		all := true
+		termRuns(term, func(r string) { all = all && runs[r] })
+		if match {
+			require.True(t, all, "hasWord(%q, %q) but a run of the term is not one of the text's runs %q", text, term, runs)
+		}
+		if oneRun(term) {
+			oneRunTerms++
+			require.Equal(t, match, runs[term], "hasWord(%q, %q) against the runs %q", text, term, runs)
+		}
+	}
+	assert.Greater(t, oneRunTerms, 5000)
+}
+
+// TestLowerTextEqualsLowered checks that a description kept as it is and
+// compared with ASCII case folding (an ASCII text) answers every word
+// question as its lowercased copy would, and yields the same words.
+func TestLowerTextEqualsLowered(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	gen := randomText(rng, "a", "B", "b", "A", "_", "1", " ", "-", "+", ".", "é", "É", "(", "aB", "C++", "İ", "K", "Σ")
+	runs := func(lt lowerText) []string {
+		var out []string
+		lt.runs(func(w string) { out = append(out, w) })
+		return out
+	}
+	folded := 0
+	for range 50000 {
+		s, term := gen(rng.IntN(14)), words.Lower(gen(1+rng.IntN(3)))
+		lt := newText(s)
+		if lt.fold {
+			folded++
+		}
+		low := words.Lower(s)
+		require.Equal(t, hasWord(low, term), lt.has(term), "newText(%q).has(%q)", s, term)
+		var want []string
+		textRuns(low, func(w string) { want = append(want, w) })
+		require.Equal(t, want, runs(lt), "newText(%q).runs", s)
+	}
+	assert.Greater(t, folded, 1000, "the ASCII (folded) case is exercised")
+	assert.Less(t, folded, 49000, "the non-ASCII (lowered) case is exercised")
+	assert.Equal(t, lowerText{s: "Create an Issue", fold: true}, newText("Create an Issue"), "an ASCII text is not copied")
+	assert.Equal(t, lowerText{s: "créer"}, newText("Créer"))
+}
