@@ -3,6 +3,8 @@ package toolsearch
 import (
 	"context"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -53,38 +55,59 @@ func (bm25Strategy) Input() StrategyInput { return StrategyInput{MaxTerms: bm25M
 // bm25MaxTerms is the bm25 term budget: a term costs one postings lookup.
 const bm25MaxTerms = 128
 
-// posting is one document's entry in a term's postings list.
-type posting struct {
-	doc   int32
-	tf    float32
-	rules Rule // the fields the term is in
+// The bm25 index keeps a postings list per word, by keyword-index slot
+// (index.go): a tool keeps its slot while it is unchanged, so the index of
+// a new registry version is the previous one with the postings of the
+// tools that differ patched in (the tables are split into shards and
+// copied on write, cow.go), never rebuilt from scratch. The global
+// statistics (the tool count and the total document length, hence the
+// average length) are two numbers kept up to date; a word's IDF is the
+// length of its postings list. The length normalisation is computed at
+// query time from the length stored in each posting, so no posting depends
+// on the others.
+
+// bm25Posting is one tool's entry in a word's postings list.
+type bm25Posting struct {
+	slot  int32
+	tf    float32 // occurrences of the word in the tool
+	dl    float32 // the tool's length in words
+	rules Rule    // the fields the word is in
 }
 
-// bm25Doc is the per-tool data of the bm25 index, reused across snapshots
-// while the tool is unchanged.
-type bm25Doc struct {
-	terms map[string]posting // doc left 0
-	len   float64
+// bm25Word is one word of a tool and where it occurs.
+type bm25Word struct {
+	w     string
+	tf    float32
+	rules Rule
 }
 
 type bm25Index struct {
-	st    bm25Strategy
-	n     int
-	docs  toolDocs[*bm25Doc]
-	post  map[string][]posting
-	dl    []float64
-	avgdl float64
+	st     bm25Strategy
+	slots  []*entry // slot → tool; nil for a free slot
+	pos    []int32  // slot → position in the Corpus
+	shared bool     // slots are the registry's (corpusSlots)
+	n      int      // tools
+	total  float64  // the sum of the tools' lengths (whole numbers: exact)
+	post   shardedMap[[]bm25Posting]
+	pool   *pool[bm25Scratch] // shared by the versions of the index
 }
 
-func newBM25Doc(t *Tool) *bm25Doc {
-	d := &bm25Doc{terms: map[string]posting{}}
+// bm25Doc returns the words of t, each once, and t's length in words.
+func bm25Doc(t *Tool) ([]bm25Word, float64) {
+	m := map[string]int{}
+	var out []bm25Word
+	n := 0.0
 	add := func(ws []string, r Rule) {
 		for _, w := range ws {
-			p := d.terms[w]
-			p.tf++
-			p.rules |= r
-			d.terms[w] = p
-			d.len++
+			i, ok := m[w]
+			if !ok {
+				i = len(out)
+				m[w] = i
+				out = append(out, bm25Word{w: w})
+			}
+			out[i].tf++
+			out[i].rules |= r
+			n++
 		}
 	}
 	var buf []string
@@ -95,37 +118,110 @@ func newBM25Doc(t *Tool) *bm25Doc {
 	add(buf, RulePartExact)
 	add(words.Words(nil, t.SearchHint), RuleHint)
 	add(words.Words(nil, t.Description), RuleDescription)
-	return d
+	return out, n
 }
 
-// Index builds the postings of every word of c's tools.
-func (st bm25Strategy) Index(c Corpus, prev Index) Index {
-	var old toolDocs[*bm25Doc]
-	if p, ok := prev.(*bm25Index); ok {
-		old = p.docs
+// corpusSlots returns the tools of c by slot and each slot's position in
+// c: the keyword index's slots for a registry version (stable across
+// versions), else position i at slot i. shared reports the former: only
+// then may an index of another version be patched.
+func corpusSlots(c Corpus) (slots []*entry, pos []int32, shared bool) {
+	if sc, ok := c.(*snapshotCorpus); ok {
+		return sc.s.ix.slots, sc.s.dpos, true
 	}
-	n := c.Len()
-	x := &bm25Index{
-		st:   st,
-		n:    n,
-		docs: make(toolDocs[*bm25Doc], n),
-		post: map[string][]posting{},
-		dl:   make([]float64, n),
+	slots = make([]*entry, c.Len())
+	pos = make([]int32, c.Len())
+	for i := range slots {
+		slots[i] = &entry{tool: c.Tool(i)}
+		pos[i] = int32(i)
 	}
-	total := 0.0
-	for i := range n {
-		t := c.Tool(i)
-		d := old.get(&t, x.docs, newBM25Doc)
-		x.dl[i] = d.len
-		total += d.len
-		for w, p := range d.terms {
-			p.doc = int32(i)
-			x.post[w] = append(x.post[w], p)
+	return slots, pos, false
+}
+
+// slotChanges calls fn for every slot whose tool differs between old and
+// cur (nil for none): a pointer comparison per slot.
+func slotChanges(old, cur []*entry, fn func(slot int32, was, is *entry)) {
+	for s := range max(len(old), len(cur)) {
+		var a, b *entry
+		if s < len(old) {
+			a = old[s]
+		}
+		if s < len(cur) {
+			b = cur[s]
+		}
+		if a != b {
+			fn(int32(s), a, b)
 		}
 	}
-	if n > 0 {
-		x.avgdl = total / float64(n)
+}
+
+// Index returns the postings of every word of c's tools: prev patched
+// with the tools that changed when it is a bm25 index of another version
+// of the same registry, else built.
+func (st bm25Strategy) Index(c Corpus, prev Index) Index {
+	slots, pos, shared := corpusSlots(c)
+	p, _ := prev.(*bm25Index)
+	if p == nil || !shared || !p.shared {
+		p = &bm25Index{post: newShardedMap[[]bm25Posting](0), pool: &pool[bm25Scratch]{}}
 	}
+	x := &bm25Index{st: st, slots: slots, pos: pos, shared: shared, n: c.Len(), total: p.total, pool: p.pool}
+	type delta struct {
+		gone []int32
+		join []bm25Posting
+	}
+	deltas := map[string]*delta{}
+	at := func(w string) *delta {
+		d := deltas[w]
+		if d == nil {
+			d = &delta{}
+			deltas[w] = d
+		}
+		return d
+	}
+	slotChanges(p.slots, slots, func(s int32, was, is *entry) {
+		if was != nil {
+			ws, n := bm25Doc(&was.tool)
+			x.total -= n
+			for _, w := range ws {
+				d := at(w.w)
+				d.gone = append(d.gone, s)
+			}
+		}
+		if is != nil {
+			ws, n := bm25Doc(&is.tool)
+			x.total += n
+			for _, w := range ws {
+				d := at(w.w)
+				d.join = append(d.join, bm25Posting{slot: s, tf: w.tf, dl: float32(n), rules: w.rules})
+			}
+		}
+	})
+	if x.n == 0 {
+		x.total = 0
+	}
+	e := p.post.edit()
+	for w, d := range deltas {
+		l, had := e.get(w)
+		nl := make([]bm25Posting, 0, len(l)-len(d.gone)+len(d.join))
+		if len(d.gone) > 8 {
+			slices.Sort(d.gone)
+		}
+		for _, q := range l {
+			if !slotIn(d.gone, q.slot) {
+				nl = append(nl, q)
+			}
+		}
+		nl = append(nl, d.join...)
+		switch {
+		case len(nl) == 0:
+			e.del(w)
+		case had:
+			e.set(w, nl)
+		default:
+			e.set(strings.Clone(w), nl)
+		}
+	}
+	x.post = e.done()
 	return x
 }
 
@@ -149,43 +245,80 @@ func queryWords(q string) (all, required []string) {
 	return append(append([]string(nil), required...), optional...), required
 }
 
+// bm25Acc is one tool's state during a query.
+type bm25Acc struct {
+	score   float64
+	need    int32 // required words found
+	touched bool
+	rules   Rule
+}
+
+// bm25Scratch is the per-query state, reused through bm25Index.pool.
+type bm25Scratch struct {
+	acc     []bm25Acc // by slot
+	touched []int32   // the slots with a query word
+}
+
 // Rank appends every tool with a query word and every required word.
-func (x *bm25Index) Rank(_ context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+func (x *bm25Index) Rank(ctx context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+	return x.rankTop(ctx, query, -1, nil, hits)
+}
+
+// rankTop is Rank keeping the best n hits (see topRanker). Only the tools
+// in the query words' postings are visited.
+func (x *bm25Index) rankTop(_ context.Context, query string, n int, in func(int) bool, hits []Hit) ([]Hit, []string, error) {
 	all, required := queryWords(query)
 	if len(all) == 0 || x.n == 0 {
 		return hits, nil, nil
 	}
-	scores := make([]float64, x.n)
-	rules := make([]Rule, x.n)
-	need := make([]int, x.n) // required words found
-	seen := map[string]bool{}
-	for _, w := range required {
-		if seen[w] {
+	sc := x.pool.get()
+	if len(sc.acc) < len(x.slots) {
+		sc.acc = make([]bm25Acc, len(x.slots)+len(x.slots)/8)
+	}
+	acc := sc.acc
+	touch := func(s int32) *bm25Acc {
+		a := &acc[s]
+		if !a.touched {
+			a.touched = true
+			sc.touched = append(sc.touched, s)
+		}
+		return a
+	}
+	nreq := int32(0)
+	for i, w := range required {
+		if slices.Contains(required[:i], w) {
 			continue
 		}
-		seen[w] = true
-		for _, p := range x.post[w] {
-			need[p.doc]++
+		nreq++
+		for _, p := range x.post.get(w) {
+			touch(p.slot).need++
 		}
 	}
 	k1, b := x.st.k1, x.st.b
+	avgdl := x.total / float64(x.n)
 	for _, w := range all {
-		ps := x.post[w]
+		ps := x.post.get(w)
 		if len(ps) == 0 {
 			continue
 		}
 		weight := idf(len(ps), x.n)
 		for _, p := range ps {
 			tf := float64(p.tf)
-			norm := k1 * (1 - b + b*x.dl[p.doc]/x.avgdl)
-			scores[p.doc] += weight * tf * (k1 + 1) / (tf + norm)
-			rules[p.doc] |= p.rules
+			norm := k1 * (1 - b + b*float64(p.dl)/avgdl)
+			a := touch(p.slot)
+			a.score += weight * tf * (k1 + 1) / (tf + norm)
+			a.rules |= p.rules
 		}
 	}
-	for i, s := range scores {
-		if s > 0 && need[i] == len(seen) {
-			hits = append(hits, Hit{Tool: i, Score: s, Rules: rules[i]})
+	best := newBestHits(n, in, hits)
+	for _, s := range sc.touched {
+		a := &acc[s]
+		if a.score > 0 && a.need == nreq {
+			best.offer(a.score, x.pos[s], a.rules)
 		}
+		*a = bm25Acc{}
 	}
-	return hits, nil, nil
+	sc.touched = sc.touched[:0]
+	x.pool.put(sc)
+	return best.done(), nil, nil
 }

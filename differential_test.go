@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"cmp"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"regexp"
@@ -341,6 +342,11 @@ func diffTool(rng *rand.Rand) Tool {
 	}
 	if rng.Float64() < 0.05 {
 		t.Aliases = []string{"alias" + strconv.Itoa(rng.IntN(1000))}
+	}
+	if rng.Float64() < 0.15 { // arguments: a field the hybrid strategy reads
+		w, _ := json.Marshal(diffWords[rng.IntN(len(diffWords))] + "_id")
+		d, _ := json.Marshal(diffText(rng, 1+rng.IntN(4)))
+		t.InputSchema = json.RawMessage(`{"type":"object","properties":{` + string(w) + `:{"type":"string","description":` + string(d) + `}}}`)
 	}
 	return t
 }

@@ -117,7 +117,11 @@
 // registry changes for a strategy whose input says Eager) and, for a
 // comparable Strategy value, shared by every Searcher and Session of the
 // registry; it covers all deferred tools (term statistics included),
-// and each Searcher drops the hits outside its scope. Each strategy has a
+// and each Searcher drops the hits outside its scope. The default, bm25
+// and hybrid indexes of a new version are the previous version's with
+// the tools that changed patched in (the default one is rebuilt only
+// when it outgrows its tables), and a query visits only the tools its
+// terms name. Each strategy has a
 // term budget (StrategyInput.MaxTerms): the most terms it ranks a query
 // with. Package eval measures strategies on datasets of queries with known
 // answers, through Searcher.Call as a model's call goes.

@@ -39,6 +39,9 @@ type lazyData struct {
 	schemaOnce sync.Once
 	schema     json.RawMessage // compact JSON
 	schemaErr  error
+	plain      bool   // schema has nothing json.Marshal escapes (Result.JSON copies it)
+	nameJSON   []byte // the name and description as JSON strings, for Result.JSON
+	descJSON   []byte
 
 	// The compiled input schema, for the call guard (guard.go).
 	validatorOnce sync.Once

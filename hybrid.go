@@ -209,67 +209,123 @@ func newHybridDoc(t *Tool) *hybridDoc {
 	return d
 }
 
+// The hybrid index is kept by keyword-index slot, like the bm25 index: the
+// index of a new registry version is the previous one with the tools that
+// changed patched in (sharded copy-on-write tables, cow.go). A posting
+// holds a stem's occurrences in one tool, not its weight: the description
+// and argument lengths are normalised by averages that change with every
+// tool, so the weight is computed at query time from the counts, the
+// tool's lengths (by slot) and the two sums the index keeps. The name-part
+// rule reads the keyword index's vocabulary of name parts and its part
+// postings (same slots). The typo keys only grow: a key left by a removed
+// tool names a word no tool has, which finds no postings.
+
 // hybridPost is one tool's entry in a stem's postings list: the stem's
-// weight w in the tool (computed when the index is built) and the rules
-// it fires.
+// occurrences per field and the rules it fires.
 type hybridPost struct {
-	doc          int32
-	w            float32
-	rules        Rule
-	name, server bool // a name word has the stem; only the server's
+	slot                  int32
+	hint, lead, desc, arg float32 // occurrences
+	rules                 Rule
+	name, server          bool // a name word has the stem; only the server's
+}
+
+// hybridSlot is what the hybrid index knows of the tool at a slot.
+type hybridSlot struct {
+	descLen, args float32 // words in the description and the arguments
+	own           int32   // name word stems that are not only the server's
 }
 
 type hybridIndex struct {
 	p       hybridParams
-	docs    toolDocs[*hybridDoc]
-	text    []*hybridDoc // per tool, in Corpus order
-	post    map[string][]hybridPost
-	joins   map[string][]int32  // stem of adjacent name words joined → tools
-	typos   map[string][]string // a name word, and each with a letter deleted → the name words
-	vocab   *vocabulary         // the distinct name parts
-	parts   [][]int32           // vocabulary id → the tools with that part
-	avgDesc float64
-	avgArg  float64
-	scratch sync.Pool // *hybridScratch
+	kw      *index   // the keyword index of the version: name parts
+	slots   []*entry // slot → tool; nil for a free slot
+	pos     []int32  // slot → position in the Corpus
+	shared  bool     // slots are the registry's (corpusSlots)
+	n       int
+	sumDesc float64 // the sums of descLen and args (whole numbers: exact)
+	sumArg  float64
+	info    paged[hybridSlot]
+	post    shardedMap[[]hybridPost]
+	joins   shardedMap[[]int32]  // stem of adjacent name words joined → slots
+	typos   shardedMap[[]string] // a name word, and each with a letter deleted → the name words
+	named   shardedMap[int32]    // a name word of minTypoLen or more letters → the tools that have it
+	scratch *pool[hybridScratch] // shared by the versions of the index
+	norms   func() []hybridNorm  // by slot, made on first use (makeNorms)
 }
 
-// Index builds the postings of every word stem of c's tools.
+// Index returns the postings of every word stem of c's tools: prev patched
+// with the tools that changed when it is a hybrid index of another version
+// of the same registry, else built.
 func (st hybridStrategy) Index(c Corpus, prev Index) Index {
-	var old toolDocs[*hybridDoc]
-	if p, ok := prev.(*hybridIndex); ok {
-		old = p.docs
+	slots, pos, shared := corpusSlots(c)
+	var kw *index
+	if shared {
+		kw = c.(*snapshotCorpus).s.ix
+	} else {
+		tools := make([]*entry, len(slots))
+		for i, e := range slots {
+			t := e.tool
+			tools[i] = newEntry(&t)
+		}
+		kw = buildIndex(tools, nil, nil)
 	}
-	n := c.Len()
-	x := &hybridIndex{
-		p:     st.p,
-		docs:  make(toolDocs[*hybridDoc], n),
-		text:  make([]*hybridDoc, n),
-		post:  map[string][]hybridPost{},
-		joins: map[string][]int32{},
-		typos: map[string][]string{},
-		vocab: &vocabulary{},
+	p, _ := prev.(*hybridIndex)
+	if p == nil || !shared || !p.shared {
+		p = &hybridIndex{post: newShardedMap[[]hybridPost](0), joins: newShardedMap[[]int32](0),
+			typos: newShardedMap[[]string](0), named: newShardedMap[int32](0), scratch: &pool[hybridScratch]{}}
 	}
-	var sumDesc, sumArg float64
-	for i := range n {
-		t := c.Tool(i)
-		d := old.get(&t, x.docs, newHybridDoc)
-		x.text[i] = d
-		sumDesc += d.descLen
-		sumArg += d.args
+	x := &hybridIndex{p: st.p, kw: kw, slots: slots, pos: pos, shared: shared, n: c.Len(),
+		sumDesc: p.sumDesc, sumArg: p.sumArg, scratch: p.scratch}
+	type delta struct {
+		gone []int32
+		join []hybridPost
 	}
-	if n > 0 {
-		x.avgDesc, x.avgArg = max(sumDesc/float64(n), 1), max(sumArg/float64(n), 1)
+	posts := map[string]*delta{}
+	joins := map[string]*struct{ gone, join []int32 }{}
+	typos := p.typos.edit()
+	named := map[string]int32{} // the change of each name word's tool count
+	nameWords := func(d *hybridDoc, by int32) {
+		for i, w := range d.words {
+			if len(w) >= minTypoLen && !slices.Contains(d.words[:i], w) {
+				named[w] += by
+			}
+		}
 	}
-	partID := map[string]int{}
-	p := st.p
-	for i, d := range x.text {
-		descNorm := 1 - p.b + p.b*d.descLen/x.avgDesc
-		argNorm := 1 - p.b + p.b*d.args/x.avgArg
+	info := p.info.edit()
+	slotChanges(p.slots, slots, func(s int32, was, is *entry) {
+		if was != nil {
+			d := newHybridDoc(&was.tool)
+			x.sumDesc -= d.descLen
+			x.sumArg -= d.args
+			nameWords(d, -1)
+			for _, c := range d.stems {
+				pd := posts[c.stem]
+				if pd == nil {
+					pd = &delta{}
+					posts[c.stem] = pd
+				}
+				pd.gone = append(pd.gone, s)
+			}
+			for _, j := range d.joins {
+				jd := joins[j]
+				if jd == nil {
+					jd = &struct{ gone, join []int32 }{}
+					joins[j] = jd
+				}
+				jd.gone = append(jd.gone, s)
+			}
+		}
+		if is == nil {
+			return
+		}
+		d := newHybridDoc(&is.tool)
+		x.sumDesc += d.descLen
+		x.sumArg += d.args
+		nameWords(d, 1)
+		info.set(s, hybridSlot{descLen: float32(d.descLen), args: float32(d.args), own: int32(d.own)})
 		for _, c := range d.stems {
-			ps := hybridPost{doc: int32(i), name: c.name, server: c.server}
-			w := p.hint*float64(c.hint) + p.lead*float64(c.lead) + float64(c.desc)/descNorm + p.arg*float64(c.arg)/argNorm
+			ps := hybridPost{slot: s, hint: c.hint, lead: c.lead, desc: c.desc, arg: c.arg, name: c.name, server: c.server}
 			if c.name {
-				w += p.name
 				ps.rules |= RulePartExact
 			}
 			if c.hint > 0 {
@@ -281,29 +337,93 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 			if c.arg > 0 {
 				ps.rules |= RuleArgument
 			}
-			ps.w = float32(w)
-			x.post[c.stem] = append(x.post[c.stem], ps)
+			pd := posts[c.stem]
+			if pd == nil {
+				pd = &delta{}
+				posts[c.stem] = pd
+			}
+			pd.join = append(pd.join, ps)
 		}
-		for _, s := range d.joins {
-			x.joins[s] = append(x.joins[s], int32(i))
+		for _, j := range d.joins {
+			jd := joins[j]
+			if jd == nil {
+				jd = &struct{ gone, join []int32 }{}
+				joins[j] = jd
+			}
+			jd.join = append(jd.join, s)
 		}
 		for _, w := range d.words {
-			x.addTypoKeys(w)
+			addTypoKeys(typos, w)
 		}
-		for j, p := range d.parts {
-			if slices.Contains(d.parts[:j], p) {
-				continue
+	})
+	if x.n == 0 {
+		x.sumDesc, x.sumArg = 0, 0
+	}
+	pe := p.post.edit()
+	for stem, d := range posts {
+		l, had := pe.get(stem)
+		if len(d.gone) > 8 {
+			slices.Sort(d.gone)
+		}
+		nl := make([]hybridPost, 0, len(l)-len(d.gone)+len(d.join))
+		for _, q := range l {
+			if !slotIn(d.gone, q.slot) {
+				nl = append(nl, q)
 			}
-			id, ok := partID[p]
-			if !ok {
-				id = len(x.parts)
-				partID[p] = id
-				x.vocab.add(p)
-				x.parts = append(x.parts, nil)
-			}
-			x.parts[id] = append(x.parts[id], int32(i))
+		}
+		nl = append(nl, d.join...)
+		switch {
+		case len(nl) == 0:
+			pe.del(stem)
+		case had:
+			pe.set(stem, nl)
+		default:
+			pe.set(strings.Clone(stem), nl)
 		}
 	}
+	x.post = pe.done()
+	je := p.joins.edit()
+	for stem, d := range joins {
+		l, had := je.get(stem)
+		if len(d.gone) > 8 {
+			slices.Sort(d.gone)
+		}
+		nl := make([]int32, 0, len(l)-len(d.gone)+len(d.join))
+		for _, q := range l {
+			if !slotIn(d.gone, q) {
+				nl = append(nl, q)
+			}
+		}
+		nl = append(nl, d.join...)
+		switch {
+		case len(nl) == 0:
+			je.del(stem)
+		case had:
+			je.set(stem, nl)
+		default:
+			je.set(strings.Clone(stem), nl)
+		}
+	}
+	x.joins = je.done()
+	x.typos = typos.done()
+	ne := p.named.edit()
+	for w, by := range named {
+		if by == 0 {
+			continue
+		}
+		n, had := ne.get(w)
+		switch {
+		case n+by <= 0:
+			ne.del(w)
+		case had:
+			ne.set(w, n+by)
+		default:
+			ne.set(strings.Clone(w), n+by)
+		}
+	}
+	x.named = ne.done()
+	x.info = info.done()
+	x.norms = sync.OnceValue(x.makeNorms)
 	return x
 }
 
@@ -311,27 +431,40 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 const minTypoLen = 4
 
 // addTypoKeys lists name word w under itself and under each of its forms
-// with one letter deleted: two words one edit apart share a key.
-func (x *hybridIndex) addTypoKeys(w string) {
-	if len(w) < minTypoLen || slices.Contains(x.typos[w], w) {
+// with one letter deleted: two words one edit apart share a key. A list is
+// copied before it grows (it may be shared with published versions).
+func addTypoKeys(e *mapEdit[[]string], w string) {
+	if len(w) < minTypoLen {
 		return
 	}
-	x.typos[w] = append(x.typos[w], w)
-	for j := range len(w) {
-		k := w[:j] + w[j+1:]
-		if !slices.Contains(x.typos[k], w) {
-			x.typos[k] = append(x.typos[k], w)
+	if l, _ := e.get(w); slices.Contains(l, w) {
+		return
+	}
+	w = strings.Clone(w)
+	put := func(k string) {
+		l, had := e.get(k)
+		if slices.Contains(l, w) {
+			return
 		}
+		if !had {
+			k = strings.Clone(k)
+		}
+		e.set(k, append(slices.Clip(l), w))
+	}
+	put(w)
+	for j := range len(w) {
+		put(w[:j] + w[j+1:])
 	}
 }
 
 // typoWords returns the name words one edit from w: a letter deleted,
-// added or replaced, or two adjacent letters swapped.
+// added or replaced, or two adjacent letters swapped. A word the typo keys
+// list that no tool has any more is left out.
 func (x *hybridIndex) typoWords(w string) []string {
 	var out []string
 	check := func(k string) {
-		for _, cw := range x.typos[k] {
-			if cw != w && !slices.Contains(out, cw) && oneEdit(w, cw) {
+		for _, cw := range x.typos.get(k) {
+			if cw != w && !slices.Contains(out, cw) && oneEdit(w, cw) && x.named.get(cw) > 0 {
 				out = append(out, cw)
 			}
 		}

@@ -95,7 +95,7 @@ func tokenPieces(tok string) []string {
 
 // knownWord reports whether some tool has the stem s as a word of its
 // name, hint, description or arguments.
-func (x *hybridIndex) knownWord(s string) bool { return len(x.post[s]) > 0 }
+func (x *hybridIndex) knownWord(s string) bool { return len(x.post.get(s)) > 0 }
 
 // hybridAcc is one tool's state during a query.
 type hybridAcc struct {
@@ -113,19 +113,24 @@ type hybridScratch struct {
 
 // Rank appends every tool with a query term and every required term.
 func (x *hybridIndex) Rank(ctx context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+	return x.rankTop(ctx, query, -1, nil, hits)
+}
+
+// rankTop is Rank keeping the best n hits (see topRanker).
+func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(int) bool, hits []Hit) ([]Hit, []string, error) {
 	terms := x.terms(query)
-	n := len(x.text)
-	if len(terms) == 0 || n == 0 {
+	if len(terms) == 0 || x.n == 0 {
 		return hits, nil, nil
 	}
-	sc, _ := x.scratch.Get().(*hybridScratch)
-	if sc == nil || len(sc.acc) < n {
-		sc = &hybridScratch{acc: make([]hybridAcc, n)}
+	sc := x.scratch.get()
+	if len(sc.acc) < len(x.slots) {
+		sc.acc = make([]hybridAcc, len(x.slots)+len(x.slots)/8)
 	}
+	q := hybridQuery{norms: x.norms()}
 	var required, counted int32
 	work := queryWorkOf(ctx) // pays for the name parts compared
 	for ti, t := range terms {
-		x.scoreTerm(sc, t, int32(ti+1), work)
+		x.scoreTerm(sc, &q, t, int32(ti+1), work)
 		if t.required {
 			required++
 		}
@@ -134,26 +139,66 @@ func (x *hybridIndex) Rank(ctx context.Context, query string, hits []Hit) ([]Hit
 		}
 	}
 	p := x.p
+	best := newBestHits(n, in, hits)
 	for _, d := range sc.all {
 		a := &sc.acc[d]
 		if s := a.score; s > 0 && a.needed >= required && (a.matched > 0 || counted == 0) {
 			if p.coverage != 0 && counted > 0 {
 				s *= math.Pow(float64(a.matched)/float64(counted), p.coverage)
 			}
-			if nw := x.text[d].own; nw > 0 {
+			if nw := x.info.at(d).own; nw > 0 {
 				s *= 1 + p.nameCover*float64(a.nameHits)/float64(nw)
 			}
-			hits = append(hits, Hit{Tool: int(d), Score: s, Rules: a.rules})
+			best.offer(s, x.pos[d], a.rules)
 		}
 		*a = hybridAcc{}
 	}
 	sc.all, sc.term = sc.all[:0], sc.term[:0]
-	x.scratch.Put(sc)
-	return hits, nil, nil
+	x.scratch.put(sc)
+	return best.done(), nil, nil
+}
+
+// hybridQuery is what a query reads of the index statistics.
+type hybridQuery struct{ norms []hybridNorm }
+
+// hybridNorm is a tool's length normalisations in one index version.
+type hybridNorm struct{ desc, arg float64 }
+
+// makeNorms returns every slot's length normalisations: made once per
+// index version, on its first query (they depend on the average lengths,
+// which change with every tool): 16 bytes per tool, O(n) once per version,
+// against two divisions and a paged lookup per posting on every query.
+func (x *hybridIndex) makeNorms() []hybridNorm {
+	p := &x.p
+	avgDesc, avgArg := 1.0, 1.0
+	if x.n > 0 {
+		avgDesc, avgArg = max(x.sumDesc/float64(x.n), 1), max(x.sumArg/float64(x.n), 1)
+	}
+	out := make([]hybridNorm, len(x.slots))
+	for s, e := range x.slots {
+		if e == nil {
+			continue
+		}
+		in := x.info.at(int32(s))
+		out[s] = hybridNorm{desc: 1 - p.b + p.b*float64(in.descLen)/avgDesc, arg: 1 - p.b + p.b*float64(in.args)/avgArg}
+	}
+	return out
+}
+
+// weight returns the weight of ps, the stem's occurrences in one tool:
+// what the hybrid weights say, rounded to a float32 as it always was.
+func (x *hybridIndex) weight(q *hybridQuery, ps *hybridPost) float64 {
+	p := &x.p
+	in := &q.norms[ps.slot]
+	w := p.hint*float64(ps.hint) + p.lead*float64(ps.lead) + float64(ps.desc)/in.desc + p.arg*float64(ps.arg)/in.arg
+	if ps.name {
+		w += p.name
+	}
+	return float64(float32(w))
 }
 
 // scoreTerm adds term t, the query's term mark-1, to the scores in sc.
-func (x *hybridIndex) scoreTerm(sc *hybridScratch, t hybridTerm, mark int32, work *queryWork) {
+func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm, mark int32, work *queryWork) {
 	p := x.p
 	acc := sc.acc
 	sc.term = sc.term[:0]
@@ -173,29 +218,42 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, t hybridTerm, mark int32, wor
 			a.rules |= r
 		}
 	}
-	for _, ps := range x.post[t.stem] {
-		a := touch(ps.doc)
+	post := x.post.get(t.stem)
+	for i := range post {
+		ps := &post[i]
+		a := touch(ps.slot)
 		if ps.name {
 			if !ps.server {
 				a.nameHits++
 			}
 			a.named = mark
 		}
-		a.w += float64(ps.w)
+		a.w += x.weight(q, ps)
 		a.rules |= ps.rules
 	}
 	if !t.stop {
-		for _, d := range x.joins[t.stem] {
+		for _, d := range x.joins.get(t.stem) {
 			nameCredit(d, p.name, RuleFullName)
 		}
 		if len(t.word) >= 3 && partChars(t.word) && !work.cut {
-			for _, id := range x.vocab.candidates(t.word) {
-				part := x.vocab.parts[id]
+			vocab := x.kw.vocab
+			for _, id := range vocab.candidates(t.word) {
+				if !x.kw.partRefs.has(id) {
+					break // listed by a later version
+				}
+				pp := x.kw.partRefs.at(id)
+				if pp == nil {
+					continue // no tool has the part any more
+				}
+				part := vocab.parts[id]
 				if !work.spend(len(part)) {
 					break
 				}
 				if part != t.word && strings.Contains(part, t.word) {
-					for _, d := range x.parts[id] {
+					for _, d := range pp.part {
+						nameCredit(d, p.namePart, RulePartSubstring)
+					}
+					for _, d := range pp.mpart {
 						nameCredit(d, p.namePart, RulePartSubstring)
 					}
 				}
@@ -203,9 +261,9 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, t hybridTerm, mark int32, wor
 		}
 		if len(sc.term) == 0 && len(t.word) >= minTypoLen {
 			for _, cw := range x.typoWords(t.word) {
-				for _, ps := range x.post[words.Stem(cw)] {
+				for _, ps := range x.post.get(words.Stem(cw)) {
 					if ps.name {
-						nameCredit(ps.doc, p.name*p.typo, RulePartSubstring)
+						nameCredit(ps.slot, p.name*p.typo, RulePartSubstring)
 					}
 				}
 			}
@@ -214,7 +272,7 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, t hybridTerm, mark int32, wor
 	if len(sc.term) == 0 {
 		return
 	}
-	weight := idf(len(sc.term), len(x.text))
+	weight := idf(len(sc.term), x.n)
 	if t.stop {
 		weight *= p.stop
 	}

@@ -41,21 +41,30 @@ import (
 // registry's newest index only: writers set and read it, readers never do,
 // and only the registry that owns an entry builds indexes of it.
 
-// postings are the slots of the tools that have one token.
+// postings are the slots of the tools that have one token: as a name part
+// of a tool that does not score as MCP (part) or of one that does (mpart,
+// whose weights differ), in the search hint, in the description.
 type postings struct {
-	part, hint, desc []int32
+	part, mpart, hint, desc []int32
+	vid                     int32 // the part's vocabulary id, or -1
 }
+
+// parts returns the number of tools with the token as a name part.
+func (p *postings) parts() int { return len(p.part) + len(p.mpart) }
 
 // index is the keyword index of one snapshot.
 type index struct {
-	shards []map[string]*postings // len is a power of two
-	slots  []*entry               // slot → tool; nil for a free slot
-	free   []int32                // free slots, reused first
-	live   int                    // indexed tools
-	words  int                    // tokens in shards
-	vocab  *vocabulary
-	dead   int          // parts in vocab that are no longer indexed
-	pool   *scratchPool // shared by the snapshots of one registry
+	shards   []map[string]*postings // len is a power of two
+	slots    []*entry               // slot → tool; nil for a free slot
+	free     []int32                // free slots, reused first
+	live     int                    // indexed tools
+	words    int                    // tokens in shards
+	vocab    *vocabulary
+	partRefs paged[*postings] // vocabulary id → the part's postings; nil when gone
+	dead     int              // parts in vocab that are no longer indexed
+	joins    *joinFilter      // joins of adjacent parts, for the full-name rule
+	joinKeys int              // keys added to joins
+	pool     *scratchPool     // shared by the snapshots of one registry
 }
 
 // hashSeed seeds the shard hashes of this process. Shard placement is
@@ -78,14 +87,18 @@ type field uint8
 
 const (
 	fieldPart field = iota
+	fieldMCPPart
 	fieldHint
 	fieldDesc
+	fields // the number of fields
 )
 
 func (p *postings) list(f field) *[]int32 {
 	switch f {
 	case fieldPart:
 		return &p.part
+	case fieldMCPPart:
+		return &p.mpart
 	case fieldHint:
 		return &p.hint
 	}
@@ -94,8 +107,12 @@ func (p *postings) list(f field) *[]int32 {
 
 // tokens calls fn with every token of e, per field; a token may repeat.
 func (e *entry) tokens(fn func(tok string, f field)) {
+	pf := fieldPart
+	if e.scoresMCP {
+		pf = fieldMCPPart
+	}
 	for _, p := range e.parts {
-		fn(p, fieldPart)
+		fn(p, pf)
 	}
 	e.hint.runs(func(w string) { fn(w, fieldHint) })
 	e.desc.runs(func(w string) { fn(w, fieldDesc) })
@@ -114,8 +131,11 @@ func shardCount(words int) int {
 	return n
 }
 
-// buildIndex indexes tools, given in pool order.
-func buildIndex(tools []*entry, pool *scratchPool) *index {
+// buildIndex indexes tools, given in pool order. A tool that old (the
+// index being replaced, or nil) holds keeps its slot, so that the indexes
+// of other strategies, kept by slot, stay valid; the others take free
+// slots, lowest first.
+func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 	ix := &index{pool: pool}
 	// Estimate the token count from the tool count: about 3 distinct tokens
 	// per tool on real catalogs.
@@ -123,17 +143,21 @@ func buildIndex(tools []*entry, pool *scratchPool) *index {
 	for i := range ix.shards {
 		ix.shards[i] = map[string]*postings{}
 	}
-	ix.slots = make([]*entry, len(tools))
+	ix.assignSlots(tools, old)
 	ix.vocab = &vocabulary{}
-	for i, e := range tools {
-		slot := int32(i)
-		e.slot = slot
-		ix.slots[i] = e
+	refs := (&paged[*postings]{}).edit()
+	joins := 0
+	for _, e := range tools {
+		joins += len(e.parts) * (len(e.parts) - 1) / 2
+	}
+	ix.joins = newJoinFilter(joins)
+	for _, e := range tools {
+		slot := e.slot
 		e.tokens(func(tok string, f field) {
 			sh := ix.shard(tok)
 			p := sh[tok]
 			if p == nil {
-				p = &postings{}
+				p = &postings{vid: -1}
 				sh[strings.Clone(tok)] = p // tok may be a run of a text
 				ix.words++
 			}
@@ -141,18 +165,62 @@ func buildIndex(tools []*entry, pool *scratchPool) *index {
 			if n := len(*l); n > 0 && (*l)[n-1] == slot {
 				return // a repeated token of this tool
 			}
-			if f == fieldPart && len(p.part) == 0 {
+			if f <= fieldMCPPart && p.vid < 0 {
+				p.vid = int32(len(ix.vocab.parts))
 				ix.vocab.add(tok)
+				refs.set(p.vid, p)
 			}
 			*l = append(*l, slot)
 		})
+		ix.joinKeys += ix.joins.addJoins(e.parts)
 	}
+	ix.partRefs = refs.done()
 	ix.live = len(tools)
 	if n := shardCount(ix.words); n > len(ix.shards) {
 		ix.reshard(n) // more words than estimated
 	}
 	ix.compact()
 	return ix
+}
+
+// assignSlots gives every tool of tools a slot: its slot in old if old
+// holds it, else the lowest slot no tool has.
+func (ix *index) assignSlots(tools []*entry, old *index) {
+	if old == nil {
+		ix.slots = make([]*entry, len(tools))
+		for i, e := range tools {
+			e.slot = int32(i)
+			ix.slots[i] = e
+		}
+		return
+	}
+	ix.slots = make([]*entry, max(len(tools), len(old.slots)))
+	var fresh []*entry
+	for _, e := range tools {
+		if s := e.slot; s >= 0 && int(s) < len(old.slots) && old.slots[s] == e {
+			ix.slots[s] = e
+		} else {
+			fresh = append(fresh, e)
+		}
+	}
+	next := int32(0)
+	for _, e := range fresh {
+		for ix.slots[next] != nil {
+			next++
+		}
+		e.slot = next
+		ix.slots[next] = e
+	}
+	last := len(ix.slots)
+	for last > 0 && ix.slots[last-1] == nil {
+		last--
+	}
+	ix.slots = ix.slots[:last:last]
+	for s := int32(last) - 1; s >= 0; s-- {
+		if ix.slots[s] == nil {
+			ix.free = append(ix.free, s) // popped from the end: lowest first
+		}
+	}
 }
 
 // reshard spreads the tokens over n shards. Only for an index being built.
@@ -175,7 +243,7 @@ func (ix *index) compact() {
 	total := 0
 	for _, sh := range ix.shards {
 		for _, p := range sh {
-			total += len(p.part) + len(p.hint) + len(p.desc)
+			total += len(p.part) + len(p.mpart) + len(p.hint) + len(p.desc)
 		}
 	}
 	arena := make([]int32, 0, total)
@@ -189,15 +257,16 @@ func (ix *index) compact() {
 	}
 	for _, sh := range ix.shards {
 		for _, p := range sh {
-			p.part, p.hint, p.desc = move(p.part), move(p.hint), move(p.desc)
+			p.part, p.mpart, p.hint, p.desc = move(p.part), move(p.mpart), move(p.hint), move(p.desc)
 		}
 	}
 }
 
 // needsRebuild reports whether the index has outgrown its shards or its
-// vocabulary string holds too many dropped parts.
+// join filter, or its vocabulary holds too many dropped parts.
 func (ix *index) needsRebuild() bool {
-	return ix.words > 256*len(ix.shards) && len(ix.shards) < maxShards || ix.dead > 1024 && ix.dead > len(ix.vocab.parts)-ix.dead
+	return ix.words > 256*len(ix.shards) && len(ix.shards) < maxShards ||
+		ix.dead > 1024 && ix.dead > len(ix.vocab.parts)-ix.dead || ix.joins.full(ix.joinKeys)
 }
 
 // update returns a new index: ix without the tools in remove and with those
@@ -207,14 +276,16 @@ func (ix *index) needsRebuild() bool {
 // that differ are copied.
 func (ix *index) update(remove, add []*entry) *index {
 	nx := &index{
-		shards: slices.Clone(ix.shards),
-		slots:  slices.Clone(ix.slots),
-		free:   slices.Clone(ix.free),
-		live:   ix.live - len(remove) + len(add),
-		words:  ix.words,
-		vocab:  ix.vocab,
-		dead:   ix.dead,
-		pool:   ix.pool,
+		shards:   slices.Clone(ix.shards),
+		slots:    slices.Clone(ix.slots),
+		free:     slices.Clone(ix.free),
+		live:     ix.live - len(remove) + len(add),
+		words:    ix.words,
+		vocab:    ix.vocab,
+		dead:     ix.dead,
+		joins:    ix.joins,
+		joinKeys: ix.joinKeys,
+		pool:     ix.pool,
 	}
 	// Slots: a replacement takes its predecessor's slot; other removed
 	// slots are freed, other additions take free slots first.
@@ -250,7 +321,7 @@ func (ix *index) update(remove, add []*entry) *index {
 	}
 
 	// The change of every token: slots leaving and joining each list.
-	type delta struct{ gone, join [3][]int32 }
+	type delta struct{ gone, join [fields][]int32 }
 	deltas := map[string]*delta{}
 	note := func(e *entry, leave bool) {
 		slot := e.slot
@@ -274,6 +345,7 @@ func (ix *index) update(remove, add []*entry) *index {
 	}
 	for _, e := range add {
 		note(e, false)
+		nx.joinKeys += nx.joins.addJoins(e.parts)
 	}
 
 	// Every slot that leaves some list, to test list elements cheaply.
@@ -283,7 +355,12 @@ func (ix *index) update(remove, add []*entry) *index {
 	}
 
 	cloned := make([]bool, len(nx.shards))
-	var vocab []string
+	refs := ix.partRefs.edit()
+	type newPart struct {
+		tok string
+		p   *postings
+	}
+	var parts []newPart // tokens that become parts
 	for tok, d := range deltas {
 		changed := false
 		for f := range d.gone {
@@ -306,13 +383,13 @@ func (ix *index) update(remove, add []*entry) *index {
 		}
 		sh := nx.shards[i]
 		old := sh[tok]
-		p := &postings{}
+		p := &postings{vid: -1}
 		if old != nil {
-			p.part, p.hint, p.desc = old.part, old.hint, old.desc
+			*p = *old
 		} else {
 			nx.words++
 		}
-		hadPart := len(p.part) > 0
+		hadPart := p.parts() > 0
 		for f := range d.gone {
 			l := p.list(field(f))
 			if len(d.gone[f]) == 0 && len(d.join[f]) == 0 {
@@ -320,23 +397,39 @@ func (ix *index) update(remove, add []*entry) *index {
 			}
 			*l = patchPostings(*l, d.gone[f], d.join[f], leaving)
 		}
-		switch hasPart := len(p.part) > 0; {
+		switch hasPart := p.parts() > 0; {
 		case hadPart && !hasPart:
 			nx.dead++
+		case !hadPart && hasPart && p.vid >= 0:
+			nx.dead-- // listed, and a part again
 		case !hadPart && hasPart:
-			vocab = append(vocab, tok)
+			parts = append(parts, newPart{tok, p})
 		}
-		if len(p.part)+len(p.hint)+len(p.desc) == 0 {
+		if p.parts()+len(p.hint)+len(p.desc) == 0 {
 			delete(sh, tok)
 			nx.words--
+			if p.vid >= 0 {
+				refs.set(p.vid, nil)
+			}
 			continue
 		}
 		sh[tok] = p
+		if p.vid >= 0 {
+			refs.set(p.vid, p)
+		}
 	}
-	if len(vocab) > 0 {
-		slices.Sort(vocab) // map order must not decide part ids
-		nx.vocab = nx.vocab.extend(vocab)
+	if len(parts) > 0 {
+		// Map order must not decide part ids.
+		slices.SortFunc(parts, func(a, b newPart) int { return strings.Compare(a.tok, b.tok) })
+		toks := make([]string, len(parts))
+		for i, np := range parts {
+			toks[i] = np.tok
+			np.p.vid = int32(len(nx.vocab.parts) + i)
+			refs.set(np.p.vid, np.p)
+		}
+		nx.vocab = nx.vocab.extend(toks)
 	}
+	nx.partRefs = refs.done()
 	return nx
 }
 

@@ -18,19 +18,19 @@ import (
 // indexView is what an index says about each tool, independent of slots:
 // token → field → sorted tool names, plus the live parts of the vocabulary.
 type indexView struct {
-	tokens map[string][3][]string
+	tokens map[string][fields][]string
 	parts  []string
 }
 
 func viewOf(t *testing.T, ix *index) indexView {
 	t.Helper()
-	v := indexView{tokens: map[string][3][]string{}}
+	v := indexView{tokens: map[string][fields][]string{}}
 	n := 0
 	for i, sh := range ix.shards {
 		for tok, p := range sh {
 			require.Equal(t, uint64(i), tokenHash(tok)&uint64(len(ix.shards)-1), "token %q is in the wrong shard", tok)
-			var got [3][]string
-			for f := range 3 {
+			var got [fields][]string
+			for f := range fields {
 				for _, s := range *p.list(field(f)) {
 					e := ix.slots[s]
 					require.NotNil(t, e, "token %q lists free slot %d", tok, s)
@@ -40,7 +40,14 @@ func viewOf(t *testing.T, ix *index) indexView {
 				slices.Sort(got[f])
 				require.Equal(t, len(got[f]), len(slices.Compact(slices.Clone(got[f]))), "token %q lists a tool twice", tok)
 			}
-			require.False(t, len(got[0])+len(got[1])+len(got[2]) == 0, "token %q has no postings", tok)
+			require.False(t, len(got[0])+len(got[1])+len(got[2])+len(got[3]) == 0, "token %q has no postings", tok)
+			if p.parts() > 0 {
+				require.GreaterOrEqual(t, p.vid, int32(0), "part %q has a vocabulary id", tok)
+			}
+			if p.vid >= 0 {
+				require.Equal(t, tok, ix.vocab.parts[p.vid], "vocabulary id of %q", tok)
+				require.Same(t, p, ix.partRefs.at(p.vid), "the vocabulary id of %q finds its postings", tok)
+			}
 			v.tokens[tok] = got
 			n++
 		}
@@ -53,9 +60,26 @@ func viewOf(t *testing.T, ix *index) indexView {
 		}
 	}
 	require.Equal(t, live, ix.live, "live count")
-	for _, p := range ix.vocab.parts {
-		if q := ix.lookup(p); q != nil && len(q.part) > 0 {
+	for id, p := range ix.vocab.parts {
+		if q := ix.lookup(p); q != nil && q.parts() > 0 {
 			v.parts = append(v.parts, p)
+		}
+		if q := ix.partRefs.at(int32(id)); q != nil {
+			require.Equal(t, int32(id), q.vid, "vocabulary id %d (%q) finds the postings of another part", id, p)
+		}
+	}
+	for _, e := range ix.slots {
+		if e == nil {
+			continue
+		}
+		for i := range e.parts {
+			flat := e.parts[i]
+			for j := i + 1; j < len(e.parts); j++ {
+				flat += e.parts[j]
+				if !strings.ContainsAny(flat, "-.") {
+					require.True(t, ix.joins.mayHave(flat), "the join filter has %q of %s", flat, e.tool.Name)
+				}
+			}
 		}
 	}
 	slices.Sort(v.parts)
@@ -93,11 +117,16 @@ func TestIncrementalIndexEqualsRebuild(t *testing.T) {
 		for n, e := range r.tools {
 			copies[n] = newEntry(&e.tool)
 		}
-		want := buildSnapshot(copies, r.servers, nil)
+		want := buildSnapshot(copies, r.servers, nil, nil)
 		r.mu.Unlock()
 		require.Equal(t, viewOf(t, want.ix), viewOf(t, got.ix), "step %d: index", step)
 		require.Equal(t, entryNames(want.pool), entryNames(got.pool), "step %d: pool", step)
 		require.Equal(t, entryNames(want.deferred), entryNames(got.deferred), "step %d: deferred", step)
+		for i, e := range got.deferred {
+			require.Same(t, e, got.ix.slots[got.dslots[i]], "step %d: the slot of %s", step, e.tool.Name)
+			require.Equal(t, int32(i), got.dpos[got.dslots[i]], "step %d: the position of %s", step, e.tool.Name)
+		}
+		require.Len(t, got.dpos, len(got.ix.slots), "step %d: a position per slot", step)
 		require.Equal(t, entryNames(want.prefix.tools), entryNames(got.prefix.tools), "step %d: prefix index", step)
 		require.Equal(t, want.prefix.upper, got.prefix.upper, "step %d: prefix counts", step)
 		require.Equal(t, want.pending, got.pending, "step %d: pending", step)
@@ -300,8 +329,7 @@ func TestAccumulatorReuse(t *testing.T) {
 	a := r.scratch.spare.Load()
 	require.NotNil(t, a, "the accumulator is kept after a query")
 	for _, c := range a.acc {
-		require.Zero(t, c.score, "scores are cleared after a query")
-		require.Zero(t, c.req)
+		require.Zero(t, c.sr, "scores are cleared after a query")
 	}
 	assert.Equal(t, hits(first), hits(search(t, s, "github issue", 5)), "a reused accumulator gives the same answer")
 	a.gen = ^uint32(0) - 1 // about to wrap

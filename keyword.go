@@ -19,62 +19,59 @@ type keywordIndex struct {
 	pos []int32 // slot → position in the Corpus; -1 for a free slot
 }
 
-// newKeywordIndex returns the Index of ix, whose tools at Corpus position i
-// has slot slots[i].
-func newKeywordIndex(ix *index, slots []int32) *keywordIndex {
-	pos := make([]int32, len(ix.slots))
-	for i := range pos {
-		pos[i] = -1
-	}
-	for i, s := range slots {
-		pos[s] = int32(i)
-	}
-	return &keywordIndex{ix, pos}
-}
-
 // Rank appends every tool whose score for the query is above 0 and that
 // has every required term.
 func (k *keywordIndex) Rank(ctx context.Context, query string, hits []Hit) ([]Hit, []string, error) {
+	return k.rankTop(ctx, query, -1, nil, hits)
+}
+
+// rankTop is Rank keeping only the best n hits for which in (nil: every
+// tool) holds, best first (n < 0: every hit, in any order); see topRanker.
+func (k *keywordIndex) rankTop(ctx context.Context, query string, n int, in func(int) bool, hits []Hit) ([]Hit, []string, error) {
 	ix := k.ix
 	t := parseTerms(words.Lower(words.TrimSpace(query)))
 	if ix.live == 0 || len(t.all) == 0 {
 		return hits, nil, nil
 	}
-	a := ix.pool.get()
-	if len(a.acc) < len(ix.slots) {
-		a.acc = make([]acc, len(ix.slots)+len(ix.slots)/8)
-		a.gen = 0
+	var notes []string
+	if len(t.all) > maxRankedTerms {
+		notes = append(notes, termsCut(len(t.all), maxRankedTerms, t.all[maxRankedTerms:]))
+		t.all = t.all[:maxRankedTerms]
+		t.required = t.required[:min(len(t.required), maxRankedTerms)]
 	}
+	a := ix.pool.get()
+	a.begin(len(ix.slots), len(t.all))
 	nreq := len(t.required)
 	work := queryWorkOf(ctx)
+	var prev uint32
 	for j, term := range t.all {
-		ix.scoreTerm(a, term, j < nreq, a.next(), k.pos, work)
+		ts := termState{g: a.next(), prev: prev, required: j < nreq, chain: j > 0 && j < nreq, alive: nreq > 0 && j >= nreq}
+		ix.scoreTerm(a, term, &ts, k.pos, work)
+		if j == nreq-1 {
+			a.markAlive(ts.g)
+		}
+		prev = ts.g
 	}
+	best := newBestHits(n, in, hits)
 	for _, s := range a.touched {
 		c := &a.acc[s]
-		if int(c.req) == nreq {
-			hits = append(hits, Hit{Tool: int(k.pos[s]), Score: float64(c.score), Rules: c.rules})
+		sr := c.sr
+		c.sr = 0
+		if nreq == 0 || sr&accAlive != 0 {
+			best.offer(float64(sr&accScore), k.pos[s], Rule(sr>>accScoreBits)&accRules)
 		}
-		c.score, c.req, c.rules = 0, 0, 0
 	}
 	a.touched = a.touched[:0]
 	ix.pool.put(a)
-	return hits, nil, nil
+	return best.done(), notes, nil
 }
 
-func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32, pos []int32, work *queryWork) {
+func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int32, work *queryWork) {
 	p := ix.lookup(term)
 	// A name part equals the term.
 	if p != nil {
-		for _, s := range p.part {
-			w := int32(weightPartExact)
-			if ix.slots[s].scoresMCP {
-				w = weightMCPPartExact
-			}
-			a.acc[s].nameGen = g
-			a.add(s, w, RulePartExact)
-			a.sat(s, g, required)
-		}
+		a.nameRule(p.part, weightPartExact, RulePartExact, t)
+		a.nameRule(p.mpart, weightMCPPartExact, RulePartExact, t)
 	}
 	// Else a name part contains it.
 	// (A part is at most a name long; the parts compared are paid for from
@@ -91,57 +88,40 @@ func (ix *index) scoreTerm(a *accumulator, term string, required bool, g uint32,
 			if !strings.Contains(part, term) {
 				continue
 			}
-			q := ix.lookup(part)
-			if q == nil {
-				continue
-			}
-			for _, s := range q.part {
-				if a.acc[s].nameGen == g {
-					continue
-				}
-				w := int32(weightPartSubstring)
-				if ix.slots[s].scoresMCP {
-					w = weightMCPPartSubstring
-				}
-				a.acc[s].nameGen = g
-				a.add(s, w, RulePartSubstring)
-				a.sat(s, g, required)
+			if q := ix.partRefs.at(id); q != nil {
+				a.nameRule(q.part, weightPartSubstring, RulePartSubstring, t)
+				a.nameRule(q.mpart, weightMCPPartSubstring, RulePartSubstring, t)
 			}
 		}
 	}
-	ix.spans(a, term, g)
+	ix.spans(a, term, t)
 	// The hint and the description have it as a whole word. A term of one
 	// run is indexed as it is; any other is checked on the tools that have
 	// all its runs.
 	if oneRun(term) {
 		if p != nil {
-			for _, s := range p.hint {
-				a.add(s, weightHint, RuleHint)
-				a.sat(s, g, required)
-			}
-			for _, s := range p.desc {
-				a.add(s, weightDescription, RuleDescription)
-				a.sat(s, g, required)
-			}
+			a.textRule(p.hint, weightHint, RuleHint, t)
+			a.textRule(p.desc, weightDescription, RuleDescription, t)
 		}
 		return
 	}
-	ix.slowWord(a, term, g, required, fieldHint, pos, work)
-	ix.slowWord(a, term, g, required, fieldDesc, pos, work)
+	ix.slowWord(a, term, t, fieldHint, pos, work)
+	ix.slowWord(a, term, t, fieldDesc, pos, work)
 }
 
 // spans applies the full-name fallback: the term without '_', '-' and '.'
-// equals two or more adjacent name parts joined. Such a tool has a part that
-// is a prefix of the flattened term and one that is a suffix of it; those
-// tools are checked with spansParts.
-func (ix *index) spans(a *accumulator, term string, g uint32) {
+// equals two or more adjacent name parts joined. The join filter rules
+// most terms out at once; the others are checked on the tools that have a
+// part that is a prefix of the flattened term and one that is a suffix of
+// it, with spansParts.
+func (ix *index) spans(a *accumulator, term string, t *termState) {
 	flat := unseparated(term)
-	if len(flat) < 2 || len(flat) > maxNameLength || !partChars(flat) {
+	if len(flat) < 2 || len(flat) > maxNameLength || !partChars(flat) || !ix.joins.mayHave(flat) {
 		return // (parts joined are at most a name long)
 	}
 	anyPrefix := false
 	for i := 1; i < len(flat); i++ {
-		if p := ix.lookup(flat[:i]); p != nil && len(p.part) > 0 {
+		if p := ix.lookup(flat[:i]); p != nil && p.parts() > 0 {
 			anyPrefix = true
 			break
 		}
@@ -149,24 +129,43 @@ func (ix *index) spans(a *accumulator, term string, g uint32) {
 	if !anyPrefix {
 		return
 	}
-	for i := 1; i < len(flat); i++ {
-		if p := ix.lookup(flat[i:]); p != nil {
-			for _, s := range p.part {
-				a.acc[s].spanGen = g
+	mark := func(l []int32, on bool) {
+		for _, s := range l {
+			if on {
+				a.mark[s>>6] |= 1 << (s & 63)
+			} else {
+				a.mark[s>>6] &^= 1 << (s & 63)
 			}
 		}
 	}
 	for i := 1; i < len(flat); i++ {
-		p := ix.lookup(flat[:i])
-		if p == nil {
-			continue
+		if p := ix.lookup(flat[i:]); p != nil {
+			mark(p.part, true)
+			mark(p.mpart, true)
 		}
-		for _, s := range p.part {
+	}
+	check := func(l []int32) {
+		for _, s := range l {
 			c := &a.acc[s]
-			if c.spanGen == g && c.nameGen != g && spansParts(term, ix.slots[s].parts) {
-				c.nameGen = g
-				a.add(s, weightFullName, RuleFullName)
+			if a.mark[s>>6]&(1<<(s&63)) == 0 || c.gen == t.g || t.skip(c) {
+				continue
 			}
+			a.mark[s>>6] &^= 1 << (s & 63) // checked
+			if spansParts(term, ix.slots[s].parts) {
+				a.credit(s, c, weightFullName, RuleFullName)
+			}
+		}
+	}
+	for i := 1; i < len(flat); i++ {
+		if p := ix.lookup(flat[:i]); p != nil {
+			check(p.part)
+			check(p.mpart)
+		}
+	}
+	for i := 1; i < len(flat); i++ {
+		if p := ix.lookup(flat[i:]); p != nil {
+			mark(p.part, false)
+			mark(p.mpart, false)
 		}
 	}
 }
@@ -183,8 +182,8 @@ const (
 // every run of the term as a run of its own (see textRuns), and each is
 // checked with hasWord, in pool order (pos maps slots to it), as long as
 // the query's work budget lasts.
-func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, f field, pos []int32, work *queryWork) {
-	w, r := int32(weightDescription), RuleDescription
+func (ix *index) slowWord(a *accumulator, term string, t *termState, f field, pos []int32, work *queryWork) {
+	w, r := uint32(weightDescription), RuleDescription
 	if f == fieldHint {
 		w, r = weightHint, RuleHint
 	}
@@ -225,8 +224,7 @@ func (ix *index) slowWord(a *accumulator, term string, g uint32, required bool, 
 		end := text.end(term)
 		if end >= 0 {
 			work.refund(len(text.s) - end) // the rest was not read
-			a.add(s, w, r)
-			a.sat(s, g, required)
+			a.textHit(s, w, r, t)
 		}
 	}
 }

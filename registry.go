@@ -267,7 +267,7 @@ func (r *Registry) publishSnapshot(changed []string) {
 		r.snap.Store(s)
 	}
 	if old == nil || old.ix.needsRebuild() {
-		store(buildSnapshot(r.tools, r.servers, &r.scratch))
+		store(buildSnapshot(r.tools, r.servers, &r.scratch, oldIndex(old)))
 		return
 	}
 	var remove, add []*entry
@@ -293,7 +293,7 @@ func (r *Registry) publishSnapshot(changed []string) {
 		}
 	}
 	if len(remove)+len(add) > max(64, len(old.pool)/8) {
-		store(buildSnapshot(r.tools, r.servers, &r.scratch))
+		store(buildSnapshot(r.tools, r.servers, &r.scratch, old.ix))
 		return
 	}
 	store(old.apply(remove, add, r.servers))

@@ -48,6 +48,12 @@ type Match struct {
 	Score float64 `json:"-"`
 	// Rules are the rules that fired for at least one term.
 	Rules Rule `json:"-"`
+
+	// src is the tool the Searcher made the match of: Result.JSON copies
+	// the name and description as the tool keeps them encoded, and the
+	// schema when the tool knows it needs no escaping, while they are the
+	// tool's own.
+	src *entry
 }
 
 // Format is a rendering of a Result for the model. Its text form (String,
@@ -110,8 +116,31 @@ type ContentBlock struct {
 	Text     string `json:"text,omitempty"`
 }
 
-// JSON returns the inline rendering: the Result as compact JSON.
+// JSON returns the inline rendering: the Result as compact JSON, the
+// bytes json.Marshal gives.
 func (r *Result) JSON() []byte {
+	n := 64 + len(r.Query) + len(r.Query)/8
+	for i := range r.Matches {
+		m := &r.Matches[i]
+		n += 48 + len(m.Schema)
+		var l *lazyData
+		if m.src != nil {
+			l = m.src.lazyData.Load()
+		}
+		if l != nil && l.descJSON != nil {
+			n += len(l.nameJSON) + len(l.descJSON)
+		} else {
+			n += len(m.Name) + len(m.Description) + len(m.Description)/8
+		}
+	}
+	for _, l := range [][]string{r.PendingMCPServers, r.NotFound, r.Notes} {
+		for _, s := range l {
+			n += 3 + len(s) + len(s)/8
+		}
+	}
+	if b, ok := r.appendJSON(make([]byte, 0, n)); ok {
+		return b
+	}
 	b, err := json.Marshal(r)
 	if err != nil { // every field is plain data and schemas are valid JSON
 		panic("toolsearch: encoding a Result: " + err.Error())

@@ -273,6 +273,8 @@ func (e *entry) loadSchema() (json.RawMessage, error) {
 			return
 		}
 		l.schema = buf.Bytes()
+		l.plain = plainCompact(l.schema)
+		l.nameJSON, l.descJSON = appendJSONString(nil, e.tool.Name), appendJSONString(nil, e.tool.Description)
 	})
 	return l.schema, l.schemaErr
 }

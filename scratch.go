@@ -1,46 +1,163 @@
 package toolsearch
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 )
 
-// scratchPool keeps accumulators for reuse: one spare that survives garbage
-// collections (a sync.Pool is emptied by them, and a registry that changes
-// often allocates enough to collect often), and a sync.Pool for concurrent
-// queries. The zero value is ready; a nil pool allocates every time.
-type scratchPool struct {
-	spare atomic.Pointer[accumulator]
+// pool keeps per-query scratch state for reuse: one spare that survives
+// garbage collections (a sync.Pool is emptied by them, and a registry that
+// changes often allocates enough to collect often), and a sync.Pool for
+// concurrent queries. The zero value is ready; a nil pool allocates every
+// time.
+type pool[T any] struct {
+	spare atomic.Pointer[T]
 	more  sync.Pool
 }
 
-func (p *scratchPool) get() *accumulator {
+func (p *pool[T]) get() *T {
 	if p == nil {
-		return &accumulator{}
+		return new(T)
 	}
 	if a := p.spare.Swap(nil); a != nil {
 		return a
 	}
-	if a, ok := p.more.Get().(*accumulator); ok {
+	if a, ok := p.more.Get().(*T); ok {
 		return a
 	}
-	return &accumulator{}
+	return new(T)
 }
 
-func (p *scratchPool) put(a *accumulator) {
+func (p *pool[T]) put(a *T) {
 	if p != nil && !p.spare.CompareAndSwap(nil, a) {
 		p.more.Put(a)
 	}
 }
 
-// accumulator is the per-query state, indexed by slot. It is reused through
-// index.pool; the gen fields make clearing between terms unnecessary.
+// scratchPool keeps the keyword index's accumulators, shared by the
+// indexes of one registry.
+type scratchPool = pool[accumulator]
+
+// accumulator is the keyword index's per-query state, indexed by slot. It
+// is reused through index.pool; the generations make clearing between
+// terms unnecessary.
 type accumulator struct {
 	acc     []acc
-	touched []int32
-	gen     uint32
-	mark    []uint64 // a bit per slot, all clear between uses (intersect)
+	touched []int32  // slots whose score is not 0
+	gen     uint32   // the last generation given to a term
+	mark    []uint64 // a bit per slot, all clear between uses (intersect, spans)
 	cands   []int32  // intersect's result, reused
+}
+
+// acc is one tool's state: 8 bytes, so that the array of a large registry
+// stays in cache.
+type acc struct {
+	// sr holds the score (the low accScoreBits bits), the rules that fired
+	// (the next 7 bits) and accAlive.
+	sr uint32
+	// gen is the generation of the last term that gave the tool a name
+	// rule or, for a required term, that it satisfied (see termState).
+	gen uint32
+}
+
+const (
+	accScoreBits = 24
+	accScore     = 1<<accScoreBits - 1
+	accAlive     = 1 << 31 // the tool satisfied every required term
+	accRules     = 1<<7 - 1
+	// maxRankedTerms is the most terms the keyword index ranks a query
+	// with: their weights fit in the score's bits.
+	maxRankedTerms = accScore / (weightMCPPartExact + weightHint + weightDescription)
+)
+
+// begin readies a for a query of terms terms over slots slots.
+func (a *accumulator) begin(slots, terms int) {
+	if len(a.acc) < slots {
+		a.acc = make([]acc, slots+slots/8)
+		a.gen = 0
+	}
+	if n := (slots + 63) / 64; len(a.mark) < n {
+		a.mark = make([]uint64, n+n/8)
+	}
+	if uint64(a.gen)+uint64(terms) >= math.MaxUint32 { // would wrap: forget every generation
+		for i := range a.acc {
+			a.acc[i].gen = 0
+		}
+		a.gen = 0
+	}
+}
+
+func (a *accumulator) next() uint32 {
+	a.gen++
+	return a.gen
+}
+
+// termState says how one term of a query scores. Required terms come
+// first. For a required term, gen records that a tool satisfied it; a tool
+// that missed one is dead: its score no longer matters, so it is skipped.
+// After the last required term the tools that satisfied them all are
+// marked accAlive, and the optional terms score only those.
+type termState struct {
+	g        uint32 // this term's generation
+	prev     uint32 // the previous required term's, when chain
+	required bool
+	chain    bool // a required term after the first: only tools with gen == prev are alive
+	alive    bool // an optional term of a query with required terms: only accAlive tools count
+}
+
+// skip reports whether c no longer matters for the term.
+func (t *termState) skip(c *acc) bool {
+	return t.chain && c.gen != t.prev && c.gen != t.g || t.alive && c.sr&accAlive == 0
+}
+
+// credit adds w points for rule r to slot s.
+func (a *accumulator) credit(s int32, c *acc, w uint32, r Rule) {
+	if c.sr == 0 {
+		a.touched = append(a.touched, s)
+	}
+	c.sr = (c.sr + w) | uint32(r)<<accScoreBits
+}
+
+// nameRule gives the tools of list w points for rule r, unless a name rule
+// already fired for them on this term.
+func (a *accumulator) nameRule(list []int32, w uint32, r Rule, t *termState) {
+	for _, s := range list {
+		c := &a.acc[s]
+		if c.gen == t.g || t.skip(c) {
+			continue
+		}
+		a.credit(s, c, w, r)
+		c.gen = t.g
+	}
+}
+
+// textRule gives the tools of list w points for the hint or description
+// rule r, which also satisfies a required term.
+func (a *accumulator) textRule(list []int32, w uint32, r Rule, t *termState) {
+	for _, s := range list {
+		a.textHit(s, w, r, t)
+	}
+}
+
+func (a *accumulator) textHit(s int32, w uint32, r Rule, t *termState) {
+	c := &a.acc[s]
+	if t.skip(c) {
+		return
+	}
+	a.credit(s, c, w, r)
+	if t.required {
+		c.gen = t.g
+	}
+}
+
+// markAlive marks the tools that satisfied the last required term, g.
+func (a *accumulator) markAlive(g uint32) {
+	for _, s := range a.touched {
+		if c := &a.acc[s]; c.gen == g {
+			c.sr |= accAlive
+		}
+	}
 }
 
 // intersect returns the slots in every list of lists (sorted shortest
@@ -74,43 +191,4 @@ func (a *accumulator) intersect(lists [][]int32, slots int, work *queryWork) []i
 	}
 	a.cands = cands
 	return cands
-}
-
-type acc struct {
-	score   int32
-	nameGen uint32 // the term for which a name rule has fired
-	satGen  uint32 // the term this tool satisfies (for required terms)
-	spanGen uint32 // the term that ends with one of this tool's name parts
-	req     uint16 // required terms satisfied
-	rules   Rule
-}
-
-func (a *accumulator) next() uint32 {
-	a.gen++
-	if a.gen == 0 { // wrapped: forget every mark
-		for i := range a.acc {
-			a.acc[i] = acc{score: a.acc[i].score, req: a.acc[i].req, rules: a.acc[i].rules}
-		}
-		a.gen = 1
-	}
-	return a.gen
-}
-
-// add gives slot s w points for rule r.
-func (a *accumulator) add(s int32, w int32, r Rule) {
-	c := &a.acc[s]
-	if c.score == 0 {
-		a.touched = append(a.touched, s)
-	}
-	c.score += w
-	c.rules |= r
-}
-
-// sat records that slot s satisfies the current term g.
-func (a *accumulator) sat(s int32, g uint32, required bool) {
-	c := &a.acc[s]
-	if required && c.satGen != g {
-		c.req++
-	}
-	c.satGen = g
 }

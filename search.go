@@ -239,6 +239,18 @@ func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err err
 	if n, limit := len(args), 8*s.opts.MaxQueryBytes+1024; n > limit {
 		return "", 0, overLimit(argsTooLong(n, limit))
 	}
+	if in.schemaIsDefault {
+		if q, k, ok := parsePlainArgs(args); ok {
+			return q, k, nil
+		}
+	}
+	return s.parseArgsChecked(args)
+}
+
+// parseArgsChecked is parseArgs the general way: decoded, checked against
+// the input schema, then read.
+func (s *Searcher) parseArgsChecked(args json.RawMessage) (query string, k int, err error) {
+	in := &s.input
 	d := json.NewDecoder(bytes.NewReader(args))
 	d.UseNumber()
 	var v any
@@ -392,7 +404,19 @@ func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int
 		query, cut = fitTerms(query, s.opts.MaxQueryTerms, snap.ix.docFreq)
 	}
 	ctx, work := withQueryWork(ctx, s.opts.MaxQueryWork)
-	hits, notes, err := idx.Rank(ctx, query, buf)
+	var hits []Hit
+	var notes []string
+	var err error
+	tr, top := idx.(topRanker)
+	if top {
+		var in func(int) bool // the scope
+		if s.opts.Scope != nil {
+			in = func(pos int) bool { return s.in(snap.deferred[pos]) }
+		}
+		hits, notes, err = tr.rankTop(ctx, query, k, in, buf)
+	} else {
+		hits, notes, err = idx.Rank(ctx, query, buf)
+	}
 	if err != nil {
 		return nil, nil, invalidQuery(err.Error(), err)
 	}
@@ -401,6 +425,9 @@ func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int
 	}
 	if work.cut {
 		notes = append(notes, matchingCut())
+	}
+	if top {
+		return hits, notes, nil
 	}
 	n := len(snap.deferred)
 	kept := hits[:0]
@@ -415,15 +442,7 @@ func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int
 // topK reorders hits so that the best k (k < 0: all) come first, by score
 // descending then pool order (Tool), and returns them.
 func topK(hits []Hit, k int) []Hit {
-	better := func(a, b Hit) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return a.Tool - b.Tool
-	}
+	better := compareHits
 	if k < 0 || k >= len(hits)/4 {
 		slices.SortFunc(hits, better)
 		if k >= 0 && len(hits) > k {
@@ -464,7 +483,7 @@ func (s *Searcher) fill(res *Result, snap *snapshot, found []*entry, hits []Hit)
 		}
 		res.Matches = append(res.Matches, Match{
 			Name: e.tool.Name, Description: e.tool.Description, Schema: schema,
-			Deferred: e.deferred, Score: score, Rules: rules,
+			Deferred: e.deferred, Score: score, Rules: rules, src: e,
 		})
 	}
 	for _, e := range found {

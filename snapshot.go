@@ -19,6 +19,7 @@ type snapshot struct {
 	pool     []*entry // available tools in pool order
 	deferred []*entry // available deferred tools in pool order
 	dslots   []int32  // the keyword-index slot of each of deferred
+	dpos     []int32  // keyword-index slot → position in deferred; -1 for none
 	// names finds available tools by name, alias and lowercased name (see
 	// named, aliased, lowered).
 	names   *nameIndex
@@ -89,15 +90,16 @@ func newToolMap(tools map[string]*entry) *toolMap {
 	return m
 }
 
-var emptySnapshot = buildSnapshot(nil, nil, nil)
+var emptySnapshot = buildSnapshot(nil, nil, nil, nil)
 
 // available reports whether e's server (if any) is connected.
 func available(e *entry, servers map[string]ServerStatus) bool {
 	return e.tool.Server == "" || servers[e.tool.Server] == ServerConnected
 }
 
-// buildSnapshot builds a snapshot from scratch.
-func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scratch *scratchPool) *snapshot {
+// buildSnapshot builds a snapshot from scratch. old is the keyword index
+// of the snapshot it replaces, or nil: its tools keep their slots.
+func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scratch *scratchPool, old *index) *snapshot {
 	s := &snapshot{}
 	s.pool = make([]*entry, 0, len(tools))
 	for _, e := range tools {
@@ -111,9 +113,8 @@ func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scr
 			s.deferred = append(s.deferred, e)
 		}
 	}
-	// The name and prefix indexes and the keyword index read different
-	// fields of the entries (the keyword index sets their slots): on a
-	// large registry they are built side by side.
+	// The name and prefix indexes and the keyword index (which sets the
+	// entries' slots) read different fields: large ones are built side by side.
 	names := func() {
 		s.names = buildNames(s.pool)
 		s.prefix = buildPrefix(s.deferred)
@@ -121,16 +122,17 @@ func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scr
 	if len(s.pool) >= parallelBuild && runtime.GOMAXPROCS(0) > 1 {
 		var wg sync.WaitGroup
 		wg.Go(names)
-		s.ix = buildIndex(s.deferred, scratch) // slot i is deferred[i]
+		s.ix = buildIndex(s.deferred, scratch, old)
 		wg.Wait()
 	} else {
 		names()
-		s.ix = buildIndex(s.deferred, scratch)
+		s.ix = buildIndex(s.deferred, scratch, old)
 	}
 	s.dslots = make([]int32, len(s.deferred))
-	for i := range s.dslots {
-		s.dslots[i] = int32(i)
+	for i, e := range s.deferred {
+		s.dslots[i] = e.slot
 	}
+	s.dpos = slotPositions(s.dslots, len(s.ix.slots))
 	s.pending = pendingServers(servers)
 	return s
 }
@@ -174,13 +176,31 @@ func (s *snapshot) apply(remove, add []*entry, servers map[string]ServerStatus) 
 	addD := slices.DeleteFunc(slices.Clone(add), isDeferred)
 	n.names = s.names.update(remove, add)
 	if len(rmD)+len(addD) == 0 {
-		n.deferred, n.dslots, n.prefix, n.ix = s.deferred, s.dslots, s.prefix, s.ix
+		n.deferred, n.dslots, n.dpos, n.prefix, n.ix = s.deferred, s.dslots, s.dpos, s.prefix, s.ix
 		return n
 	}
 	n.ix = s.ix.update(rmD, addD) // sets the slots of addD
 	n.deferred, n.dslots = patchSortedSlots(s.deferred, s.dslots, rmD, addD, poolCompare)
+	if len(n.ix.slots) == len(s.ix.slots) && slices.Equal(n.dslots, s.dslots) {
+		n.dpos = s.dpos // tools replaced in place
+	} else {
+		n.dpos = slotPositions(n.dslots, len(n.ix.slots))
+	}
 	n.prefix = s.prefix.update(rmD, addD)
 	return n
+}
+
+// slotPositions returns the position of each slot in slots (slot → index
+// in slots), -1 for a slot not in it.
+func slotPositions(slots []int32, n int) []int32 {
+	pos := make([]int32, n)
+	for i := range pos {
+		pos[i] = -1
+	}
+	for i, s := range slots {
+		pos[s] = int32(i)
+	}
+	return pos
 }
 
 func pendingServers(servers map[string]ServerStatus) []string {
@@ -569,4 +589,12 @@ func pickExact(l []*entry, in func(*entry) bool) *entry {
 		}
 	}
 	return pick
+}
+
+// oldIndex returns s's keyword index, or nil for no snapshot.
+func oldIndex(s *snapshot) *index {
+	if s == nil {
+		return nil
+	}
+	return s.ix
 }

@@ -150,17 +150,25 @@ func (defaultStrategy) Input() StrategyInput { return StrategyInput{} }
 // Index returns the keyword index of c: the registry's own for a
 // registry version, else one built from c's tools.
 func (defaultStrategy) Index(c Corpus, _ Index) Index {
+	ix, pos := corpusIndex(c)
+	return &keywordIndex{ix, pos}
+}
+
+// corpusIndex returns the keyword index of c and the Corpus position of
+// each of its slots: the registry's own for a registry version, else one
+// built from c's tools (slot i at position i).
+func corpusIndex(c Corpus) (*index, []int32) {
 	if sc, ok := c.(*snapshotCorpus); ok {
-		return newKeywordIndex(sc.s.ix, sc.s.dslots)
+		return sc.s.ix, sc.s.dpos
 	}
 	tools := make([]*entry, c.Len())
-	slots := make([]int32, c.Len())
+	pos := make([]int32, c.Len())
 	for i := range tools {
 		t := c.Tool(i)
 		tools[i] = newEntry(&t)
-		slots[i] = int32(i)
+		pos[i] = int32(i)
 	}
-	return newKeywordIndex(buildIndex(tools, nil), slots)
+	return buildIndex(tools, nil, nil), pos
 }
 
 // snapshotCorpus is the Corpus of a registry version: its deferred tools.

@@ -159,9 +159,7 @@ func TestStrategyIndexFollowsRegistry(t *testing.T) {
 		st  Strategy
 		doc func(idx Index, name string) any // the per-tool data of name
 	}{
-		{BM25Strategy(nil), func(idx Index, name string) any { return idx.(*bm25Index).docs[name].d }},
 		{RegexStrategy(), func(idx Index, name string) any { return idx.(*regexIndex).docs[name].d }},
-		{HybridStrategy(), func(idx Index, name string) any { return idx.(*hybridIndex).docs[name].d }},
 	} {
 		t.Run(tc.st.Name(), func(t *testing.T) {
 			reg := strategyRegistry(t)

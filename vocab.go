@@ -1,5 +1,11 @@
 package toolsearch
 
+import (
+	"hash/maphash"
+	"strings"
+	"sync/atomic"
+)
+
 // vocabulary lists the distinct name parts, and for every part character
 // and every pair of adjacent part characters the parts that contain it. It
 // only grows: a part whose tools are all gone stays listed (index.dead) until
@@ -73,4 +79,61 @@ func (v *vocabulary) candidates(term string) []int32 {
 		}
 	}
 	return best
+}
+
+// joinFilter is a Bloom filter of the strings that two or more adjacent
+// name parts of a tool make when joined (create_issue → createissue): the
+// full-name rule can hold only for a term found there. It is shared by the
+// versions of an index and only grows (a tool removed leaves its joins in
+// it, which only costs a useless check), so writers set bits atomically
+// while readers test them; the index is rebuilt, with a new filter, when
+// it holds too many keys for its size.
+type joinFilter struct {
+	words []atomic.Uint64
+}
+
+// joinBitsPerKey is the filter's size per key when built.
+const joinBitsPerKey = 16
+
+func newJoinFilter(keys int) *joinFilter {
+	n := 64
+	for n*64 < keys*joinBitsPerKey {
+		n <<= 1
+	}
+	return &joinFilter{words: make([]atomic.Uint64, n)}
+}
+
+// full reports whether keys keys fill the filter past its designed load.
+func (f *joinFilter) full(keys int) bool { return keys*joinBitsPerKey > 2*64*len(f.words) }
+
+// joinBits returns the word and the bits of a hash: three bits in one word.
+func (f *joinFilter) joinBits(h uint64) (*atomic.Uint64, uint64) {
+	w := &f.words[h&uint64(len(f.words)-1)]
+	return w, 1<<(h>>40&63) | 1<<(h>>46&63) | 1<<(h>>52&63)
+}
+
+// mayHave reports whether flat may be a join: false means it is none.
+func (f *joinFilter) mayHave(flat string) bool {
+	w, bits := f.joinBits(tokenHash(flat))
+	return w.Load()&bits == bits
+}
+
+// addJoins adds the joins of parts and returns how many it added.
+func (f *joinFilter) addJoins(parts []string) int {
+	n := 0
+	var h maphash.Hash
+	for i := range parts {
+		if strings.ContainsAny(parts[i], "-.") {
+			continue // never a prefix of a term without '-' and '.'
+		}
+		h.SetSeed(hashSeed)
+		h.WriteString(parts[i])
+		for j := i + 1; j < len(parts) && !strings.ContainsAny(parts[j], "-."); j++ {
+			h.WriteString(parts[j])
+			w, bits := f.joinBits(h.Sum64())
+			w.Or(bits)
+			n++
+		}
+	}
+	return n
 }

@@ -1,0 +1,238 @@
+package toolsearch
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsearch/toolsearch/internal/words"
+)
+
+// refBM25 ranks c's tools for query as BM25Strategy documents it, the
+// straightforward way: every tool's words counted, every tool scored.
+func refBM25(st bm25Strategy, c Corpus, query string) []Hit {
+	n := c.Len()
+	type doc struct {
+		tf    map[string]float64
+		rules map[string]Rule
+		len   float64
+	}
+	docs := make([]doc, n)
+	df := map[string]int{}
+	total := 0.0
+	for i := range n {
+		t := c.Tool(i)
+		d := doc{tf: map[string]float64{}, rules: map[string]Rule{}}
+		var name []string
+		parts, _ := nameParts(t.Name)
+		for _, p := range parts {
+			name = words.Words(name, p)
+		}
+		for _, f := range []struct {
+			ws []string
+			r  Rule
+		}{{name, RulePartExact}, {words.Words(nil, t.SearchHint), RuleHint}, {words.Words(nil, t.Description), RuleDescription}} {
+			for _, w := range f.ws {
+				d.tf[w]++
+				d.rules[w] |= f.r
+				d.len++
+			}
+		}
+		for w := range d.tf {
+			df[w]++
+		}
+		total += d.len
+		docs[i] = d
+	}
+	all, required := queryWords(query)
+	if len(all) == 0 || n == 0 {
+		return nil
+	}
+	avg := total / float64(n)
+	var hits []Hit
+	for i, d := range docs {
+		ok := true
+		for _, w := range required {
+			ok = ok && d.tf[w] > 0
+		}
+		s, r := 0.0, Rule(0)
+		for _, w := range all {
+			if tf := d.tf[w]; tf > 0 {
+				s += idf(df[w], n) * tf * (st.k1 + 1) / (tf + st.k1*(1-st.b+st.b*d.len/avg))
+				r |= d.rules[w]
+			}
+		}
+		if ok && s > 0 {
+			hits = append(hits, Hit{Tool: i, Score: s, Rules: r})
+		}
+	}
+	return hits
+}
+
+// longQuery returns a query of many words (over every term budget), some
+// required.
+func longQuery(rng *rand.Rand, names []string) string {
+	var b strings.Builder
+	for range 100 + rng.IntN(100) {
+		if rng.IntN(10) == 0 {
+			b.WriteByte('+')
+		}
+		if len(names) > 0 && rng.IntN(8) == 0 {
+			b.WriteString(names[rng.IntN(len(names))])
+		} else {
+			b.WriteString(diffWords[rng.IntN(len(diffWords))])
+		}
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// checkStrategyAgainst ranks random queries with st's index, kept by a
+// Searcher over a registry changed at random between rounds (so that each
+// index after the first is the previous one patched), and with ref over the
+// same Corpus: the same hits, scores and rules.
+func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus, q string) []Hit, extra func(rng *rand.Rand, names []string) string) {
+	catalogs, queries := 150, 12
+	if testing.Short() || raceEnabled {
+		catalogs = 20
+	}
+	byTool := func(a, b Hit) int { return a.Tool - b.Tool }
+	checked := 0
+	for seed := range catalogs {
+		rng := rand.New(rand.NewPCG(uint64(seed), 13))
+		var r Registry
+		m := &refModel{tools: map[string]*refTool{}, servers: map[string]ServerStatus{}}
+		s := NewSearcher(&r, &SearchOptions{Strategy: st})
+		for round := range 6 {
+			if round > 0 || seed%3 == 0 {
+				for range 1 + rng.IntN(3) {
+					mutate(t, rng, &r, m)
+				}
+			}
+			snap := r.load()
+			c := &snapshotCorpus{snap}
+			idx := s.indexOf(snap)
+			var names []string
+			for i := range c.Len() {
+				names = append(names, c.Tool(i).Name)
+			}
+			for qi := range queries {
+				var q string
+				switch {
+				case qi == 0:
+					q = longQuery(rng, names)
+				case qi < 3 && extra != nil:
+					q = extra(rng, names)
+				default:
+					q = diffQuery(rng, names)
+				}
+				got, _, err := idx.Rank(context.Background(), q, nil)
+				require.NoError(t, err)
+				want := ref(c, q)
+				slices.SortFunc(got, byTool)
+				slices.SortFunc(want, byTool)
+				if len(want) == 0 {
+					want = nil
+				}
+				if len(got) == 0 {
+					got = nil
+				}
+				require.Equal(t, want, got, "seed %d round %d: %s Rank(%q)", seed, round, st.Name(), q)
+				// The best k, as the Searcher asks for them.
+				k := 1 + rng.IntN(8)
+				top, _, err := idx.(topRanker).rankTop(context.Background(), q, k, nil, nil)
+				require.NoError(t, err)
+				slices.SortFunc(want, compareHits)
+				want = want[:min(k, len(want))]
+				if len(top) == 0 {
+					top = nil
+				}
+				if len(want) == 0 {
+					want = nil
+				}
+				require.Equal(t, want, top, "seed %d round %d: %s rankTop(%q, %d)", seed, round, st.Name(), q, k)
+				checked++
+			}
+		}
+	}
+	t.Logf("%d queries agree with the reference", checked)
+}
+
+func TestBM25MatchesReference(t *testing.T) {
+	for _, st := range []bm25Strategy{BM25Strategy(nil).(bm25Strategy), BM25Strategy(&BM25Options{K1: 0.9, B: 0.3}).(bm25Strategy)} {
+		checkStrategyAgainst(t, st, func(c Corpus, q string) []Hit { return refBM25(st, c, q) }, nil)
+	}
+}
+
+// hybridShapeQuery returns a query of the shapes the hybrid strategy reads
+// specially: a tool's name in camelCase, snake_case or kebab-case, its
+// words joined (the full-name rule), a word with a typo, or a sentence
+// with stop words.
+func hybridShapeQuery(rng *rand.Rand, names []string) string {
+	if len(names) == 0 {
+		return "list the issues"
+	}
+	ws := words.NameWords(nil, names[rng.IntN(len(names))])
+	if len(ws) == 0 {
+		return "the"
+	}
+	switch rng.IntN(6) {
+	case 0: // camelCase
+		var b strings.Builder
+		for i, w := range ws {
+			if i > 0 && w != "" {
+				w = strings.ToUpper(w[:1]) + w[1:]
+			}
+			b.WriteString(w)
+		}
+		return b.String()
+	case 1:
+		return strings.Join(ws, "_")
+	case 2:
+		return strings.Join(ws, "-") + " " + diffWords[rng.IntN(len(diffWords))]
+	case 3:
+		return strings.Join(ws, "")
+	case 4: // a typo: two letters swapped, or one dropped
+		w := []byte(ws[rng.IntN(len(ws))])
+		if len(w) >= 4 {
+			i := rng.IntN(len(w) - 1)
+			if rng.IntN(2) == 0 {
+				w[i], w[i+1] = w[i+1], w[i]
+			} else {
+				w = append(w[:i], w[i+1:]...)
+			}
+		}
+		return string(w)
+	}
+	return "please find the tool to " + strings.Join(ws, " ") + " for the " + diffWords[rng.IntN(len(diffWords))]
+}
+
+func TestHybridMatchesReference(t *testing.T) {
+	st := HybridStrategy().(hybridStrategy)
+	checkStrategyAgainst(t, st, func(c Corpus, q string) []Hit {
+		hits, _, err := refHybridBuild(st, c).Rank(context.Background(), q, nil)
+		require.NoError(t, err)
+		return hits
+	}, hybridShapeQuery)
+}
+
+// A name word of a removed tool no longer matches a typo: "isues" is one
+// edit from fetch_issues's "issues", whose stem get_issue's "issue" shares,
+// but not from "issue" itself.
+func TestHybridTypoFollowsRemoval(t *testing.T) {
+	var r Registry
+	require.NoError(t, r.Register(Tool{Name: "fetch_issues", ShouldDefer: true}, Tool{Name: "get_issue", ShouldDefer: true}))
+	s := NewSearcher(&r, &SearchOptions{Strategy: HybridStrategy()})
+	res, err := s.Search("isues", 5)
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{"fetch_issues", "get_issue"}, matchNames(res), "the typo matches the stem")
+	require.Equal(t, 1, r.Remove("fetch_issues"))
+	res, err = s.Search("isues", 5)
+	require.NoError(t, err)
+	assert.Empty(t, matchNames(res), "no tool has a name word one edit from the query")
+}
