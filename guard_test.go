@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -168,9 +169,13 @@ func TestScopeNeverLeaks(t *testing.T) {
 		"select:mcp__slack__send_message,Read", "select:NotebookEdit", "mcp__jira__create_ticket", "TodoWrite", "todo task list",
 		"select:mcp__github__list_issue", "github",
 	}
-	for _, format := range []Format{FormatInline, FormatToolReference, FormatFunctions} {
+	// The built-in strategies filter by scope while ranking; a strategy of
+	// the user's own reports every tool, and the Searcher drops the others.
+	strategies := []Strategy{nil, BM25Strategy(nil), HybridStrategy(), everyTool{}}
+	for i, format := range []Format{FormatInline, FormatToolReference, FormatFunctions} {
 		for _, bridge := range []bool{false, true} {
-			s := NewSession(reg, &SessionOptions{Search: SearchOptions{Scope: scope}, Format: format, CallBridge: bridge})
+			st := strategies[(2*i+boolInt(bridge))%len(strategies)]
+			s := NewSession(reg, &SessionOptions{Search: SearchOptions{Scope: scope, Strategy: st}, Format: format, CallBridge: bridge})
 			check := func(what, out, sent string) {
 				for _, n := range outside {
 					if strings.Contains(out, n) {
@@ -200,6 +205,29 @@ func TestScopeNeverLeaks(t *testing.T) {
 			check("Discovered()", strings.Join(discovered(s), ","), "")
 		}
 	}
+}
+
+// everyTool is a user Strategy that reports every tool for every query.
+type everyTool struct{}
+
+func (everyTool) Name() string                  { return "every-tool" }
+func (everyTool) Input() StrategyInput          { return StrategyInput{} }
+func (everyTool) Index(c Corpus, _ Index) Index { return everyToolIndex(c.Len()) }
+
+type everyToolIndex int
+
+func (n everyToolIndex) Rank(_ context.Context, _ string, hits []Hit) ([]Hit, []string, error) {
+	for i := range int(n) {
+		hits = append(hits, Hit{Tool: i, Score: 1})
+	}
+	return hits, nil, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func TestScopedSession(t *testing.T) {
