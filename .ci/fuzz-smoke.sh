@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime="${FUZZTIME:-5s}"
-targets=(FuzzParseQuery FuzzSearch FuzzCall FuzzRegistryOps FuzzSchema FuzzStrategies FuzzFitTerms)
+targets=(FuzzParseQuery FuzzSearch FuzzCall FuzzRegistryOps FuzzSchema FuzzQuickSchema FuzzSchemaDoc FuzzStrategies FuzzFitTerms)
 # Every fuzz target of the package must be listed above.
 found=$(go test -list '^Fuzz' . | grep '^Fuzz' | sort)
 listed=$(printf '%s\n' "${targets[@]}" | sort)
