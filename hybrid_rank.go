@@ -187,11 +187,20 @@ func (x *hybridIndex) makeNorms() []hybridNorm {
 
 // weight returns the weight of ps, the stem's occurrences in one tool:
 // what the hybrid weights say, rounded to a float32 as it always was.
-func (x *hybridIndex) weight(q *hybridQuery, ps *hybridPost) float64 {
+func (x *hybridIndex) weight(q *hybridQuery, ps *hybridPost, stem string) float64 {
 	p := &x.p
 	in := &q.norms[ps.slot]
-	w := p.hint*float64(ps.hint) + p.lead*float64(ps.lead) + float64(ps.desc)/in.desc + p.arg*float64(ps.arg)/in.arg
-	if ps.name {
+	hint, lead, desc, arg := float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg)
+	if ps.flags&postBig != 0 {
+		for _, b := range x.big.get(stem) {
+			if b.slot == ps.slot {
+				hint, lead, desc, arg = float64(b.hint), float64(b.lead), float64(b.desc), float64(b.arg)
+				break
+			}
+		}
+	}
+	w := p.hint*hint + p.lead*lead + desc/in.desc + p.arg*arg/in.arg
+	if ps.flags&postName != 0 {
 		w += p.name
 	}
 	return float64(float32(w))
@@ -222,13 +231,13 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 	for i := range post {
 		ps := &post[i]
 		a := touch(ps.slot)
-		if ps.name {
-			if !ps.server {
+		if ps.name() {
+			if !ps.server() {
 				a.nameHits++
 			}
 			a.named = mark
 		}
-		a.w += x.weight(q, ps)
+		a.w += x.weight(q, ps, t.stem)
 		a.rules |= ps.rules
 	}
 	if !t.stop {
@@ -262,7 +271,7 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 		if len(sc.term) == 0 && len(t.word) >= minTypoLen {
 			for _, cw := range x.typoWords(t.word) {
 				for _, ps := range x.post.get(words.Stem(cw)) {
-					if ps.name {
+					if ps.name() {
 						nameCredit(ps.slot, p.name*p.typo, RulePartSubstring)
 					}
 				}
