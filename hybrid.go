@@ -223,7 +223,8 @@ func newHybridDoc(t *Tool) *hybridDoc {
 
 // hybridPost is one tool's entry in a stem's postings list: the stem's
 // occurrences per field and the rules it fires, in 12 bytes. Counts too
-// large for their field (postBig) are kept whole in the index's big table.
+// large for their field (postBig, saturated here) are kept whole in the
+// index's big table.
 type hybridPost struct {
 	slot       int32
 	desc, arg  uint16 // occurrences
@@ -254,9 +255,9 @@ func newHybridPost(s int32, c *stemCount) (hybridPost, bool) {
 	big := c.hint > math.MaxUint8 || c.lead > math.MaxUint8 || c.desc > math.MaxUint16 || c.arg > math.MaxUint16
 	if big {
 		ps.flags |= postBig
-	} else {
-		ps.hint, ps.lead, ps.desc, ps.arg = uint8(c.hint), uint8(c.lead), uint16(c.desc), uint16(c.arg)
 	}
+	ps.hint, ps.lead = uint8(min(c.hint, math.MaxUint8)), uint8(min(c.lead, math.MaxUint8))
+	ps.desc, ps.arg = uint16(min(c.desc, math.MaxUint16)), uint16(min(c.arg, math.MaxUint16))
 	if c.name {
 		ps.flags |= postName
 		ps.rules |= RulePartExact

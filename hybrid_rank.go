@@ -230,25 +230,28 @@ func (x *hybridIndex) makeNorms() []hybridNorm {
 	return out
 }
 
-// weight returns the weight of ps, the stem's occurrences in one tool:
-// what the hybrid weights say, rounded to a float32 as it always was.
-func (x *hybridIndex) weight(q *hybridQuery, ps *hybridPost, stem string) float64 {
-	p := &x.p
-	in := &q.norms[ps.slot]
-	hint, lead, desc, arg := float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg)
-	if ps.flags&postBig != 0 {
-		for _, b := range x.big.get(stem) {
-			if b.slot == ps.slot {
-				hint, lead, desc, arg = float64(b.hint), float64(b.lead), float64(b.desc), float64(b.arg)
-				break
-			}
+// bigWeight is the weight of a posting whose counts are in x.big (see
+// hybridParams.weight for the others).
+func (x *hybridIndex) bigWeight(q *hybridQuery, ps *hybridPost, stem string) float32 {
+	for _, b := range x.big.get(stem) {
+		if b.slot == ps.slot {
+			return x.p.weight(float64(b.hint), float64(b.lead), float64(b.desc), float64(b.arg), &q.norms[ps.slot], ps.flags&postName != 0)
 		}
 	}
+	// Not reached (a postBig posting has its counts in x.big): the
+	// posting's own counts, saturated.
+	return x.p.weight(float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg), &q.norms[ps.slot], ps.flags&postName != 0)
+}
+
+// weight is the weight of a stem's occurrences in one tool, given its
+// length normalisations: what the hybrid weights say, rounded to a float32
+// as it always was.
+func (p *hybridParams) weight(hint, lead, desc, arg float64, in *hybridNorm, name bool) float32 {
 	w := p.hint*hint + p.lead*lead + desc/in.desc + p.arg*arg/in.arg
-	if ps.flags&postName != 0 {
+	if name {
 		w += p.name
 	}
-	return float64(float32(w))
+	return float32(w)
 }
 
 // scoreTerm adds term t to the scores in sc.
@@ -281,7 +284,11 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 			}
 			a.flags |= accNamed
 		}
-		a.pw = float32(x.weight(q, ps, t.stem))
+		if ps.flags&postBig == 0 {
+			a.pw = p.weight(float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg), &q.norms[ps.slot], ps.flags&postName != 0)
+		} else {
+			a.pw = x.bigWeight(q, ps, t.stem)
+		}
 		a.rules |= ps.rules
 	}
 	if !t.stop {
