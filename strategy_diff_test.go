@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -274,4 +275,21 @@ func TestHybridBigCounts(t *testing.T) {
 	check("removed")
 	x := prev.(*hybridIndex)
 	assert.Empty(t, x.big.get("spam"), "no big counts left once their tool is gone")
+}
+
+// A query of more distinct terms than the accumulators count is refused
+// with an error naming the limit, not ranked with counts that wrapped.
+func TestHybridTermCountLimit(t *testing.T) {
+	var r Registry
+	require.NoError(t, r.Register(Tool{Name: "get_issue", ShouldDefer: true}))
+	x := HybridStrategy().Index(&snapshotCorpus{r.load()}, nil)
+	var b strings.Builder
+	for i := range hybridMaxAccTerms + 1 {
+		fmt.Fprintf(&b, "issue%d ", i)
+	}
+	_, _, err := x.Rank(context.Background(), b.String(), nil)
+	require.EqualError(t, err, "toolsearch: the query has 65536 distinct terms, the hybrid strategy ranks at most 65535")
+	hits, _, err := x.Rank(context.Background(), "issue", nil)
+	require.NoError(t, err)
+	require.Len(t, hits, 1)
 }
