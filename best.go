@@ -35,6 +35,16 @@ func newBestHits(k int, in func(int) bool, hits []Hit) bestHits {
 	return bestHits{k: k, in: in, hits: hits, base: len(hits)}
 }
 
+// below reports whether a hit scoring score cannot be kept: k hits are
+// kept, in order, and the last of them scores more.
+func (b *bestHits) below(score float64) bool {
+	if b.k < 0 || b.k > collectAllAbove {
+		return false
+	}
+	top := b.hits[b.base:]
+	return len(top) == b.k && (b.k == 0 || score < top[b.k-1].Score)
+}
+
 // offer considers the tool at position pos with its score and rules.
 func (b *bestHits) offer(score float64, pos int32, rules Rule) {
 	if b.k < 0 || b.k > collectAllAbove {

@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -221,12 +222,59 @@ func newHybridDoc(t *Tool) *hybridDoc {
 // tool names a word no tool has, which finds no postings.
 
 // hybridPost is one tool's entry in a stem's postings list: the stem's
-// occurrences per field and the rules it fires.
+// occurrences per field and the rules it fires, in 12 bytes. Counts too
+// large for their field (postBig, saturated here) are kept whole in the
+// index's big table.
 type hybridPost struct {
+	slot       int32
+	desc, arg  uint16 // occurrences
+	hint, lead uint8
+	rules      Rule
+	flags      uint8 // postName, postServer, postBig
+}
+
+const (
+	postName   = 1 << iota // a name word has the stem
+	postServer             // only the server's name has it
+	postBig                // the counts are in hybridIndex.big
+)
+
+// hybridBig is a posting's counts when one does not fit a hybridPost.
+type hybridBig struct {
 	slot                  int32
-	hint, lead, desc, arg float32 // occurrences
-	rules                 Rule
-	name, server          bool // a name word has the stem; only the server's
+	hint, lead, desc, arg float32
+}
+
+func (ps *hybridPost) name() bool   { return ps.flags&postName != 0 }
+func (ps *hybridPost) server() bool { return ps.flags&postServer != 0 }
+
+// newHybridPost returns the posting of c at slot s, and whether its counts
+// need a hybridBig.
+func newHybridPost(s int32, c *stemCount) (hybridPost, bool) {
+	ps := hybridPost{slot: s}
+	big := c.hint > math.MaxUint8 || c.lead > math.MaxUint8 || c.desc > math.MaxUint16 || c.arg > math.MaxUint16
+	if big {
+		ps.flags |= postBig
+	}
+	ps.hint, ps.lead = uint8(min(c.hint, math.MaxUint8)), uint8(min(c.lead, math.MaxUint8))
+	ps.desc, ps.arg = uint16(min(c.desc, math.MaxUint16)), uint16(min(c.arg, math.MaxUint16))
+	if c.name {
+		ps.flags |= postName
+		ps.rules |= RulePartExact
+	}
+	if c.server {
+		ps.flags |= postServer
+	}
+	if c.hint > 0 {
+		ps.rules |= RuleHint
+	}
+	if c.desc > 0 {
+		ps.rules |= RuleDescription
+	}
+	if c.arg > 0 {
+		ps.rules |= RuleArgument
+	}
+	return ps, big
 }
 
 // hybridSlot is what the hybrid index knows of the tool at a slot.
@@ -246,11 +294,12 @@ type hybridIndex struct {
 	sumArg  float64
 	info    paged[hybridSlot]
 	post    shardedMap[[]hybridPost]
-	joins   shardedMap[[]int32]  // stem of adjacent name words joined → slots
-	typos   shardedMap[[]string] // a name word, and each with a letter deleted → the name words
-	named   shardedMap[int32]    // a name word of minTypoLen or more letters → the tools that have it
-	scratch *pool[hybridScratch] // shared by the versions of the index
-	norms   func() []hybridNorm  // by slot, made on first use (makeNorms)
+	big     shardedMap[[]hybridBig] // stem → the counts of its postBig postings
+	joins   shardedMap[[]int32]     // stem of adjacent name words joined → slots
+	typos   shardedMap[[]string]    // a name word, and each with a letter deleted → the name words
+	named   shardedMap[int32]       // a name word of minTypoLen or more letters → the tools that have it
+	scratch *pool[hybridScratch]    // shared by the versions of the index
+	norms   func() []hybridNorm     // by slot, made on first use (makeNorms)
 }
 
 // Index returns the postings of every word stem of c's tools: prev patched
@@ -271,7 +320,7 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 	}
 	p, _ := prev.(*hybridIndex)
 	if p == nil || !shared || !p.shared {
-		p = &hybridIndex{post: newShardedMap[[]hybridPost](0), joins: newShardedMap[[]int32](0),
+		p = &hybridIndex{post: newShardedMap[[]hybridPost](0), big: newShardedMap[[]hybridBig](0), joins: newShardedMap[[]int32](0),
 			typos: newShardedMap[[]string](0), named: newShardedMap[int32](0), scratch: &pool[hybridScratch]{}}
 	}
 	x := &hybridIndex{p: st.p, kw: kw, slots: slots, pos: pos, shared: shared, n: c.Len(),
@@ -279,6 +328,7 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 	type delta struct {
 		gone []int32
 		join []hybridPost
+		big  []hybridBig
 	}
 	posts := map[string]*delta{}
 	joins := map[string]*struct{ gone, join []int32 }{}
@@ -323,26 +373,18 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 		x.sumArg += d.args
 		nameWords(d, 1)
 		info.set(s, hybridSlot{descLen: float32(d.descLen), args: float32(d.args), own: int32(d.own)})
-		for _, c := range d.stems {
-			ps := hybridPost{slot: s, hint: c.hint, lead: c.lead, desc: c.desc, arg: c.arg, name: c.name, server: c.server}
-			if c.name {
-				ps.rules |= RulePartExact
-			}
-			if c.hint > 0 {
-				ps.rules |= RuleHint
-			}
-			if c.desc > 0 {
-				ps.rules |= RuleDescription
-			}
-			if c.arg > 0 {
-				ps.rules |= RuleArgument
-			}
+		for i := range d.stems {
+			c := &d.stems[i]
+			ps, big := newHybridPost(s, c)
 			pd := posts[c.stem]
 			if pd == nil {
 				pd = &delta{}
 				posts[c.stem] = pd
 			}
 			pd.join = append(pd.join, ps)
+			if big {
+				pd.big = append(pd.big, hybridBig{slot: s, hint: c.hint, lead: c.lead, desc: c.desc, arg: c.arg})
+			}
 		}
 		for _, j := range d.joins {
 			jd := joins[j]
@@ -382,6 +424,29 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 		}
 	}
 	x.post = pe.done()
+	be := p.big.edit()
+	for stem, d := range posts {
+		l, had := be.get(stem)
+		if len(l) == 0 && len(d.big) == 0 {
+			continue
+		}
+		nl := make([]hybridBig, 0, len(l)+len(d.big))
+		for _, q := range l {
+			if !slotIn(d.gone, q.slot) {
+				nl = append(nl, q)
+			}
+		}
+		nl = append(nl, d.big...)
+		switch {
+		case len(nl) == 0:
+			be.del(stem)
+		case had:
+			be.set(stem, nl)
+		default:
+			be.set(strings.Clone(stem), nl)
+		}
+	}
+	x.big = be.done()
 	je := p.joins.edit()
 	for stem, d := range joins {
 		l, had := je.get(stem)

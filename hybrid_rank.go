@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 
@@ -97,13 +98,34 @@ func tokenPieces(tok string) []string {
 // name, hint, description or arguments.
 func (x *hybridIndex) knownWord(s string) bool { return len(x.post.get(s)) > 0 }
 
-// hybridAcc is one tool's state during a query.
+// hybridAcc is one tool's state during a query, in 24 bytes (the array
+// of a large registry is read at random).
 type hybridAcc struct {
-	score, w                  float64 // the score so far; the current term's weight
-	matched, needed, nameHits int32   // terms matched (stop words left out), required terms matched, own name words hit
-	seen, named               int32   // 1 + the term that last touched it, that last gave it a name credit
+	score                     float64 // the score so far
+	pw                        float32 // the current term's weight from its posting (float32 already)
+	matched, needed, nameHits uint16  // terms matched (stop words left out), required terms matched, own name words hit
 	rules                     Rule
+	// flags is accSeen and accNamed for the current term, and which name
+	// credit it gave the tool (accCredit bits: an index of hybridCredits).
+	flags uint8
 }
+
+const (
+	accSeen        = 1 << iota // the current term touched the tool
+	accNamed                   // the current term gave it a name rule
+	accCreditShift = iota
+	accCredit      = 3 << accCreditShift
+)
+
+// The name credits of a term, by their index in accCredit.
+const (
+	creditJoin = 1 + iota
+	creditPart
+	creditTypo
+)
+
+// hybridMaxAccTerms is the most terms a query's accumulators count.
+const hybridMaxAccTerms = math.MaxUint16
 
 // hybridScratch is the per-query state, reused through hybridIndex.scratch.
 type hybridScratch struct {
@@ -122,15 +144,19 @@ func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(
 	if len(terms) == 0 || x.n == 0 {
 		return hits, nil, nil
 	}
+	if len(terms) > hybridMaxAccTerms {
+		return hits, nil, fmt.Errorf("toolsearch: the query has %d distinct terms, the hybrid strategy ranks at most %d", len(terms), hybridMaxAccTerms)
+	}
 	sc := x.scratch.get()
 	if len(sc.acc) < len(x.slots) {
 		sc.acc = make([]hybridAcc, len(x.slots)+len(x.slots)/8)
 	}
-	q := hybridQuery{norms: x.norms()}
-	var required, counted int32
+	p := x.p
+	q := hybridQuery{norms: x.norms(), credits: [4]float64{0, p.name, p.namePart, p.name * p.typo}}
+	var required, counted uint16
 	work := queryWorkOf(ctx) // pays for the name parts compared
-	for ti, t := range terms {
-		x.scoreTerm(sc, &q, t, int32(ti+1), work)
+	for _, t := range terms {
+		x.scoreTerm(sc, &q, t, work)
 		if t.required {
 			required++
 		}
@@ -138,18 +164,34 @@ func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(
 			counted++
 		}
 	}
-	p := x.p
 	best := newBestHits(n, in, hits)
+	prune := p.nameCover >= 0
 	for _, d := range sc.all {
 		a := &sc.acc[d]
 		if s := a.score; s > 0 && a.needed >= required && (a.matched > 0 || counted == 0) {
 			if p.coverage != 0 && counted > 0 {
-				s *= math.Pow(float64(a.matched)/float64(counted), p.coverage)
+				if p.coverage == 1 {
+					s *= float64(a.matched) / float64(counted) // what math.Pow gives
+				} else {
+					s *= math.Pow(float64(a.matched)/float64(counted), p.coverage)
+				}
 			}
-			if nw := x.info.at(d).own; nw > 0 {
-				s *= 1 + p.nameCover*float64(a.nameHits)/float64(nw)
+			// The name-cover factor, 1 + nameCover × nameHits / own, is 1
+			// without name hits, and at most 1 + nameCover × nameHits: a
+			// tool that cannot enter the kept hits is left before its
+			// slot data is read.
+			switch {
+			case a.nameHits == 0:
+				if !best.below(s) {
+					best.offer(s, x.pos[d], a.rules)
+				}
+			case prune && best.below(s*(1+p.nameCover*float64(a.nameHits))):
+			default:
+				if nw := x.info.at(d).own; nw > 0 {
+					s *= 1 + p.nameCover*float64(a.nameHits)/float64(nw)
+				}
+				best.offer(s, x.pos[d], a.rules)
 			}
-			best.offer(s, x.pos[d], a.rules)
 		}
 		*a = hybridAcc{}
 	}
@@ -159,7 +201,10 @@ func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(
 }
 
 // hybridQuery is what a query reads of the index statistics.
-type hybridQuery struct{ norms []hybridNorm }
+type hybridQuery struct {
+	norms   []hybridNorm
+	credits [4]float64 // by accCredit index
+}
 
 // hybridNorm is a tool's length normalisations in one index version.
 type hybridNorm struct{ desc, arg float64 }
@@ -185,36 +230,47 @@ func (x *hybridIndex) makeNorms() []hybridNorm {
 	return out
 }
 
-// weight returns the weight of ps, the stem's occurrences in one tool:
-// what the hybrid weights say, rounded to a float32 as it always was.
-func (x *hybridIndex) weight(q *hybridQuery, ps *hybridPost) float64 {
-	p := &x.p
-	in := &q.norms[ps.slot]
-	w := p.hint*float64(ps.hint) + p.lead*float64(ps.lead) + float64(ps.desc)/in.desc + p.arg*float64(ps.arg)/in.arg
-	if ps.name {
-		w += p.name
+// bigWeight is the weight of a posting whose counts are in x.big (see
+// hybridParams.weight for the others).
+func (x *hybridIndex) bigWeight(q *hybridQuery, ps *hybridPost, stem string) float32 {
+	for _, b := range x.big.get(stem) {
+		if b.slot == ps.slot {
+			return x.p.weight(float64(b.hint), float64(b.lead), float64(b.desc), float64(b.arg), &q.norms[ps.slot], ps.flags&postName != 0)
+		}
 	}
-	return float64(float32(w))
+	// Not reached (a postBig posting has its counts in x.big): the
+	// posting's own counts, saturated.
+	return x.p.weight(float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg), &q.norms[ps.slot], ps.flags&postName != 0)
 }
 
-// scoreTerm adds term t, the query's term mark-1, to the scores in sc.
-func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm, mark int32, work *queryWork) {
+// weight is the weight of a stem's occurrences in one tool, given its
+// length normalisations: what the hybrid weights say, rounded to a float32
+// as it always was.
+func (p *hybridParams) weight(hint, lead, desc, arg float64, in *hybridNorm, name bool) float32 {
+	w := p.hint*hint + p.lead*lead + desc/in.desc + p.arg*arg/in.arg
+	if name {
+		w += p.name
+	}
+	return float32(w)
+}
+
+// scoreTerm adds term t to the scores in sc.
+func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm, work *queryWork) {
 	p := x.p
 	acc := sc.acc
 	sc.term = sc.term[:0]
 	touch := func(d int32) *hybridAcc {
 		a := &acc[d]
-		if a.seen != mark {
-			a.seen = mark
+		if a.flags&accSeen == 0 {
+			a.flags |= accSeen
 			sc.term = append(sc.term, d)
 		}
 		return a
 	}
-	nameCredit := func(d int32, w float64, r Rule) {
-		if acc[d].named != mark {
+	nameCredit := func(d int32, credit uint8, r Rule) {
+		if acc[d].flags&accNamed == 0 {
 			a := touch(d)
-			a.named = mark
-			a.w += w
+			a.flags |= accNamed | credit<<accCreditShift
 			a.rules |= r
 		}
 	}
@@ -222,18 +278,22 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 	for i := range post {
 		ps := &post[i]
 		a := touch(ps.slot)
-		if ps.name {
-			if !ps.server {
+		if ps.flags&postName != 0 {
+			if ps.flags&postServer == 0 {
 				a.nameHits++
 			}
-			a.named = mark
+			a.flags |= accNamed
 		}
-		a.w += x.weight(q, ps)
+		if ps.flags&postBig == 0 {
+			a.pw = p.weight(float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg), &q.norms[ps.slot], ps.flags&postName != 0)
+		} else {
+			a.pw = x.bigWeight(q, ps, t.stem)
+		}
 		a.rules |= ps.rules
 	}
 	if !t.stop {
 		for _, d := range x.joins.get(t.stem) {
-			nameCredit(d, p.name, RuleFullName)
+			nameCredit(d, creditJoin, RuleFullName)
 		}
 		if len(t.word) >= 3 && partChars(t.word) && !work.cut {
 			vocab := x.kw.vocab
@@ -251,10 +311,10 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 				}
 				if part != t.word && strings.Contains(part, t.word) {
 					for _, d := range pp.part {
-						nameCredit(d, p.namePart, RulePartSubstring)
+						nameCredit(d, creditPart, RulePartSubstring)
 					}
 					for _, d := range pp.mpart {
-						nameCredit(d, p.namePart, RulePartSubstring)
+						nameCredit(d, creditPart, RulePartSubstring)
 					}
 				}
 			}
@@ -262,8 +322,8 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 		if len(sc.term) == 0 && len(t.word) >= minTypoLen {
 			for _, cw := range x.typoWords(t.word) {
 				for _, ps := range x.post.get(words.Stem(cw)) {
-					if ps.name {
-						nameCredit(ps.slot, p.name*p.typo, RulePartSubstring)
+					if ps.name() {
+						nameCredit(ps.slot, creditTypo, RulePartSubstring)
 					}
 				}
 			}
@@ -281,8 +341,9 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 		if a.score == 0 && a.matched == 0 {
 			sc.all = append(sc.all, d)
 		}
-		a.score += weight * a.w * (p.k1 + 1) / (a.w + p.k1)
-		a.w = 0
+		w := float64(a.pw) + q.credits[a.flags>>accCreditShift]
+		a.score += weight * w * (p.k1 + 1) / (w + p.k1)
+		a.pw, a.flags = 0, 0
 		if !t.stop {
 			a.matched++
 			if t.required {

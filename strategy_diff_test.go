@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -235,4 +236,60 @@ func TestHybridTypoFollowsRemoval(t *testing.T) {
 	res, err = s.Search("isues", 5)
 	require.NoError(t, err)
 	assert.Empty(t, matchNames(res), "no tool has a name word one edit from the query")
+}
+
+// Counts too large for a compact posting (a word 70,000 times in a
+// description, 300 times in a hint) rank as the reference ranks them,
+// when the tool is added, changed and removed.
+func TestHybridBigCounts(t *testing.T) {
+	st := HybridStrategy().(hybridStrategy)
+	r := newRegistry(t, &RegistryOptions{MaxDescriptionBytes: 1 << 20, MaxHintBytes: 1 << 12})
+	big := Tool{Name: "spam_tool", ShouldDefer: true, SearchHint: strings.Repeat("eggs ", 300),
+		Description: strings.Repeat("spam ", 70_000)}
+	require.NoError(t, r.Register(big,
+		Tool{Name: "other_tool", ShouldDefer: true, SearchHint: "eggs eggs", Description: "spam and eggs"},
+		Tool{Name: "third_tool", ShouldDefer: true, Description: strings.Repeat("spam ", 300) + "eggs"}))
+	var prev Index
+	check := func(what string) {
+		c := &snapshotCorpus{r.load()}
+		x := st.Index(c, prev)
+		prev = x
+		for _, q := range []string{"spam", "eggs", "spam eggs", "+eggs tool"} {
+			got, _, err := x.Rank(context.Background(), q, nil)
+			require.NoError(t, err)
+			want, _, err := refHybridBuild(st, c).Rank(context.Background(), q, nil)
+			require.NoError(t, err)
+			require.ElementsMatch(t, want, got, "%s: %q", what, q)
+			require.NotEmpty(t, got, "%s: %q", what, q)
+		}
+	}
+	check("built")
+	require.Len(t, prev.(*hybridIndex).big.get("spam"), 2, "70,000 occurrences, and 300 in a first sentence, do not fit a compact posting")
+	require.Len(t, prev.(*hybridIndex).big.get("egg"), 1, "nor the 300 in the hint")
+	big.Description = strings.Repeat("spam ", 66_000)
+	require.NoError(t, r.Replace(big))
+	check("changed")
+	require.Equal(t, 1, r.Remove("third_tool"))
+	check("another removed")
+	require.Equal(t, 1, r.Remove("spam_tool"))
+	check("removed")
+	x := prev.(*hybridIndex)
+	assert.Empty(t, x.big.get("spam"), "no big counts left once their tool is gone")
+}
+
+// A query of more distinct terms than the accumulators count is refused
+// with an error naming the limit, not ranked with counts that wrapped.
+func TestHybridTermCountLimit(t *testing.T) {
+	var r Registry
+	require.NoError(t, r.Register(Tool{Name: "get_issue", ShouldDefer: true}))
+	x := HybridStrategy().Index(&snapshotCorpus{r.load()}, nil)
+	var b strings.Builder
+	for i := range hybridMaxAccTerms + 1 {
+		fmt.Fprintf(&b, "issue%d ", i)
+	}
+	_, _, err := x.Rank(context.Background(), b.String(), nil)
+	require.EqualError(t, err, "toolsearch: the query has 65536 distinct terms, the hybrid strategy ranks at most 65535")
+	hits, _, err := x.Rank(context.Background(), "issue", nil)
+	require.NoError(t, err)
+	require.Len(t, hits, 1)
 }
