@@ -2,7 +2,6 @@ package toolsearch
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"strings"
 
@@ -144,8 +143,10 @@ func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(
 	if len(terms) == 0 || x.n == 0 {
 		return hits, nil, nil
 	}
-	if len(terms) > hybridMaxAccTerms {
-		return hits, nil, fmt.Errorf("toolsearch: the query has %d distinct terms, the hybrid strategy ranks at most %d", len(terms), hybridMaxAccTerms)
+	var notes []string
+	if len(terms) > hybridMaxAccTerms { // only with a term budget raised past it
+		notes = []string{hybridTermsCut(len(terms), hybridMaxAccTerms)}
+		terms = keepTerms(terms, hybridMaxAccTerms)
 	}
 	sc := x.scratch.get()
 	if len(sc.acc) < len(x.slots) {
@@ -197,7 +198,21 @@ func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(
 	}
 	sc.all, sc.term = sc.all[:0], sc.term[:0]
 	x.scratch.put(sc)
-	return best.done(), nil, nil
+	return best.done(), notes, nil
+}
+
+// keepTerms returns the first n of terms, the required ones first, in
+// their order.
+func keepTerms(terms []hybridTerm, n int) []hybridTerm {
+	kept := make([]hybridTerm, 0, n)
+	for _, req := range []bool{true, false} {
+		for _, t := range terms {
+			if t.required == req && len(kept) < n {
+				kept = append(kept, t)
+			}
+		}
+	}
+	return kept
 }
 
 // hybridQuery is what a query reads of the index statistics.

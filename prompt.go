@@ -309,6 +309,11 @@ func termsCut(n, limit int, left []string) string {
 	return note + ", and these were left out (stop words and the most common words first): \"" + strings.Join(left, "\", \"") + "\"."
 }
 
+func hybridTermsCut(n, limit int) string {
+	return "the query has " + strconv.Itoa(n) + " distinct terms and the hybrid ranking reads at most " + strconv.Itoa(limit) +
+		": the terms after the first " + strconv.Itoa(limit) + " (required terms first) were left out."
+}
+
 func selectLoose(asked, name string) string {
 	return "select: no tool is named " + asked + "; " + name + " was loaded, the one tool whose name differs from it only in \"_\", \"-\" or \".\" (or case)."
 }

@@ -277,8 +277,9 @@ func TestHybridBigCounts(t *testing.T) {
 	assert.Empty(t, x.big.get("spam"), "no big counts left once their tool is gone")
 }
 
-// A query of more distinct terms than the accumulators count is refused
-// with an error naming the limit, not ranked with counts that wrapped.
+// A query of more distinct terms than the accumulators count is cut, with
+// a note naming the limit and required terms kept, not ranked with counts
+// that wrapped.
 func TestHybridTermCountLimit(t *testing.T) {
 	var r Registry
 	require.NoError(t, r.Register(Tool{Name: "get_issue", ShouldDefer: true}))
@@ -287,9 +288,21 @@ func TestHybridTermCountLimit(t *testing.T) {
 	for i := range hybridMaxAccTerms + 1 {
 		fmt.Fprintf(&b, "issue%d ", i)
 	}
-	_, _, err := x.Rank(context.Background(), b.String(), nil)
-	require.EqualError(t, err, "toolsearch: the query has 65536 distinct terms, the hybrid strategy ranks at most 65535")
-	hits, _, err := x.Rank(context.Background(), "issue", nil)
+	b.WriteString("+get")
+	hits, notes, err := x.Rank(context.Background(), b.String(), nil)
+	require.NoError(t, err, "a query over the limit is answered, not refused")
+	require.Equal(t, []string{"the query has 65537 distinct terms and the hybrid ranking reads at most 65535: the terms after the first 65535 (required terms first) were left out."}, notes)
+	require.Len(t, hits, 1, "the required term is kept")
+	assert.Equal(t, 0, hits[0].Tool)
+	var without strings.Builder
+	for i := range hybridMaxAccTerms + 1 {
+		fmt.Fprintf(&without, "issue%d ", i)
+	}
+	without.WriteString("+nothing")
+	hits, _, err = x.Rank(context.Background(), without.String(), nil)
+	require.NoError(t, err)
+	require.Empty(t, hits, "a required term no tool has is kept past the limit")
+	hits, _, err = x.Rank(context.Background(), "issue", nil)
 	require.NoError(t, err)
 	require.Len(t, hits, 1)
 }
