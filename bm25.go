@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -201,25 +200,7 @@ func (st bm25Strategy) Index(c Corpus, prev Index) Index {
 	}
 	e := p.post.edit()
 	for w, d := range deltas {
-		l, had := e.get(w)
-		nl := make([]bm25Posting, 0, len(l)-len(d.gone)+len(d.join))
-		if len(d.gone) > 8 {
-			slices.Sort(d.gone)
-		}
-		for _, q := range l {
-			if !slotIn(d.gone, q.slot) {
-				nl = append(nl, q)
-			}
-		}
-		nl = append(nl, d.join...)
-		switch {
-		case len(nl) == 0:
-			e.del(w)
-		case had:
-			e.set(w, nl)
-		default:
-			e.set(strings.Clone(w), nl)
-		}
+		patchList(e, w, d.gone, d.join, func(q bm25Posting) int32 { return q.slot })
 	}
 	x.post = e.done()
 	return x

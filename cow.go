@@ -1,6 +1,9 @@
 package toolsearch
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Copy-on-write building blocks of the indexes. Each index version is
 // immutable once published; the next version shares everything a change
@@ -128,4 +131,31 @@ func (e *mapEdit[V]) done() shardedMap[V] {
 		return nm
 	}
 	return m
+}
+
+// patchList replaces the list under k with the same list without the
+// items whose slot (slotOf) is in gone, followed by join: the one way a
+// posting list of the patched indexes changes. An emptied list is deleted;
+// a new key is cloned, so the map never keeps a caller's larger string
+// alive. gone is sorted here when slotIn needs it sorted.
+func patchList[P any](e *mapEdit[[]P], k string, gone []int32, join []P, slotOf func(P) int32) {
+	l, had := e.get(k)
+	if len(gone) > 8 {
+		slices.Sort(gone)
+	}
+	nl := make([]P, 0, max(0, len(l)-len(gone))+len(join))
+	for _, q := range l {
+		if !slotIn(gone, slotOf(q)) {
+			nl = append(nl, q)
+		}
+	}
+	nl = append(nl, join...)
+	switch {
+	case len(nl) == 0:
+		e.del(k)
+	case had:
+		e.set(k, nl)
+	default:
+		e.set(strings.Clone(k), nl)
+	}
 }

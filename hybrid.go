@@ -403,71 +403,19 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 	}
 	pe := p.post.edit()
 	for stem, d := range posts {
-		l, had := pe.get(stem)
-		if len(d.gone) > 8 {
-			slices.Sort(d.gone)
-		}
-		nl := make([]hybridPost, 0, len(l)-len(d.gone)+len(d.join))
-		for _, q := range l {
-			if !slotIn(d.gone, q.slot) {
-				nl = append(nl, q)
-			}
-		}
-		nl = append(nl, d.join...)
-		switch {
-		case len(nl) == 0:
-			pe.del(stem)
-		case had:
-			pe.set(stem, nl)
-		default:
-			pe.set(strings.Clone(stem), nl)
-		}
+		patchList(pe, stem, d.gone, d.join, func(q hybridPost) int32 { return q.slot })
 	}
 	x.post = pe.done()
 	be := p.big.edit()
 	for stem, d := range posts {
-		l, had := be.get(stem)
-		if len(l) == 0 && len(d.big) == 0 {
-			continue
-		}
-		nl := make([]hybridBig, 0, len(l)+len(d.big))
-		for _, q := range l {
-			if !slotIn(d.gone, q.slot) {
-				nl = append(nl, q)
-			}
-		}
-		nl = append(nl, d.big...)
-		switch {
-		case len(nl) == 0:
-			be.del(stem)
-		case had:
-			be.set(stem, nl)
-		default:
-			be.set(strings.Clone(stem), nl)
+		if l, _ := be.get(stem); len(l) > 0 || len(d.big) > 0 {
+			patchList(be, stem, d.gone, d.big, func(q hybridBig) int32 { return q.slot })
 		}
 	}
 	x.big = be.done()
 	je := p.joins.edit()
 	for stem, d := range joins {
-		l, had := je.get(stem)
-		if len(d.gone) > 8 {
-			slices.Sort(d.gone)
-		}
-		nl := make([]int32, 0, len(l)-len(d.gone)+len(d.join))
-		for _, q := range l {
-			if !slotIn(d.gone, q) {
-				nl = append(nl, q)
-			}
-		}
-		nl = append(nl, d.join...)
-		switch {
-		case len(nl) == 0:
-			je.del(stem)
-		case had:
-			je.set(stem, nl)
-		default:
-			je.set(strings.Clone(stem), nl)
-		}
+		patchList(je, stem, d.gone, d.join, func(q int32) int32 { return q })
 	}
 	x.joins = je.done()
 	x.typos = typos.done()
