@@ -440,30 +440,21 @@ func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int
 }
 
 // topK reorders hits so that the best k (k < 0: all) come first, by score
-// descending then pool order (Tool), and returns them.
+// descending then pool order (Tool), and returns them: the hits of a
+// user's Index go through the bestHits the built-in indexes keep as they
+// rank.
 func topK(hits []Hit, k int) []Hit {
-	better := compareHits
-	if k < 0 || k >= len(hits)/4 {
-		slices.SortFunc(hits, better)
-		if k >= 0 && len(hits) > k {
-			hits = hits[:k]
-		}
+	if k < 0 {
+		slices.SortFunc(hits, compareHits)
 		return hits
 	}
-	// Keep the best k at the front without sorting everything.
-	n := 0
+	// bestHits writes only where hits were already read: the i-th offer
+	// stores at most i+1 hits.
+	best := newBestHits(k, nil, hits[:0])
 	for _, h := range hits {
-		if n == k && (k == 0 || better(h, hits[k-1]) >= 0) {
-			continue
-		}
-		i, _ := slices.BinarySearchFunc(hits[:n], h, better)
-		if n < k {
-			n++
-		}
-		copy(hits[i+1:n], hits[i:n-1])
-		hits[i] = h
+		best.offer(h.Score, int32(h.Tool), h.Rules)
 	}
-	return hits[:n]
+	return best.done()
 }
 
 // fill adds the matches to res: found (a name form) or hits (the ranked
