@@ -25,6 +25,12 @@ type hybridTerm struct {
 // stem are kept once (required if any was); stop words come last, marked
 // as such, unless the query has nothing else.
 func (x *hybridIndex) terms(query string) []hybridTerm {
+	return hybridTerms(query, x.knownWord, x.p.stop > 0)
+}
+
+// hybridTerms is the parse of terms: known reports whether some tool has
+// a stem as a word of its own, and stops whether stop words are kept.
+func hybridTerms(query string, known func(string) bool, stops bool) []hybridTerm {
 	var all []hybridTerm
 	var ws []string
 	for _, tok := range words.Fields(query) {
@@ -43,7 +49,7 @@ func (x *hybridIndex) terms(query string) []hybridTerm {
 			}
 			joined := strings.Join(ws, "")
 			js := words.Stem(joined)
-			if x.knownWord(js) {
+			if known(js) {
 				all = append(all, hybridTerm{word: joined, stem: js, required: req})
 				continue
 			}
@@ -53,7 +59,7 @@ func (x *hybridIndex) terms(query string) []hybridTerm {
 			all = append(all, hybridTerm{word: joined, stem: js})
 		}
 	}
-	var out, stops []hybridTerm
+	var out, stopWords []hybridTerm
 	seen := map[string]int{}
 	keep := func(t hybridTerm) {
 		if i, ok := seen[t.stem]; ok {
@@ -66,7 +72,7 @@ func (x *hybridIndex) terms(query string) []hybridTerm {
 	for _, t := range all {
 		if words.IsStop(t.word) && !t.required {
 			t.stop = true
-			stops = append(stops, t)
+			stopWords = append(stopWords, t)
 		} else {
 			keep(t)
 		}
@@ -77,8 +83,8 @@ func (x *hybridIndex) terms(query string) []hybridTerm {
 		}
 		return out
 	}
-	if x.p.stop > 0 { // stop words count a little, after the other terms
-		for _, t := range stops {
+	if stops { // stop words count a little, after the other terms
+		for _, t := range stopWords {
 			keep(t)
 		}
 	}

@@ -142,74 +142,10 @@ func (x *refHybridIndex) typoWords(w string) []string {
 	return out
 }
 
-// terms parses a query into its terms. Each whitespace-separated token
-// ("+token": required) is cut into pieces at characters other than
-// letters, digits and the name separators '_', '-' and '.'; a piece is
-// split into words as tool names are (words.NameWords). A piece of several
-// words whose words joined are a word some tool has (GitHub, e-mail) is
-// that one term; otherwise its words are terms, and so is their join
-// (listpullrequests), which the full-name rule matches. Terms of the same
-// stem are kept once (required if any was); stop words come last, marked
-// as such, unless the query has nothing else.
+// terms parses a query as the index does (hybridTerms), with this index's
+// vocabulary.
 func (x *refHybridIndex) terms(query string) []hybridTerm {
-	var all []hybridTerm
-	var ws []string
-	for _, tok := range words.Fields(query) {
-		req := len(tok) > 1 && tok[0] == '+'
-		if req {
-			tok = tok[1:]
-		}
-		for _, piece := range tokenPieces(tok) {
-			ws = words.NameWords(ws[:0], piece)
-			if len(ws) == 1 {
-				all = append(all, hybridTerm{word: ws[0], stem: words.Stem(ws[0]), required: req})
-				continue
-			}
-			if len(ws) == 0 {
-				continue
-			}
-			joined := strings.Join(ws, "")
-			js := words.Stem(joined)
-			if x.knownWord(js) {
-				all = append(all, hybridTerm{word: joined, stem: js, required: req})
-				continue
-			}
-			for _, w := range ws {
-				all = append(all, hybridTerm{word: w, stem: words.Stem(w), required: req})
-			}
-			all = append(all, hybridTerm{word: joined, stem: js})
-		}
-	}
-	var out, stops []hybridTerm
-	seen := map[string]int{}
-	keep := func(t hybridTerm) {
-		if i, ok := seen[t.stem]; ok {
-			out[i].required = out[i].required || t.required
-			return
-		}
-		seen[t.stem] = len(out)
-		out = append(out, t)
-	}
-	for _, t := range all {
-		if words.IsStop(t.word) && !t.required {
-			t.stop = true
-			stops = append(stops, t)
-		} else {
-			keep(t)
-		}
-	}
-	if len(out) == 0 { // only stop words: they are the terms
-		for _, t := range all {
-			keep(t)
-		}
-		return out
-	}
-	if x.p.stop > 0 { // stop words count a little, after the other terms
-		for _, t := range stops {
-			keep(t)
-		}
-	}
-	return out
+	return hybridTerms(query, x.knownWord, x.p.stop > 0)
 }
 
 // knownWord reports whether some tool has the stem s as a word of its
