@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 // Registration in two steps. build checks a batch of tools on its own and
@@ -151,7 +153,7 @@ func describe(e *entry) string {
 	if e.tool.Server == "" {
 		return strconv.Quote(e.tool.Name)
 	}
-	return fmt.Sprintf("%q (tool %q of server %q)", e.tool.Name, echo(e.tool.MCPName), e.tool.Server)
+	return fmt.Sprintf("%q (tool %q of server %q)", e.tool.Name, text.Echo(e.tool.MCPName), e.tool.Server)
 }
 
 // validTexts returns tools with every byte of invalid UTF-8 in a
@@ -170,9 +172,9 @@ func validTexts(tools []Tool) []Tool {
 			out = slices.Clone(tools)
 		}
 		c := &out[i]
-		c.Description, c.SearchHint = validUTF8(c.Description), validUTF8(c.SearchHint)
+		c.Description, c.SearchHint = text.ValidUTF8(c.Description), text.ValidUTF8(c.SearchHint)
 		if !utf8.Valid(c.InputSchema) {
-			c.InputSchema = json.RawMessage(validUTF8(string(c.InputSchema)))
+			c.InputSchema = json.RawMessage(text.ValidUTF8(string(c.InputSchema)))
 		}
 	}
 	if out == nil {

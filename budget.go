@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -40,7 +41,7 @@ type budgetTerm struct {
 // it has at most limit terms. df returns how many tools have a lowercased
 // word.
 func fitTerms(query string, limit int, df func(string) int) (string, string) {
-	if !moreFields(query, limit) {
+	if !text.MoreFields(query, limit) {
 		return query, ""
 	}
 	toks := words.Fields(query)

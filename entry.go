@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -18,8 +19,8 @@ type entry struct {
 	tool      Tool
 	lowerName string
 	parts     []string         // name parts (scoring.go)
-	desc      lowerText        // the description, for the word rules
-	hint      lowerText        // the search hint, likewise
+	desc      text.Lowered     // the description, for the word rules
+	hint      text.Lowered     // the search hint, likewise
 	lim       *RegistryOptions // the registry's limits when it was registered; shared
 
 	lazyData atomic.Pointer[lazyData] // made on first use (lazy)
@@ -71,8 +72,8 @@ func newEntryShared(t *Tool, schema json.RawMessage) *entry {
 		isMCP:     c.isMCP(),
 		deferred:  c.Deferred(),
 		lowerName: words.Lower(c.Name),
-		desc:      newText(c.Description),
-		hint:      newText(c.SearchHint),
+		desc:      text.NewLowered(c.Description),
+		hint:      text.NewLowered(c.SearchHint),
 	}
 	e.upper = e.lowerName != c.Name
 	e.parts, e.scoresMCP = nameParts(c.Name)

@@ -2,7 +2,6 @@ package toolsearch
 
 import (
 	"context"
-	"github.com/toolsearch/toolsearch/internal/benchdata"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -10,9 +9,13 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/benchdata"
+	"github.com/toolsearch/toolsearch/internal/text"
+
 	"slices"
 	"strings"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -64,8 +67,8 @@ func buildFloor(tools []*entry) *floorIndex {
 			}
 			add(&f.part[t], p)
 		}
-		e.hint.runs(func(w string) { add(&f.hint[id(w)], p) })
-		e.desc.runs(func(w string) { add(&f.desc[id(w)], p) })
+		e.hint.Runs(func(w string) { add(&f.hint[id(w)], p) })
+		e.desc.Runs(func(w string) { add(&f.desc[id(w)], p) })
 		for a := range e.parts {
 			joined := e.parts[a]
 			for b := a + 1; b < len(e.parts); b++ {
@@ -145,7 +148,7 @@ func (f *floorIndex) rank(a *floorAcc, query string, k int) []Hit {
 				}
 			}
 		}
-		if flat := unseparated(term); len(flat) >= 2 {
+		if flat := text.Unseparated(term); len(flat) >= 2 {
 			for _, s := range f.joins[flat] {
 				if a.c[s].gen != g {
 					add(s, weightFullName, RuleFullName)
@@ -157,7 +160,7 @@ func (f *floorIndex) rank(a *floorAcc, query string, k int) []Hit {
 				a.c[s].gen = g
 			}
 		}
-		if oneRun(term) {
+		if text.OneRun(term) {
 			if found {
 				for _, s := range f.hint[tok] {
 					add(s, weightHint, RuleHint)
@@ -171,11 +174,11 @@ func (f *floorIndex) rank(a *floorAcc, query string, k int) []Hit {
 		} else {
 			for i, e := range f.tools {
 				s := int32(i)
-				if e.hint.has(term) {
+				if e.hint.End(term) >= 0 {
 					add(s, weightHint, RuleHint)
 					sat(s)
 				}
-				if e.desc.has(term) {
+				if e.desc.End(term) >= 0 {
 					add(s, weightDescription, RuleDescription)
 					sat(s)
 				}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -45,7 +46,7 @@ func FuzzParseQuery(f *testing.F) {
 		terms := parseTerms(kw)
 		fields := words.Fields(kw)
 		require.Len(t, terms.all, len(fields), "one term per whitespace-separated token of %q", kw)
-		require.Equal(t, len(fields), countFields(kw, len(kw)+1), "countFields agrees with the parser on %q", kw)
+		require.Equal(t, len(fields), text.CountFields(kw, len(kw)+1), "countFields agrees with the parser on %q", kw)
 		require.True(t, slices.Equal(terms.required, terms.all[:len(terms.required)]), "required terms come first: %q", terms.all)
 		var required, optional []string
 		for _, tok := range fields {
@@ -511,7 +512,7 @@ func FuzzSchema(f *testing.F) {
 		if err != nil {
 			require.ErrorIs(t, err, ErrInvalidArguments, "CheckCall with schema %q and arguments %q", raw, args)
 			require.True(t, utf8.ValidString(err.Error()), "the refusal is valid UTF-8: %q", err)
-			require.LessOrEqual(t, len(err.Error()), (maxMessages+2)*(maxMessageBytes+maxEcho), "the refusal is short")
+			require.LessOrEqual(t, len(err.Error()), (maxMessages+2)*(text.MaxClip+text.MaxEcho), "the refusal is short")
 			return
 		}
 		require.True(t, utf8.Valid(call.Arguments), "the arguments handed on are valid UTF-8: %q", call.Arguments)

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 // ToolCall is a checked tool call, ready for the application to run.
@@ -53,7 +54,7 @@ type ToolCall struct {
 // tool definition and shared by every Session.
 func (s *Session) CheckCall(name string, args json.RawMessage) (*ToolCall, error) {
 	if n, limit := len(args), s.opts.MaxArgumentBytes; n > limit {
-		return nil, refusal(echo(name), ErrInvalidArguments, refuseArgsTooLong(echo(name), n, limit), ErrLimit)
+		return nil, refusal(text.Echo(name), ErrInvalidArguments, refuseArgsTooLong(text.Echo(name), n, limit), ErrLimit)
 	}
 	if s.opts.CallBridge && name == CallToolName {
 		return s.resolveBridgeCall(args)
@@ -65,7 +66,7 @@ func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error
 	if len(name) > maxNameLength {
 		// No tool has such a name: refused before any work in proportion
 		// to its length (a lookup, close names).
-		return nil, refusal(echo(name), ErrUnknownTool, refuseNameTooLong(name))
+		return nil, refusal(text.Echo(name), ErrUnknownTool, refuseNameTooLong(name))
 	}
 	snap := s.reg.load()
 	if name == ToolSearchName && s.searchOn(snap) {

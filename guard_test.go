@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 // Point 8: the call guard refuses unknown and out-of-scope tools, checks
@@ -310,18 +311,6 @@ func TestHostileNamesAtEveryEntryPoint(t *testing.T) {
 	}
 }
 
-func TestEcho(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"Read", "Read"},
-		{"bad\xffname", "bad\ufffdname"},
-		{strings.Repeat("a", maxEcho), strings.Repeat("a", maxEcho)},
-		{strings.Repeat("a", maxEcho+1), strings.Repeat("a", maxEcho) + "… (129 bytes)"},
-		{strings.Repeat("a", maxEcho-1) + "é", strings.Repeat("a", maxEcho-1) + "… (129 bytes)"},
-	} {
-		assert.Equal(t, tc.want, echo(tc.in), "echo(%.40q)", tc.in)
-	}
-}
-
 // TestServerErrorsAreClipped: the error a lazy schema's loader returns (an
 // MCP server's words) reaches the model cut to a few hundred bytes.
 func TestServerErrorsAreClipped(t *testing.T) {
@@ -332,16 +321,16 @@ func TestServerErrorsAreClipped(t *testing.T) {
 	s := NewSession(reg, nil)
 	res := sessionSearch(t, s, "select:Lazy")
 	require.Len(t, res.Notes, 1)
-	assert.Less(t, len(res.Notes[0]), 2*maxMessageBytes)
+	assert.Less(t, len(res.Notes[0]), 2*text.MaxClip)
 	assert.True(t, utf8.ValidString(res.Notes[0]))
 	_, err = s.CheckCall("Lazy", nil)
 	require.ErrorIs(t, err, ErrToolUnavailable)
-	assert.Less(t, len(err.Error()), 2*maxMessageBytes)
+	assert.Less(t, len(err.Error()), 2*text.MaxClip)
 }
 
 func TestPrefix(t *testing.T) {
-	assert.Equal(t, "ab", prefix("abc", 2))
-	assert.Equal(t, "a", prefix("aé", 2), "a character is not cut in two")
-	assert.Equal(t, strings.Repeat("\ufffd", 5), prefix(strings.Repeat("\x80", 10), 8),
+	assert.Equal(t, "ab", text.Prefix("abc", 2))
+	assert.Equal(t, "a", text.Prefix("aé", 2), "a character is not cut in two")
+	assert.Equal(t, strings.Repeat("\ufffd", 5), text.Prefix(strings.Repeat("\x80", 10), 8),
 		"bytes that start no character are replaced; at most 3 are dropped looking for a character's start")
 }

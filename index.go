@@ -114,8 +114,8 @@ func (e *entry) tokens(fn func(tok string, f field)) {
 	for _, p := range e.parts {
 		fn(p, pf)
 	}
-	e.hint.runs(func(w string) { fn(w, fieldHint) })
-	e.desc.runs(func(w string) { fn(w, fieldDesc) })
+	e.hint.Runs(func(w string) { fn(w, fieldHint) })
+	e.desc.Runs(func(w string) { fn(w, fieldDesc) })
 }
 
 // maxShards bounds the shard count (and its per-change copy).

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 // indexView is what an index says about each tool, independent of slots:
@@ -338,7 +339,7 @@ func TestAccumulatorReuse(t *testing.T) {
 
 func TestHasLineTerminator(t *testing.T) {
 	for _, s := range []string{"", "a", "a\nb", "\r", "x\u2028", "\u2029y", "\u2027", "\u202a", "é\u2030", "\xe2\x80", "\xe2", "ab\xe2\x80\xa8"} {
-		assert.Equal(t, strings.ContainsAny(s, "\n\r\u2028\u2029"), hasLineTerminator(s), "%q", s)
+		assert.Equal(t, strings.ContainsAny(s, "\n\r\u2028\u2029"), text.HasLineTerminator(s), "%q", s)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -98,7 +99,7 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 	// The hint and the description have it as a whole word. A term of one
 	// run is indexed as it is; any other is checked on the tools that have
 	// all its runs.
-	if oneRun(term) {
+	if text.OneRun(term) {
 		if p != nil {
 			a.textRule(p.hint, weightHint, RuleHint, t)
 			a.textRule(p.desc, weightDescription, RuleDescription, t)
@@ -115,7 +116,7 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 // part that is a prefix of the flattened term and one that is a suffix of
 // it, with spansParts.
 func (ix *index) spans(a *accumulator, term string, t *termState) {
-	flat := unseparated(term)
+	flat := text.Unseparated(term)
 	if len(flat) < 2 || len(flat) > maxNameLength || !partChars(flat) || !ix.joins.mayHave(flat) {
 		return // (parts joined are at most a name long)
 	}
@@ -189,7 +190,7 @@ func (ix *index) slowWord(a *accumulator, term string, t *termState, f field, po
 	}
 	var lists [][]int32
 	none := false
-	termRuns(term, func(run string) {
+	text.TermRuns(term, func(run string) {
 		p := ix.lookup(run)
 		if p == nil || len(*p.list(f)) == 0 {
 			none = true
@@ -214,16 +215,16 @@ func (ix *index) slowWord(a *accumulator, term string, t *termState, f field, po
 		if e == nil {
 			continue
 		}
-		text := e.desc
+		txt := e.desc
 		if f == fieldHint {
-			text = e.hint
+			txt = e.hint
 		}
-		if !work.spend(workPerCandidate + len(text.s)) {
+		if !work.spend(workPerCandidate + txt.Len()) {
 			return
 		}
-		end := text.end(term)
+		end := txt.End(term)
 		if end >= 0 {
-			work.refund(len(text.s) - end) // the rest was not read
+			work.refund(txt.Len() - end) // the rest was not read
 			a.textHit(s, w, r, t)
 		}
 	}

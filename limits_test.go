@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -105,7 +106,7 @@ func TestCountFields(t *testing.T) {
 		{" a  b\u00a0c\u2028d ", 10, 4},
 		{"a b c d e f", 3, 3},
 	} {
-		assert.Equal(t, tc.want, countFields(tc.s, tc.upTo), "countFields(%q, %d)", tc.s, tc.upTo)
+		assert.Equal(t, tc.want, text.CountFields(tc.s, tc.upTo), "text.CountFields(%q, %d)", tc.s, tc.upTo)
 		if tc.upTo > len(words.Fields(tc.s)) {
 			assert.Len(t, words.Fields(tc.s), tc.want, "countFields agrees with splitSpace on %q", tc.s)
 		}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 // The JSON Schema library turns every number it compares into an exact
@@ -61,7 +63,7 @@ func checkNumbers(v any) error {
 		switch v := v.(type) {
 		case json.Number:
 			if p := numberProblem(string(v)); p != "" {
-				return errors.New(echo("/"+strings.Join(path, "/")) + ": the number " + echo(string(v)) + " " + p)
+				return errors.New(text.Echo("/"+strings.Join(path, "/")) + ": the number " + text.Echo(string(v)) + " " + p)
 			}
 		case []any:
 			for i, x := range v {

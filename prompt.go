@@ -6,7 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 // This file holds every text the model reads that the package writes: the
@@ -264,7 +265,7 @@ func noMatchText(pending []string) string {
 	if len(pending) == 0 {
 		return none
 	}
-	return none + ". Some MCP servers are still connecting: " + validUTF8(strings.Join(pending, ", ")) +
+	return none + ". Some MCP servers are still connecting: " + text.ValidUTF8(strings.Join(pending, ", ")) +
 		". Their tools will become available shortly — try searching again."
 }
 
@@ -338,35 +339,7 @@ func leftOutUnloaded(name string, err error) string { return name + " was left o
 // the "toolsearch: " prefix of the sentinels it wraps, and cut to a few
 // hundred bytes of valid UTF-8.
 func modelText(err error) string {
-	return clipMessage(strings.ReplaceAll(err.Error(), "toolsearch: ", ""))
-}
-
-// maxEcho is the most bytes of a model's or a server's input that a text
-// quotes: enough for any valid tool name.
-const maxEcho = maxNameLength
-
-// echo returns s as a text may quote it: valid UTF-8 (an invalid byte
-// becomes U+FFFD), and, when longer than maxEcho bytes, its first ones
-// followed by "…" and the length. Every text that repeats input from a
-// model or a server (names, numbers, history entries) goes through it, so
-// that no text grows with the input or carries invalid UTF-8.
-func echo(s string) string {
-	if len(s) <= maxEcho {
-		return validUTF8(s)
-	}
-	return prefix(s, maxEcho) + "… (" + strconv.Itoa(len(s)) + " bytes)"
-}
-
-// prefix returns the first n bytes of s, or fewer so as not to split a
-// character, as valid UTF-8.
-func prefix(s string, n int) string {
-	if len(s) <= n {
-		return validUTF8(s)
-	}
-	for back := 0; back < utf8.UTFMax-1 && n > 0 && !utf8.RuneStart(s[n]); back++ {
-		n-- // a character cut in two; bytes that start none are replaced
-	}
-	return validUTF8(s[:n])
+	return text.Clip(strings.ReplaceAll(err.Error(), "toolsearch: ", ""))
 }
 
 // The refusals of ToolSearch input. invalidQuery puts invalidInputPrefix
@@ -425,11 +398,11 @@ func refuseUnavailable(name, server string, pending bool) string {
 	if pending {
 		why = "is still connecting; try again shortly"
 	}
-	return "Tool " + name + " is not available: its MCP server " + validUTF8(server) + " " + why + "."
+	return "Tool " + name + " is not available: its MCP server " + text.ValidUTF8(server) + " " + why + "."
 }
 
 func refuseUnknown(name string, suggestions []string) string {
-	msg := "No tool named " + echo(name) + " is available."
+	msg := "No tool named " + text.Echo(name) + " is available."
 	if len(suggestions) > 0 {
 		msg += " Did you mean " + strings.Join(suggestions, ", ") + "?"
 	}
@@ -437,7 +410,7 @@ func refuseUnknown(name string, suggestions []string) string {
 }
 
 func refuseNameTooLong(name string) string {
-	return "No tool named " + echo(name) + " is available: tool names are at most " + strconv.Itoa(maxNameLength) + " bytes."
+	return "No tool named " + text.Echo(name) + " is available: tool names are at most " + strconv.Itoa(maxNameLength) + " bytes."
 }
 
 func refuseNoSchema(name string, err error) string {

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 // Resume adds to the discovered set the tools that a conversation history
@@ -101,7 +103,7 @@ func discoveredInHistory(history json.RawMessage) (names []string, skipped []err
 	for _, n := range slices.Sorted(maps.Keys(h.names)) {
 		if err := checkName(n); err != nil {
 			if bad++; bad <= maxSkippedNames {
-				skipped = append(skipped, fmt.Errorf("history names %q: %w", echo(n), err))
+				skipped = append(skipped, fmt.Errorf("history names %q: %w", text.Echo(n), err))
 			}
 			continue
 		}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 // schemaURL is the base URL a tool schema is compiled under. Relative
@@ -257,7 +258,7 @@ func (e *entry) loadSchema() (json.RawMessage, error) {
 				return
 			}
 			if !utf8.Valid(raw) {
-				raw = json.RawMessage(validUTF8(string(raw)))
+				raw = json.RawMessage(text.ValidUTF8(string(raw)))
 			}
 			if err := checkSchema(raw, e.limits()); err != nil {
 				l.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
@@ -318,7 +319,7 @@ func decodeArgs(args json.RawMessage) (any, json.RawMessage, error) {
 	}
 	compact := buf.Bytes()
 	if !utf8.Valid(compact) {
-		compact = []byte(validUTF8(string(compact))) // as the decoder read them
+		compact = []byte(text.ValidUTF8(string(compact))) // as the decoder read them
 	}
 	return v, compact, nil
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -85,7 +86,7 @@ func parseTerms(q string) terms {
 // spansParts reports whether term, with '_', '-' and '.' removed, equals two
 // or more consecutive name parts joined together (the full-name fallback).
 func spansParts(term string, parts []string) bool {
-	flat := unseparated(term)
+	flat := text.Unseparated(term)
 	if flat == "" {
 		return false
 	}

@@ -42,11 +42,11 @@ func refScoreTerm(e *entry, term string) (score int, rules Rule) {
 	case spansParts(term, e.parts):
 		score, rules = weightFullName, RuleFullName
 	}
-	if e.hint.has(term) {
+	if e.hint.End(term) >= 0 {
 		score += weightHint
 		rules |= RuleHint
 	}
-	if e.desc.has(term) {
+	if e.desc.End(term) >= 0 {
 		score += weightDescription
 		rules |= RuleDescription
 	}
@@ -56,7 +56,7 @@ func refScoreTerm(e *entry, term string) (score int, rules Rule) {
 // refSatisfies reports whether e meets the required term r: a name part
 // contains it, or the description or hint has it as a whole word.
 func refSatisfies(e *entry, r string) bool {
-	return refPartContains(e.parts, r) || e.desc.has(r) || e.hint.has(r)
+	return refPartContains(e.parts, r) || e.desc.End(r) >= 0 || e.hint.End(r) >= 0
 }
 
 func refPartContains(parts []string, term string) bool {

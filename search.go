@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -326,7 +327,7 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 	if len(query) > s.opts.MaxQueryBytes {
 		return nil, overLimit(queryTooLong(len(query), s.opts.MaxQueryBytes))
 	}
-	query = validUTF8(query) // as Call's JSON decoder reads it
+	query = text.ValidUTF8(query) // as Call's JSON decoder reads it
 	snap := s.reg.load()
 	res := &Result{
 		Query:              query,

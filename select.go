@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -16,7 +17,7 @@ func selectArg(query string) (string, bool) {
 		return "", false
 	}
 	rest := query[len(prefix):]
-	if hasLineTerminator(rest) {
+	if text.HasLineTerminator(rest) {
 		return "", false
 	}
 	return rest, true
@@ -142,7 +143,7 @@ func (s *Searcher) selectTools(snap *snapshot, arg string, res *Result, buf []*e
 	}
 	work := &queryWork{left: s.opts.MaxQueryWork}
 	for i, n := range missing {
-		missing[i] = echo(n)
+		missing[i] = text.Echo(n)
 		sug, complete := snap.suggest(n, s.in, work) // none for a name longer than any tool's
 		if !complete {
 			res.Notes = append(res.Notes, suggestionsCut())

@@ -8,6 +8,8 @@ import (
 	"maps"
 	"slices"
 	"sync"
+
+	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 // SessionOptions configure a Session. A nil *SessionOptions means the
@@ -296,7 +298,7 @@ func (s *Session) AddDiscovered(names ...string) (skipped []error) {
 	over := 0
 	for _, n := range names {
 		if err := checkName(n); err != nil {
-			skipped = append(skipped, fmt.Errorf("discovered %q: %w", echo(n), err))
+			skipped = append(skipped, fmt.Errorf("discovered %q: %w", text.Echo(n), err))
 			continue
 		}
 		if _, ok := s.discovered[n]; !ok && len(s.discovered) >= s.opts.MaxDiscovered {
@@ -359,7 +361,7 @@ func (s *Session) Restore(st SessionState) error {
 		for _, n := range list {
 			if err := checkName(n); err != nil {
 				if bad++; bad <= maxSkippedNames {
-					errs = append(errs, fmt.Errorf("restore %q: %w", echo(n), err))
+					errs = append(errs, fmt.Errorf("restore %q: %w", text.Echo(n), err))
 				}
 			}
 		}

@@ -3,6 +3,8 @@ package toolsearch
 import (
 	"strings"
 	"sync"
+
+	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 // Close names for a name that matches no tool (select: suggestions and the
@@ -68,7 +70,7 @@ type suggestIndex struct {
 func buildSuggestIndex(pool []*entry) *suggestIndex {
 	x := &suggestIndex{folded: make([]string, len(pool)), byFold: make(map[string][]int32, len(pool))}
 	for i, e := range pool {
-		n := foldName(e.tool.Name)
+		n := text.FoldName(e.tool.Name)
 		x.folded[i] = n
 		p := int32(i)
 		x.byFold[n] = append(x.byFold[n], p)
@@ -99,7 +101,7 @@ type suggestScratch struct {
 // accepts and that are close to name, spending from work; it reports false
 // when work ran out before every candidate was checked.
 func (s *snapshot) suggest(name string, in func(*entry) bool, work *queryWork) ([]string, bool) {
-	q := foldName(name)
+	q := text.FoldName(name)
 	if q == "" || len(q) > maxNameLength {
 		return nil, true
 	}

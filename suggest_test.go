@@ -9,12 +9,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 // suggestBrute is the rule of suggest.go applied to every tool of the
 // pool: what the index must find.
 func suggestBrute(pool []*entry, name string, in func(*entry) bool) []string {
-	q := foldName(name)
+	q := text.FoldName(name)
 	if q == "" {
 		return nil
 	}
@@ -28,7 +29,7 @@ func suggestBrute(pool []*entry, name string, in func(*entry) bool) []string {
 		if !in(e) {
 			continue
 		}
-		if d := nameDistance(foldName(e.tool.Name), q, limit, limit, &queryWork{left: 1 << 40}); d >= 0 {
+		if d := nameDistance(text.FoldName(e.tool.Name), q, limit, limit, &queryWork{left: 1 << 40}); d >= 0 {
 			cs = append(cs, cand{e.tool.Name, d, i})
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 // Validating a tool call's arguments (Session.CheckCall) is the schema
@@ -303,17 +304,14 @@ func formatAsserted(s *jsonschema.Schema) bool {
 }
 
 // The validation errors for the model: at most maxMessages of them, each
-// at most maxMessageBytes long (the schema library quotes whole values).
-const (
-	maxMessages     = 10
-	maxMessageBytes = 300
-)
+// at most text.MaxClip bytes long (the schema library quotes whole values).
+const maxMessages = 10
 
 // validationMessage turns a jsonschema error into one line for the model.
 func validationMessage(err error) string {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return clipMessage(err.Error())
+		return text.Clip(err.Error())
 	}
 	var msgs []string
 	more := 0
@@ -327,25 +325,16 @@ func validationMessage(err error) string {
 		}
 		loc := strings.TrimPrefix(e.InstanceLocation, "/")
 		if loc == "" {
-			msgs = append(msgs, clipMessage(e.Error))
+			msgs = append(msgs, text.Clip(e.Error))
 		} else {
-			msgs = append(msgs, clipMessage(echo(loc)+": "+e.Error))
+			msgs = append(msgs, text.Clip(text.Echo(loc)+": "+e.Error))
 		}
 	}
 	if len(msgs) == 0 {
-		return clipMessage(ve.Error())
+		return text.Clip(ve.Error())
 	}
 	if more > 0 {
 		msgs = append(msgs, "and "+strconv.Itoa(more)+" more")
 	}
 	return strings.Join(msgs, "; ")
-}
-
-// clipMessage cuts one message of the schema library to maxMessageBytes,
-// as valid UTF-8.
-func clipMessage(m string) string {
-	if len(m) <= maxMessageBytes {
-		return validUTF8(m)
-	}
-	return prefix(m, maxMessageBytes) + "…"
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 const draft7 = `"$schema":"http://json-schema.org/draft-07/schema#",`
@@ -143,7 +144,7 @@ func TestValidationMessagesAreShort(t *testing.T) {
 	s := callSession(t, `{"properties":{"a":{"type":"array","items":{"enum":`+enum+`}},"b":{"format":"email"}},"$schema":"http://json-schema.org/draft-07/schema#"}`, nil)
 	_, err := s.CheckCall("T", json.RawMessage(`{"a":[`+strings.TrimSuffix(strings.Repeat(`"z",`, 500), ",")+`],"b":"`+strings.Repeat("\xff", 5000)+`"}`))
 	require.ErrorIs(t, err, ErrInvalidArguments)
-	assert.Less(t, len(err.Error()), (maxMessages+1)*(maxMessageBytes+200), "at most %d messages of %d bytes", maxMessages, maxMessageBytes)
+	assert.Less(t, len(err.Error()), (maxMessages+1)*(text.MaxClip+200), "at most %d messages of %d bytes", maxMessages, text.MaxClip)
 	assert.Contains(t, err.Error(), "more")
 	assert.True(t, utf8.ValidString(err.Error()))
 }

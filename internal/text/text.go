@@ -1,6 +1,12 @@
-package toolsearch
+// Package text holds the text helpers of the core that know nothing of
+// tools: the regular-expression word boundary \b over ASCII word
+// characters (which the keyword rules match with), lowercased texts,
+// JavaScript whitespace and line terminators, name folding, and the
+// quoting of untrusted input in texts for the model (Echo, Clip).
+package text
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -20,14 +26,11 @@ func boundary(s string, i int) bool {
 	return before != after
 }
 
-// hasWord reports whether text matches the regular expression \bterm\b with
-// term taken literally and ASCII word characters: some occurrence of term in
-// text has a word boundary at both ends.
-func hasWord(text, term string) bool { return wordEnd(text, term) >= 0 }
-
-// wordEnd returns the end of the first match of \bterm\b in text (see
-// hasWord), or -1: how much of the text a check reads.
-func wordEnd(text, term string) int {
+// WordEnd returns the end of the first match in text of the regular
+// expression \bterm\b, with term taken literally and ASCII word
+// characters (some occurrence of term has a word boundary at both ends),
+// or -1: how much of the text a check reads.
+func WordEnd(text, term string) int {
 	if term == "" {
 		return -1
 	}
@@ -45,45 +48,46 @@ func wordEnd(text, term string) int {
 	}
 }
 
-// lowerText is a description or hint as the word rules see it: lowercased. An
+// Lowered is a description or hint as the word rules see it: lowercased. An
 // ASCII text is kept as it is and compared with ASCII case folding, which
 // is the same as comparing its lowercased form (lowering ASCII changes no
 // length and no word boundary), so that no lowercased copy of every
 // description is kept; any other text is kept lowercased.
-type lowerText struct {
+type Lowered struct {
 	s    string // the text itself when fold, else its lowercased form
 	fold bool
 }
 
-func newText(s string) lowerText {
+// NewLowered returns s as the word rules see it.
+func NewLowered(s string) Lowered {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return lowerText{s: words.Lower(s)}
+			return Lowered{s: words.Lower(s)}
 		}
 	}
-	return lowerText{s: s, fold: true}
+	return Lowered{s: s, fold: true}
 }
 
-// has reports whether the lowercased text matches \bterm\b (see hasWord).
-func (t lowerText) has(term string) bool { return t.end(term) >= 0 }
+// Len returns the length of the text in bytes.
+func (t Lowered) Len() int { return len(t.s) }
 
-// end returns the end of the first match of \bterm\b in the lowercased
-// text, or -1 (see wordEnd).
-func (t lowerText) end(term string) int {
+// End returns the end of the first match of \bterm\b in the lowercased
+// text, or -1 (see WordEnd).
+func (t Lowered) End(term string) int {
 	if t.fold {
 		return wordEndFold(t.s, term)
 	}
-	return wordEnd(t.s, term)
+	return WordEnd(t.s, term)
 }
 
-// runs calls fn with every run of the lowercased text that a keyword term
-// can equal (see textRuns). A run may be built for the call: keep a clone.
-func (t lowerText) runs(fn func(string)) {
+// Runs calls fn with every run of the lowercased text that a keyword term
+// can equal (see Runs). A run may be built for the call: keep a clone.
+func (t Lowered) Runs(fn func(string)) {
 	if !t.fold {
-		textRuns(t.s, fn)
+		Runs(t.s, fn)
 		return
 	}
-	textRuns(t.s, func(r string) {
+	Runs(t.s, func(r string) {
 		if isWordByte(r[0]) {
 			r = strings.ToLower(r)
 		}
@@ -91,14 +95,14 @@ func (t lowerText) runs(fn func(string)) {
 	})
 }
 
-// textRuns calls fn, in order, with every maximal run of ASCII word
+// Runs calls fn, in order, with every maximal run of ASCII word
 // characters of s, and every maximal run of other characters that has a
 // word character on each side and holds no whitespace. These are the runs
 // a term can match: \bterm\b holds exactly where each of the term's own
 // runs is such a run of the text (a term holds no whitespace; a run of
 // other characters at an edge of the term needs a word character beyond
 // it for \b to hold there).
-func textRuns(s string, fn func(string)) {
+func Runs(s string, fn func(string)) {
 	for start := 0; start < len(s); {
 		word := isWordByte(s[start])
 		end := start + 1
@@ -112,9 +116,9 @@ func textRuns(s string, fn func(string)) {
 	}
 }
 
-// termRuns calls fn with every maximal run of ASCII word characters and
+// TermRuns calls fn with every maximal run of ASCII word characters and
 // every maximal run of other characters of term, in order.
-func termRuns(term string, fn func(string)) {
+func TermRuns(term string, fn func(string)) {
 	for start := 0; start < len(term); {
 		word := isWordByte(term[start])
 		end := start + 1
@@ -126,9 +130,9 @@ func termRuns(term string, fn func(string)) {
 	}
 }
 
-// oneRun reports whether s is one run: made only of ASCII word characters,
+// OneRun reports whether s is one run: made only of ASCII word characters,
 // or only of other characters.
-func oneRun(s string) bool {
+func OneRun(s string) bool {
 	for i := 1; i < len(s); i++ {
 		if isWordByte(s[i]) != isWordByte(s[0]) {
 			return false
@@ -166,11 +170,7 @@ var lowerASCII = func() (m [256]byte) {
 	return m
 }()
 
-// hasWordFold is hasWord(strings.ToLower(text), term) for an ASCII text,
-// without building the lowercased text.
-func hasWordFold(text, term string) bool { return wordEndFold(text, term) >= 0 }
-
-// wordEndFold is wordEnd(strings.ToLower(text), term) for an ASCII text.
+// wordEndFold is WordEnd(strings.ToLower(text), term) for an ASCII text.
 func wordEndFold(text, term string) int {
 	if term == "" || len(term) > len(text) {
 		return -1
@@ -196,39 +196,10 @@ func wordEndFold(text, term string) int {
 	return -1
 }
 
-// wordRuns calls fn with every maximal run of ASCII word characters in s,
-// in order, duplicates included.
-func wordRuns(s string, fn func(string)) {
-	start := -1
-	for i := 0; i < len(s); i++ {
-		if isWordByte(s[i]) {
-			if start < 0 {
-				start = i
-			}
-		} else if start >= 0 {
-			fn(s[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		fn(s[start:])
-	}
-}
-
-// wordOnly reports whether s is made of ASCII word characters only.
-func wordOnly(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isWordByte(s[i]) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// hasLineTerminator reports whether s has a JavaScript line terminator:
+// HasLineTerminator reports whether s has a JavaScript line terminator:
 // \n, \r, U+2028 or U+2029 (strings.ContainsAny with them is several times
 // slower, and select: queries test it on every call).
-func hasLineTerminator(s string) bool {
+func HasLineTerminator(s string) bool {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\n', '\r':
@@ -242,15 +213,15 @@ func hasLineTerminator(s string) bool {
 	return false
 }
 
-// moreFields reports whether s has more than limit whitespace-separated
+// MoreFields reports whether s has more than limit whitespace-separated
 // fields. It allocates nothing.
-func moreFields(s string, limit int) bool {
-	return limit < len(s) && countFields(s, limit+1) > limit
+func MoreFields(s string, limit int) bool {
+	return limit < len(s) && CountFields(s, limit+1) > limit
 }
 
-// countFields counts the whitespace-separated fields of s, stopping at
+// CountFields counts the whitespace-separated fields of s, stopping at
 // upTo. It allocates nothing.
-func countFields(s string, upTo int) int {
+func CountFields(s string, upTo int) int {
 	n := 0
 	in := false
 	for _, c := range s {
@@ -268,12 +239,12 @@ func countFields(s string, upTo int) int {
 	return n
 }
 
-// foldName lowercases n and drops '_', '-' and '.'.
-func foldName(n string) string { return unseparated(words.Lower(n)) }
+// FoldName lowercases n and drops '_', '-' and '.'.
+func FoldName(n string) string { return Unseparated(words.Lower(n)) }
 
-// unseparated returns s without '_', '-' and '.', the characters that
+// Unseparated returns s without '_', '-' and '.', the characters that
 // separate or join name parts.
-func unseparated(s string) string {
+func Unseparated(s string) string {
 	if !strings.ContainsAny(s, "_-.") {
 		return s
 	}
@@ -285,11 +256,11 @@ func unseparated(s string) string {
 	}, s)
 }
 
-// validUTF8 returns s with each byte that is not part of a valid UTF-8
+// ValidUTF8 returns s with each byte that is not part of a valid UTF-8
 // encoding replaced by U+FFFD, as a JSON decoder reads it, so that text
 // given directly (not through JSON) is read the same way as text sent as
 // JSON.
-func validUTF8(s string) string {
+func ValidUTF8(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
@@ -305,4 +276,44 @@ func validUTF8(s string) string {
 		i += n
 	}
 	return b.String()
+}
+
+// MaxEcho is the most bytes of a model's or a server's input that Echo
+// quotes: enough for any valid tool name (128 bytes).
+const MaxEcho = 128
+
+// Echo returns s as a text may quote it: valid UTF-8 (an invalid byte
+// becomes U+FFFD), and, when longer than MaxEcho bytes, its first ones
+// followed by "…" and the length. Every text that repeats input from a
+// model or a server (names, numbers, history entries) goes through it, so
+// that no text grows with the input or carries invalid UTF-8.
+func Echo(s string) string {
+	if len(s) <= MaxEcho {
+		return ValidUTF8(s)
+	}
+	return Prefix(s, MaxEcho) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// Prefix returns the first n bytes of s, or fewer so as not to split a
+// character, as valid UTF-8.
+func Prefix(s string, n int) string {
+	if len(s) <= n {
+		return ValidUTF8(s)
+	}
+	for back := 0; back < utf8.UTFMax-1 && n > 0 && !utf8.RuneStart(s[n]); back++ {
+		n-- // a character cut in two; bytes that start none are replaced
+	}
+	return ValidUTF8(s[:n])
+}
+
+// MaxClip is the length Clip cuts a message to, in bytes.
+const MaxClip = 300
+
+// Clip cuts one message (of the schema library, or of a user's or a
+// server's error) to MaxClip bytes, as valid UTF-8.
+func Clip(m string) string {
+	if len(m) <= MaxClip {
+		return ValidUTF8(m)
+	}
+	return Prefix(m, MaxClip) + "…"
 }

@@ -1,4 +1,4 @@
-package toolsearch
+package text
 
 import (
 	"math/rand/v2"
@@ -22,7 +22,7 @@ func randomText(rng *rand.Rand, alphabet ...string) func(n int) string {
 	}
 }
 
-// TestHasWordEqualsRegexp checks hasWord against Go's regexp \b (ASCII word
+// TestHasWordEqualsRegexp checks WordEnd against Go's regexp \b (ASCII word
 // characters, as in JavaScript) on random texts and terms.
 func TestHasWordEqualsRegexp(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -30,13 +30,13 @@ func TestHasWordEqualsRegexp(t *testing.T) {
 	for range 20000 {
 		text, term := gen(rng.IntN(12)), gen(1+rng.IntN(3))
 		want := regexp.MustCompile(`\b` + regexp.QuoteMeta(term) + `\b`).MatchString(text)
-		require.Equal(t, want, hasWord(text, term), "hasWord(%q, %q)", text, term)
+		require.Equal(t, want, WordEnd(text, term) >= 0, "WordEnd(%q, %q)", text, term)
 	}
 }
 
 // TestTermRunsAreIndexed checks what the keyword index relies on: where
 // \bterm\b matches a text, every run of the term is one of the text's
-// runs (textRuns), so the tools that have them all are the only
+// runs (Runs), so the tools that have them all are the only
 // candidates; and for a term of one run, being one of the text's runs is
 // the same as matching.
 func TestTermRunsAreIndexed(t *testing.T) {
@@ -49,16 +49,16 @@ func TestTermRunsAreIndexed(t *testing.T) {
 			continue // terms hold no whitespace
 		}
 		runs := map[string]bool{}
-		textRuns(text, func(r string) { runs[r] = true })
-		match := hasWord(text, term)
+		Runs(text, func(r string) { runs[r] = true })
+		match := WordEnd(text, term) >= 0
 		all := true
-		termRuns(term, func(r string) { all = all && runs[r] })
+		TermRuns(term, func(r string) { all = all && runs[r] })
 		if match {
-			require.True(t, all, "hasWord(%q, %q) but a run of the term is not one of the text's runs %q", text, term, runs)
+			require.True(t, all, "WordEnd(%q, %q) ≥ 0 but a run of the term is not one of the text's runs %q", text, term, runs)
 		}
-		if oneRun(term) {
+		if OneRun(term) {
 			oneRunTerms++
-			require.Equal(t, match, runs[term], "hasWord(%q, %q) against the runs %q", text, term, runs)
+			require.Equal(t, match, runs[term], "WordEnd(%q, %q) ≥ 0 against the runs %q", text, term, runs)
 		}
 	}
 	assert.Greater(t, oneRunTerms, 5000)
@@ -70,26 +70,39 @@ func TestTermRunsAreIndexed(t *testing.T) {
 func TestLowerTextEqualsLowered(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	gen := randomText(rng, "a", "B", "b", "A", "_", "1", " ", "-", "+", ".", "é", "É", "(", "aB", "C++", "İ", "K", "Σ")
-	runs := func(lt lowerText) []string {
+	runs := func(lt Lowered) []string {
 		var out []string
-		lt.runs(func(w string) { out = append(out, w) })
+		lt.Runs(func(w string) { out = append(out, w) })
 		return out
 	}
 	folded := 0
 	for range 50000 {
 		s, term := gen(rng.IntN(14)), words.Lower(gen(1+rng.IntN(3)))
-		lt := newText(s)
+		lt := NewLowered(s)
 		if lt.fold {
 			folded++
 		}
 		low := words.Lower(s)
-		require.Equal(t, hasWord(low, term), lt.has(term), "newText(%q).has(%q)", s, term)
+		require.Equal(t, WordEnd(low, term), lt.End(term), "NewLowered(%q).End(%q)", s, term)
 		var want []string
-		textRuns(low, func(w string) { want = append(want, w) })
-		require.Equal(t, want, runs(lt), "newText(%q).runs", s)
+		Runs(low, func(w string) { want = append(want, w) })
+		require.Equal(t, want, runs(lt), "NewLowered(%q).Runs", s)
 	}
 	assert.Greater(t, folded, 1000, "the ASCII (folded) case is exercised")
 	assert.Less(t, folded, 49000, "the non-ASCII (lowered) case is exercised")
-	assert.Equal(t, lowerText{s: "Create an Issue", fold: true}, newText("Create an Issue"), "an ASCII text is not copied")
-	assert.Equal(t, lowerText{s: "créer"}, newText("Créer"))
+	assert.Equal(t, Lowered{s: "Create an Issue", fold: true}, NewLowered("Create an Issue"), "an ASCII text is not copied")
+	assert.Equal(t, Lowered{s: "créer"}, NewLowered("Créer"))
+}
+
+// TestEcho: a text quotes input by a short, valid prefix.
+func TestEcho(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Read", "Read"},
+		{"bad\xffname", "bad\ufffdname"},
+		{strings.Repeat("a", MaxEcho), strings.Repeat("a", MaxEcho)},
+		{strings.Repeat("a", MaxEcho+1), strings.Repeat("a", MaxEcho) + "… (129 bytes)"},
+		{strings.Repeat("a", MaxEcho-1) + "é", strings.Repeat("a", MaxEcho-1) + "… (129 bytes)"},
+	} {
+		assert.Equal(t, tc.want, Echo(tc.in), "Echo(%.40q)", tc.in)
+	}
 }
