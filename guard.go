@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
 )
 
@@ -78,7 +79,7 @@ func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error
 			pending := s.reg.ServerStatus(t.Server) == ServerPending
 			return nil, refusal(name, ErrToolUnavailable, refuseUnavailable(name, t.Server, pending))
 		}
-		sug, _ := snap.suggest(name, s.in, &queryWork{left: s.opts.Search.MaxQueryWork})
+		sug, _ := snap.suggest(name, s.in, querywork.New(s.opts.Search.MaxQueryWork))
 		return nil, refusal(name, ErrUnknownTool, refuseUnknown(name, sug))
 	}
 	v, err := e.compiledSchema()

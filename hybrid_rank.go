@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -161,7 +162,7 @@ func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(
 	p := x.p
 	q := hybridQuery{norms: x.norms(), credits: [4]float64{0, p.name, p.namePart, p.name * p.typo}}
 	var required, counted uint16
-	work := queryWorkOf(ctx) // pays for the name parts compared
+	work := querywork.Of(ctx) // pays for the name parts compared
 	for _, t := range terms {
 		x.scoreTerm(sc, &q, t, work)
 		if t.required {
@@ -276,7 +277,7 @@ func (p *hybridParams) weight(hint, lead, desc, arg float64, in *hybridNorm, nam
 }
 
 // scoreTerm adds term t to the scores in sc.
-func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm, work *queryWork) {
+func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm, work *querywork.Budget) {
 	p := x.p
 	acc := sc.acc
 	sc.term = sc.term[:0]
@@ -316,7 +317,7 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 		for _, d := range x.joins.get(t.stem) {
 			nameCredit(d, creditJoin, RuleFullName)
 		}
-		if len(t.word) >= 3 && partChars(t.word) && !work.cut {
+		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
 			vocab := x.kw.vocab
 			for _, id := range vocab.candidates(t.word) {
 				if !x.kw.partRefs.has(id) {
@@ -327,7 +328,7 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 					continue // no tool has the part any more
 				}
 				part := vocab.parts[id]
-				if !work.spend(len(part)) {
+				if !work.Spend(len(part)) {
 					break
 				}
 				if part != t.word && strings.Contains(part, t.word) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -178,7 +179,7 @@ func (x *refHybridIndex) Rank(ctx context.Context, query string, hits []Hit) ([]
 		sc = &refHybridScratch{acc: make([]refHybridAcc, n)}
 	}
 	var required, counted int32
-	work := queryWorkOf(ctx) // pays for the name parts compared
+	work := querywork.Of(ctx) // pays for the name parts compared
 	for ti, t := range terms {
 		x.scoreTerm(sc, t, int32(ti+1), work)
 		if t.required {
@@ -208,7 +209,7 @@ func (x *refHybridIndex) Rank(ctx context.Context, query string, hits []Hit) ([]
 }
 
 // scoreTerm adds term t, the query's term mark-1, to the scores in sc.
-func (x *refHybridIndex) scoreTerm(sc *refHybridScratch, t hybridTerm, mark int32, work *queryWork) {
+func (x *refHybridIndex) scoreTerm(sc *refHybridScratch, t hybridTerm, mark int32, work *querywork.Budget) {
 	p := x.p
 	acc := sc.acc
 	sc.term = sc.term[:0]
@@ -243,10 +244,10 @@ func (x *refHybridIndex) scoreTerm(sc *refHybridScratch, t hybridTerm, mark int3
 		for _, d := range x.joins[t.stem] {
 			nameCredit(d, p.name, RuleFullName)
 		}
-		if len(t.word) >= 3 && partChars(t.word) && !work.cut {
+		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
 			for _, id := range x.vocab.candidates(t.word) {
 				part := x.vocab.parts[id]
-				if !work.spend(len(part)) {
+				if !work.Spend(len(part)) {
 					break
 				}
 				if part != t.word && strings.Contains(part, t.word) {

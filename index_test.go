@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
 )
 
@@ -367,8 +368,8 @@ func TestPunctuationTermsAreBounded(t *testing.T) {
 	r := punctuationCatalog(t, n)
 	snap := r.load()
 	idx := DefaultStrategy().Index(&snapshotCorpus{snap}, nil)
-	rank := func(q string, budget int) ([]Hit, *queryWork) {
-		ctx, w := withQueryWork(context.Background(), budget)
+	rank := func(q string, budget int) ([]Hit, *querywork.Budget) {
+		ctx, w := querywork.With(context.Background(), budget)
 		hits, _, err := idx.Rank(ctx, q, nil)
 		require.NoError(t, err)
 		return hits, w
@@ -376,14 +377,14 @@ func TestPunctuationTermsAreBounded(t *testing.T) {
 	punct := strings.Repeat("--- . ( - ", 8) // ("++" would be a required "+")
 	hits, w := rank(punct, 1)
 	assert.Len(t, hits, n, "every tool has those runs")
-	assert.Equal(t, 1, w.left, "punctuation-only terms scan nothing")
-	assert.False(t, w.cut)
+	assert.Equal(t, 1, w.Left(), "punctuation-only terms scan nothing")
+	assert.False(t, w.Cut())
 	hits, w = rank("c++ a.b", 1<<30)
 	assert.Len(t, hits, n)
-	assert.False(t, w.cut)
+	assert.False(t, w.Cut())
 	hits, w = rank("zz.b a.zz", 1)
 	assert.Empty(t, hits, "a term whose runs some tool lacks checks nothing")
-	assert.Equal(t, 1, w.left)
+	assert.Equal(t, 1, w.Left())
 
 	// "b.c" has runs every tool has, but occurs nowhere: each check reads
 	// a whole description.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -43,7 +44,7 @@ func (k *keywordIndex) rankTop(ctx context.Context, query string, n int, in func
 	a := ix.pool.get()
 	a.begin(len(ix.slots), len(t.all))
 	nreq := len(t.required)
-	work := queryWorkOf(ctx)
+	work := querywork.Of(ctx)
 	var prev uint32
 	for j, term := range t.all {
 		ts := termState{g: a.next(), prev: prev, required: j < nreq, chain: j > 0 && j < nreq, alive: nreq > 0 && j >= nreq}
@@ -67,7 +68,7 @@ func (k *keywordIndex) rankTop(ctx context.Context, query string, n int, in func
 	return best.done(), notes, nil
 }
 
-func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int32, work *queryWork) {
+func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int32, work *querywork.Budget) {
 	p := ix.lookup(term)
 	// A name part equals the term.
 	if p != nil {
@@ -83,7 +84,7 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 			if len(part) <= len(term) {
 				continue // the exact rule, or too short
 			}
-			if !work.spend(len(part)) {
+			if !work.Spend(len(part)) {
 				break
 			}
 			if !strings.Contains(part, term) {
@@ -183,7 +184,7 @@ const (
 // every run of the term as a run of its own (see textRuns), and each is
 // checked with hasWord, in pool order (pos maps slots to it), as long as
 // the query's work budget lasts.
-func (ix *index) slowWord(a *accumulator, term string, t *termState, f field, pos []int32, work *queryWork) {
+func (ix *index) slowWord(a *accumulator, term string, t *termState, f field, pos []int32, work *querywork.Budget) {
 	w, r := uint32(weightDescription), RuleDescription
 	if f == fieldHint {
 		w, r = weightHint, RuleHint
@@ -205,7 +206,7 @@ func (ix *index) slowWord(a *accumulator, term string, t *termState, f field, po
 	cands := a.intersect(lists, len(ix.slots), work)
 	byPos := func(x, y int32) int { return int(pos[x] - pos[y]) }
 	if !slices.IsSortedFunc(cands, byPos) { // (they are, after a full build)
-		if !work.spend(workSortEntry * len(cands) * bits.Len(uint(len(cands)))) {
+		if !work.Spend(workSortEntry * len(cands) * bits.Len(uint(len(cands)))) {
 			return
 		}
 		slices.SortFunc(cands, byPos)
@@ -219,12 +220,12 @@ func (ix *index) slowWord(a *accumulator, term string, t *termState, f field, po
 		if f == fieldHint {
 			txt = e.hint
 		}
-		if !work.spend(workPerCandidate + txt.Len()) {
+		if !work.Spend(workPerCandidate + txt.Len()) {
 			return
 		}
 		end := txt.End(term)
 		if end >= 0 {
-			work.refund(txt.Len() - end) // the rest was not read
+			work.Refund(txt.Len() - end) // the rest was not read
 			a.textHit(s, w, r, t)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -116,31 +117,31 @@ type alternative struct {
 // match reports whether the alternative matches text, spending its cost
 // from w: a unit per byte for each literal looked for, the program size
 // per byte for the regular expression. ok is false when w ran out first.
-func (a *alternative) match(text string, w *queryWork) (matched, ok bool) {
+func (a *alternative) match(text string, w *querywork.Budget) (matched, ok bool) {
 	if a.re == nil {
-		if !w.spend(len(text)) {
+		if !w.Spend(len(text)) {
 			return false, false
 		}
 		i := strings.Index(text, a.lit)
 		if i >= 0 {
-			w.refund(len(text) - i - len(a.lit)) // the rest was not read
+			w.Refund(len(text) - i - len(a.lit)) // the rest was not read
 		}
 		return i >= 0, true
 	}
 	if a.need != nil {
-		if !w.spend(len(text) * len(a.need)) {
+		if !w.Spend(len(text) * len(a.need)) {
 			return false, false
 		}
 		if !containsAny(text, a.need) {
 			return false, true
 		}
 	}
-	if !w.spend(len(text) * a.prog) {
+	if !w.Spend(len(text) * a.prog) {
 		return false, false
 	}
 	loc := a.re.FindStringIndex(text)
 	if loc != nil {
-		w.refund((len(text) - loc[1]) * a.prog) // the rest was not read
+		w.Refund((len(text) - loc[1]) * a.prog) // the rest was not read
 	}
 	return loc != nil, true
 }
@@ -250,7 +251,7 @@ func (x *regexIndex) Rank(ctx context.Context, pattern string, hits []Hit) ([]Hi
 	if err != nil {
 		return nil, nil, err
 	}
-	w := queryWorkOf(ctx)
+	w := querywork.Of(ctx)
 	for i, d := range x.text {
 		score, rules := 0, Rule(0)
 		for j := range alts {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -124,7 +125,7 @@ func TestRegexAlternativesAgreeWithRegexp(t *testing.T) {
 		for _, text := range texts {
 			got := false
 			for i := range alts {
-				m, ok := alts[i].match(words.Lower(text), &queryWork{left: 1 << 30})
+				m, ok := alts[i].match(words.Lower(text), querywork.New(1<<30))
 				require.True(t, ok)
 				got = got || m
 			}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+
+	"github.com/toolsearch/toolsearch/internal/querywork"
 )
 
 // pool keeps per-query scratch state for reuse: one spare that survives
@@ -163,16 +165,16 @@ func (a *accumulator) markAlive(g uint32) {
 // intersect returns the slots in every list of lists (sorted shortest
 // first; slots below slots), spending a unit of work per element read. The
 // slice is reused by the next call.
-func (a *accumulator) intersect(lists [][]int32, slots int, work *queryWork) []int32 {
+func (a *accumulator) intersect(lists [][]int32, slots int, work *querywork.Budget) []int32 {
 	cands := append(a.cands[:0], lists[0]...)
-	if !work.spend(len(lists[0])) {
+	if !work.Spend(len(lists[0])) {
 		return cands[:0]
 	}
 	if n := (slots + 63) / 64; len(a.mark) < n {
 		a.mark = make([]uint64, n)
 	}
 	for _, l := range lists[1:] {
-		if len(cands) == 0 || !work.spend(len(l)+len(cands)) {
+		if len(cands) == 0 || !work.Spend(len(l)+len(cands)) {
 			break
 		}
 		for _, s := range l {

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -404,7 +405,7 @@ func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int
 	if !s.input.pattern {
 		query, cut = fitTerms(query, s.opts.MaxQueryTerms, snap.ix.docFreq)
 	}
-	ctx, work := withQueryWork(ctx, s.opts.MaxQueryWork)
+	ctx, work := querywork.With(ctx, s.opts.MaxQueryWork)
 	var hits []Hit
 	var notes []string
 	var err error
@@ -424,7 +425,7 @@ func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int
 	if cut != "" {
 		notes = append([]string{cut}, notes...)
 	}
-	if work.cut {
+	if work.Cut() {
 		notes = append(notes, matchingCut())
 	}
 	if top {

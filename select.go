@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -141,7 +142,7 @@ func (s *Searcher) selectTools(snap *snapshot, arg string, res *Result, buf []*e
 			}
 		}
 	}
-	work := &queryWork{left: s.opts.MaxQueryWork}
+	work := querywork.New(s.opts.MaxQueryWork)
 	for i, n := range missing {
 		missing[i] = text.Echo(n)
 		sug, complete := snap.suggest(n, s.in, work) // none for a name longer than any tool's

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
 )
 
@@ -100,7 +101,7 @@ type suggestScratch struct {
 // suggest returns up to three names of tools of snap's pool that in
 // accepts and that are close to name, spending from work; it reports false
 // when work ran out before every candidate was checked.
-func (s *snapshot) suggest(name string, in func(*entry) bool, work *queryWork) ([]string, bool) {
+func (s *snapshot) suggest(name string, in func(*entry) bool, work *querywork.Budget) ([]string, bool) {
 	q := text.FoldName(name)
 	if q == "" || len(q) > maxNameLength {
 		return nil, true
@@ -132,7 +133,7 @@ type finder struct {
 	in    func(*entry) bool
 	q     string
 	limit int
-	work  *queryWork
+	work  *querywork.Budget
 	best  []closeName // at most maxSuggestions, closest first, then pool order
 }
 
@@ -165,7 +166,7 @@ func (f *finder) find() bool {
 		}
 		// Names contained in q are its substrings.
 		for i := 0; i <= len(q); i++ {
-			if !f.work.spend((len(q) - i + 1) * (len(q) - i + 2) / 2) { // the bytes hashed
+			if !f.work.Spend((len(q) - i + 1) * (len(q) - i + 2) / 2) { // the bytes hashed
 				return false
 			}
 			for j := i; j <= len(q); j++ {
@@ -231,7 +232,7 @@ func (f *finder) nearby() bool {
 	defer func() { sc.hits = hits }()
 	for _, g := range counted {
 		l := x.grams[g.g]
-		if !f.work.spend(workPerEntry * len(l)) {
+		if !f.work.Spend(workPerEntry * len(l)) {
 			return false
 		}
 		for _, p := range l {
@@ -308,9 +309,9 @@ func (f *finder) offerShared(p int32, shared int) bool {
 		// Only an edit distance could make it close (the names that
 		// contain or are contained in q were offered first), and one
 		// within prune keeps more pairs.
-		return f.work.spend(1)
+		return f.work.Spend(1)
 	}
-	if !f.work.spend(1 + len(n) + len(q)) {
+	if !f.work.Spend(1 + len(n) + len(q)) {
 		return false
 	}
 	if !f.in(f.pool[p]) {
@@ -349,7 +350,7 @@ const (
 // the rule above), or -1 when it is not close, or when it is an edit
 // distance above prune (≤ limit), which is then not computed to the end.
 // An edit distance is paid for from work; -2 when it ran out.
-func nameDistance(n, q string, limit, prune int, work *queryWork) int {
+func nameDistance(n, q string, limit, prune int, work *querywork.Budget) int {
 	switch {
 	case n == q:
 		return 0
@@ -357,11 +358,11 @@ func nameDistance(n, q string, limit, prune int, work *queryWork) int {
 		return 1 + abs(len(n)-len(q))/4
 	case abs(len(n)-len(q)) <= min(limit, prune):
 		bound := min(limit, prune)
-		if !work.spend(workPerCell * len(n) * len(q)) { // at most; the band is refunded
+		if !work.Spend(workPerCell * len(n) * len(q)) { // at most; the band is refunded
 			return -2
 		}
 		ed, rows := editDistance(n, q, bound)
-		work.refund(workPerCell * max(0, len(n)*len(q)-rows*(2*bound+1)))
+		work.Refund(workPerCell * max(0, len(n)*len(q)-rows*(2*bound+1)))
 		if ed <= bound {
 			return ed
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
 )
 
@@ -29,7 +30,7 @@ func suggestBrute(pool []*entry, name string, in func(*entry) bool) []string {
 		if !in(e) {
 			continue
 		}
-		if d := nameDistance(text.FoldName(e.tool.Name), q, limit, limit, &queryWork{left: 1 << 40}); d >= 0 {
+		if d := nameDistance(text.FoldName(e.tool.Name), q, limit, limit, querywork.New(1<<40)); d >= 0 {
 			cs = append(cs, cand{e.tool.Name, d, i})
 		}
 	}
@@ -113,7 +114,7 @@ func TestSuggestEqualsBruteForce(t *testing.T) {
 			default:
 				name = mutate(tools[rng.IntN(len(tools))].Name)
 			}
-			got, complete := snap.suggest(name, in, &queryWork{left: 1 << 40})
+			got, complete := snap.suggest(name, in, querywork.New(1<<40))
 			require.True(t, complete)
 			want := suggestBrute(snap.pool, name, in)
 			if len(want) == 0 {
