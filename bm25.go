@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/toolsearch/toolsearch/internal/cow"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -87,7 +88,7 @@ type bm25Index struct {
 	shared bool     // slots are the registry's (corpusSlots)
 	n      int      // tools
 	total  float64  // the sum of the tools' lengths (whole numbers: exact)
-	post   shardedMap[[]bm25Posting]
+	post   cow.ShardedMap[[]bm25Posting]
 	pool   *pool[bm25Scratch] // shared by the versions of the index
 }
 
@@ -161,7 +162,7 @@ func (st bm25Strategy) Index(c Corpus, prev Index) Index {
 	slots, pos, shared := corpusSlots(c)
 	p, _ := prev.(*bm25Index)
 	if p == nil || !shared || !p.shared {
-		p = &bm25Index{post: newShardedMap[[]bm25Posting](0), pool: &pool[bm25Scratch]{}}
+		p = &bm25Index{post: cow.NewShardedMap[[]bm25Posting](0), pool: &pool[bm25Scratch]{}}
 	}
 	x := &bm25Index{st: st, slots: slots, pos: pos, shared: shared, n: c.Len(), total: p.total, pool: p.pool}
 	type delta struct {
@@ -198,11 +199,11 @@ func (st bm25Strategy) Index(c Corpus, prev Index) Index {
 	if x.n == 0 {
 		x.total = 0
 	}
-	e := p.post.edit()
+	e := p.post.Edit()
 	for w, d := range deltas {
-		patchList(e, w, d.gone, d.join, func(q bm25Posting) int32 { return q.slot })
+		cow.PatchList(e, w, d.gone, d.join, func(q bm25Posting) int32 { return q.slot })
 	}
-	x.post = e.done()
+	x.post = e.Done()
 	return x
 }
 
@@ -271,14 +272,14 @@ func (x *bm25Index) rankTop(_ context.Context, query string, n int, in func(int)
 			continue
 		}
 		nreq++
-		for _, p := range x.post.get(w) {
+		for _, p := range x.post.Get(w) {
 			touch(p.slot).need++
 		}
 	}
 	k1, b := x.st.k1, x.st.b
 	avgdl := x.total / float64(x.n)
 	for _, w := range all {
-		ps := x.post.get(w)
+		ps := x.post.Get(w)
 		if len(ps) == 0 {
 			continue
 		}

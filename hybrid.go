@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolsearch/toolsearch/internal/cow"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -292,14 +293,14 @@ type hybridIndex struct {
 	n       int
 	sumDesc float64 // the sums of descLen and args (whole numbers: exact)
 	sumArg  float64
-	info    paged[hybridSlot]
-	post    shardedMap[[]hybridPost]
-	big     shardedMap[[]hybridBig] // stem → the counts of its postBig postings
-	joins   shardedMap[[]int32]     // stem of adjacent name words joined → slots
-	typos   shardedMap[[]string]    // a name word, and each with a letter deleted → the name words
-	named   shardedMap[int32]       // a name word of minTypoLen or more letters → the tools that have it
-	scratch *pool[hybridScratch]    // shared by the versions of the index
-	norms   func() []hybridNorm     // by slot, made on first use (makeNorms)
+	info    cow.Paged[hybridSlot]
+	post    cow.ShardedMap[[]hybridPost]
+	big     cow.ShardedMap[[]hybridBig] // stem → the counts of its postBig postings
+	joins   cow.ShardedMap[[]int32]     // stem of adjacent name words joined → slots
+	typos   cow.ShardedMap[[]string]    // a name word, and each with a letter deleted → the name words
+	named   cow.ShardedMap[int32]       // a name word of minTypoLen or more letters → the tools that have it
+	scratch *pool[hybridScratch]        // shared by the versions of the index
+	norms   func() []hybridNorm         // by slot, made on first use (makeNorms)
 }
 
 // Index returns the postings of every word stem of c's tools: prev patched
@@ -320,8 +321,8 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 	}
 	p, _ := prev.(*hybridIndex)
 	if p == nil || !shared || !p.shared {
-		p = &hybridIndex{post: newShardedMap[[]hybridPost](0), big: newShardedMap[[]hybridBig](0), joins: newShardedMap[[]int32](0),
-			typos: newShardedMap[[]string](0), named: newShardedMap[int32](0), scratch: &pool[hybridScratch]{}}
+		p = &hybridIndex{post: cow.NewShardedMap[[]hybridPost](0), big: cow.NewShardedMap[[]hybridBig](0), joins: cow.NewShardedMap[[]int32](0),
+			typos: cow.NewShardedMap[[]string](0), named: cow.NewShardedMap[int32](0), scratch: &pool[hybridScratch]{}}
 	}
 	x := &hybridIndex{p: st.p, kw: kw, slots: slots, pos: pos, shared: shared, n: c.Len(),
 		sumDesc: p.sumDesc, sumArg: p.sumArg, scratch: p.scratch}
@@ -332,7 +333,7 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 	}
 	posts := map[string]*delta{}
 	joins := map[string]*struct{ gone, join []int32 }{}
-	typos := p.typos.edit()
+	typos := p.typos.Edit()
 	named := map[string]int32{} // the change of each name word's tool count
 	nameWords := func(d *hybridDoc, by int32) {
 		for i, w := range d.words {
@@ -341,7 +342,7 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 			}
 		}
 	}
-	info := p.info.edit()
+	info := p.info.Edit()
 	slotChanges(p.slots, slots, func(s int32, was, is *entry) {
 		if was != nil {
 			d := newHybridDoc(&was.tool)
@@ -372,7 +373,7 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 		x.sumDesc += d.descLen
 		x.sumArg += d.args
 		nameWords(d, 1)
-		info.set(s, hybridSlot{descLen: float32(d.descLen), args: float32(d.args), own: int32(d.own)})
+		info.Set(s, hybridSlot{descLen: float32(d.descLen), args: float32(d.args), own: int32(d.own)})
 		for i := range d.stems {
 			c := &d.stems[i]
 			ps, big := newHybridPost(s, c)
@@ -401,41 +402,41 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 	if x.n == 0 {
 		x.sumDesc, x.sumArg = 0, 0
 	}
-	pe := p.post.edit()
+	pe := p.post.Edit()
 	for stem, d := range posts {
-		patchList(pe, stem, d.gone, d.join, func(q hybridPost) int32 { return q.slot })
+		cow.PatchList(pe, stem, d.gone, d.join, func(q hybridPost) int32 { return q.slot })
 	}
-	x.post = pe.done()
-	be := p.big.edit()
+	x.post = pe.Done()
+	be := p.big.Edit()
 	for stem, d := range posts {
-		if l, _ := be.get(stem); len(l) > 0 || len(d.big) > 0 {
-			patchList(be, stem, d.gone, d.big, func(q hybridBig) int32 { return q.slot })
+		if l, _ := be.Get(stem); len(l) > 0 || len(d.big) > 0 {
+			cow.PatchList(be, stem, d.gone, d.big, func(q hybridBig) int32 { return q.slot })
 		}
 	}
-	x.big = be.done()
-	je := p.joins.edit()
+	x.big = be.Done()
+	je := p.joins.Edit()
 	for stem, d := range joins {
-		patchList(je, stem, d.gone, d.join, func(q int32) int32 { return q })
+		cow.PatchList(je, stem, d.gone, d.join, func(q int32) int32 { return q })
 	}
-	x.joins = je.done()
-	x.typos = typos.done()
-	ne := p.named.edit()
+	x.joins = je.Done()
+	x.typos = typos.Done()
+	ne := p.named.Edit()
 	for w, by := range named {
 		if by == 0 {
 			continue
 		}
-		n, had := ne.get(w)
+		n, had := ne.Get(w)
 		switch {
 		case n+by <= 0:
-			ne.del(w)
+			ne.Del(w)
 		case had:
-			ne.set(w, n+by)
+			ne.Set(w, n+by)
 		default:
-			ne.set(strings.Clone(w), n+by)
+			ne.Set(strings.Clone(w), n+by)
 		}
 	}
-	x.named = ne.done()
-	x.info = info.done()
+	x.named = ne.Done()
+	x.info = info.Done()
 	x.norms = sync.OnceValue(x.makeNorms)
 	return x
 }
@@ -446,23 +447,23 @@ const minTypoLen = 4
 // addTypoKeys lists name word w under itself and under each of its forms
 // with one letter deleted: two words one edit apart share a key. A list is
 // copied before it grows (it may be shared with published versions).
-func addTypoKeys(e *mapEdit[[]string], w string) {
+func addTypoKeys(e *cow.MapEdit[[]string], w string) {
 	if len(w) < minTypoLen {
 		return
 	}
-	if l, _ := e.get(w); slices.Contains(l, w) {
+	if l, _ := e.Get(w); slices.Contains(l, w) {
 		return
 	}
 	w = strings.Clone(w)
 	put := func(k string) {
-		l, had := e.get(k)
+		l, had := e.Get(k)
 		if slices.Contains(l, w) {
 			return
 		}
 		if !had {
 			k = strings.Clone(k)
 		}
-		e.set(k, append(slices.Clip(l), w))
+		e.Set(k, append(slices.Clip(l), w))
 	}
 	put(w)
 	for j := range len(w) {
@@ -476,8 +477,8 @@ func addTypoKeys(e *mapEdit[[]string], w string) {
 func (x *hybridIndex) typoWords(w string) []string {
 	var out []string
 	check := func(k string) {
-		for _, cw := range x.typos.get(k) {
-			if cw != w && !slices.Contains(out, cw) && oneEdit(w, cw) && x.named.get(cw) > 0 {
+		for _, cw := range x.typos.Get(k) {
+			if cw != w && !slices.Contains(out, cw) && oneEdit(w, cw) && x.named.Get(cw) > 0 {
 				out = append(out, cw)
 			}
 		}

@@ -102,7 +102,7 @@ func tokenPieces(tok string) []string {
 
 // knownWord reports whether some tool has the stem s as a word of its
 // name, hint, description or arguments.
-func (x *hybridIndex) knownWord(s string) bool { return len(x.post.get(s)) > 0 }
+func (x *hybridIndex) knownWord(s string) bool { return len(x.post.Get(s)) > 0 }
 
 // hybridAcc is one tool's state during a query, in 24 bytes (the array
 // of a large registry is read at random).
@@ -195,7 +195,7 @@ func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(
 				}
 			case prune && best.below(s*(1+p.nameCover*float64(a.nameHits))):
 			default:
-				if nw := x.info.at(d).own; nw > 0 {
+				if nw := x.info.At(d).own; nw > 0 {
 					s *= 1 + p.nameCover*float64(a.nameHits)/float64(nw)
 				}
 				best.offer(s, x.pos[d], a.rules)
@@ -246,7 +246,7 @@ func (x *hybridIndex) makeNorms() []hybridNorm {
 		if e == nil {
 			continue
 		}
-		in := x.info.at(int32(s))
+		in := x.info.At(int32(s))
 		out[s] = hybridNorm{desc: 1 - p.b + p.b*float64(in.descLen)/avgDesc, arg: 1 - p.b + p.b*float64(in.args)/avgArg}
 	}
 	return out
@@ -255,7 +255,7 @@ func (x *hybridIndex) makeNorms() []hybridNorm {
 // bigWeight is the weight of a posting whose counts are in x.big (see
 // hybridParams.weight for the others).
 func (x *hybridIndex) bigWeight(q *hybridQuery, ps *hybridPost, stem string) float32 {
-	for _, b := range x.big.get(stem) {
+	for _, b := range x.big.Get(stem) {
 		if b.slot == ps.slot {
 			return x.p.weight(float64(b.hint), float64(b.lead), float64(b.desc), float64(b.arg), &q.norms[ps.slot], ps.flags&postName != 0)
 		}
@@ -296,7 +296,7 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 			a.rules |= r
 		}
 	}
-	post := x.post.get(t.stem)
+	post := x.post.Get(t.stem)
 	for i := range post {
 		ps := &post[i]
 		a := touch(ps.slot)
@@ -314,16 +314,16 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 		a.rules |= ps.rules
 	}
 	if !t.stop {
-		for _, d := range x.joins.get(t.stem) {
+		for _, d := range x.joins.Get(t.stem) {
 			nameCredit(d, creditJoin, RuleFullName)
 		}
 		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
 			vocab := x.kw.vocab
 			for _, id := range vocab.candidates(t.word) {
-				if !x.kw.partRefs.has(id) {
+				if !x.kw.partRefs.Has(id) {
 					break // listed by a later version
 				}
-				pp := x.kw.partRefs.at(id)
+				pp := x.kw.partRefs.At(id)
 				if pp == nil {
 					continue // no tool has the part any more
 				}
@@ -343,7 +343,7 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 		}
 		if len(sc.term) == 0 && len(t.word) >= minTypoLen {
 			for _, cw := range x.typoWords(t.word) {
-				for _, ps := range x.post.get(words.Stem(cw)) {
+				for _, ps := range x.post.Get(words.Stem(cw)) {
 					if ps.name() {
 						nameCredit(ps.slot, creditTypo, RulePartSubstring)
 					}

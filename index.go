@@ -4,6 +4,8 @@ import (
 	"hash/maphash"
 	"slices"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/internal/cow"
 )
 
 // The keyword index. A snapshot holds an index over its available deferred
@@ -60,11 +62,11 @@ type index struct {
 	live     int                    // indexed tools
 	words    int                    // tokens in shards
 	vocab    *vocabulary
-	partRefs paged[*postings] // vocabulary id → the part's postings; nil when gone
-	dead     int              // parts in vocab that are no longer indexed
-	joins    *joinFilter      // joins of adjacent parts, for the full-name rule
-	joinKeys int              // keys added to joins
-	pool     *scratchPool     // shared by the snapshots of one registry
+	partRefs cow.Paged[*postings] // vocabulary id → the part's postings; nil when gone
+	dead     int                  // parts in vocab that are no longer indexed
+	joins    *joinFilter          // joins of adjacent parts, for the full-name rule
+	joinKeys int                  // keys added to joins
+	pool     *scratchPool         // shared by the snapshots of one registry
 }
 
 // hashSeed seeds the shard hashes of this process. Shard placement is
@@ -118,19 +120,6 @@ func (e *entry) tokens(fn func(tok string, f field)) {
 	e.desc.Runs(func(w string) { fn(w, fieldDesc) })
 }
 
-// maxShards bounds the shard count (and its per-change copy).
-const maxShards = 1 << 14
-
-// shardCount returns the number of shards for about words tokens: a power
-// of two giving shards of about 64 tokens, so that a change copies little.
-func shardCount(words int) int {
-	n := 8
-	for n < words/64 && n < maxShards {
-		n <<= 1
-	}
-	return n
-}
-
 // buildIndex indexes tools, given in pool order. A tool that old (the
 // index being replaced, or nil) holds keeps its slot, so that the indexes
 // of other strategies, kept by slot, stay valid; the others take free
@@ -139,13 +128,13 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 	ix := &index{pool: pool}
 	// Estimate the token count from the tool count: about 3 distinct tokens
 	// per tool on real catalogs.
-	ix.shards = make([]map[string]*postings, shardCount(3*len(tools)))
+	ix.shards = make([]map[string]*postings, cow.ShardCount(3*len(tools)))
 	for i := range ix.shards {
 		ix.shards[i] = map[string]*postings{}
 	}
 	ix.assignSlots(tools, old)
 	ix.vocab = &vocabulary{}
-	refs := (&paged[*postings]{}).edit()
+	refs := (&cow.Paged[*postings]{}).Edit()
 	joins := 0
 	for _, e := range tools {
 		joins += len(e.parts) * (len(e.parts) - 1) / 2
@@ -168,15 +157,15 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 			if f <= fieldMCPPart && p.vid < 0 {
 				p.vid = int32(len(ix.vocab.parts))
 				ix.vocab.add(tok)
-				refs.set(p.vid, p)
+				refs.Set(p.vid, p)
 			}
 			*l = append(*l, slot)
 		})
 		ix.joinKeys += ix.joins.addJoins(e.parts)
 	}
-	ix.partRefs = refs.done()
+	ix.partRefs = refs.Done()
 	ix.live = len(tools)
-	if n := shardCount(ix.words); n > len(ix.shards) {
+	if n := cow.ShardCount(ix.words); n > len(ix.shards) {
 		ix.reshard(n) // more words than estimated
 	}
 	ix.compact()
@@ -265,7 +254,7 @@ func (ix *index) compact() {
 // needsRebuild reports whether the index has outgrown its shards or its
 // join filter, or its vocabulary holds too many dropped parts.
 func (ix *index) needsRebuild() bool {
-	return ix.words > 256*len(ix.shards) && len(ix.shards) < maxShards ||
+	return ix.words > 256*len(ix.shards) && len(ix.shards) < cow.MaxShards ||
 		ix.dead > 1024 && ix.dead > len(ix.vocab.parts)-ix.dead || ix.joins.full(ix.joinKeys)
 }
 
@@ -355,7 +344,7 @@ func (ix *index) update(remove, add []*entry) *index {
 	}
 
 	cloned := make([]bool, len(nx.shards))
-	refs := ix.partRefs.edit()
+	refs := ix.partRefs.Edit()
 	type newPart struct {
 		tok string
 		p   *postings
@@ -409,13 +398,13 @@ func (ix *index) update(remove, add []*entry) *index {
 			delete(sh, tok)
 			nx.words--
 			if p.vid >= 0 {
-				refs.set(p.vid, nil)
+				refs.Set(p.vid, nil)
 			}
 			continue
 		}
 		sh[tok] = p
 		if p.vid >= 0 {
-			refs.set(p.vid, p)
+			refs.Set(p.vid, p)
 		}
 	}
 	if len(parts) > 0 {
@@ -425,11 +414,11 @@ func (ix *index) update(remove, add []*entry) *index {
 		for i, np := range parts {
 			toks[i] = np.tok
 			np.p.vid = int32(len(nx.vocab.parts) + i)
-			refs.set(np.p.vid, np.p)
+			refs.Set(np.p.vid, np.p)
 		}
 		nx.vocab = nx.vocab.extend(toks)
 	}
-	nx.partRefs = refs.done()
+	nx.partRefs = refs.Done()
 	return nx
 }
 
@@ -445,7 +434,7 @@ func patchPostings(l, gone, join []int32, leaving []uint64) []int32 {
 			gone = slices.Sorted(slices.Values(gone))
 		}
 		for _, s := range l {
-			if leaving[s>>6]&(1<<(s&63)) != 0 && slotIn(gone, s) {
+			if leaving[s>>6]&(1<<(s&63)) != 0 && cow.SlotIn(gone, s) {
 				continue
 			}
 			out = append(out, s)
@@ -456,15 +445,6 @@ func patchPostings(l, gone, join []int32, leaving []uint64) []int32 {
 		return nil
 	}
 	return out
-}
-
-// slotIn reports whether s is in gone, sorted when longer than 8.
-func slotIn(gone []int32, s int32) bool {
-	if len(gone) <= 8 {
-		return slices.Contains(gone, s)
-	}
-	_, found := slices.BinarySearch(gone, s)
-	return found
 }
 
 func clonePostingsMap(m map[string]*postings) map[string]*postings {

@@ -48,7 +48,7 @@ func viewOf(t *testing.T, ix *index) indexView {
 			}
 			if p.vid >= 0 {
 				require.Equal(t, tok, ix.vocab.parts[p.vid], "vocabulary id of %q", tok)
-				require.Same(t, p, ix.partRefs.at(p.vid), "the vocabulary id of %q finds its postings", tok)
+				require.Same(t, p, ix.partRefs.At(p.vid), "the vocabulary id of %q finds its postings", tok)
 			}
 			v.tokens[tok] = got
 			n++
@@ -66,7 +66,7 @@ func viewOf(t *testing.T, ix *index) indexView {
 		if q := ix.lookup(p); q != nil && q.parts() > 0 {
 			v.parts = append(v.parts, p)
 		}
-		if q := ix.partRefs.at(int32(id)); q != nil {
+		if q := ix.partRefs.At(int32(id)); q != nil {
 			require.Equal(t, int32(id), q.vid, "vocabulary id %d (%q) finds the postings of another part", id, p)
 		}
 	}

@@ -90,7 +90,7 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 			if !strings.Contains(part, term) {
 				continue
 			}
-			if q := ix.partRefs.at(id); q != nil {
+			if q := ix.partRefs.At(id); q != nil {
 				a.nameRule(q.part, weightPartSubstring, RulePartSubstring, t)
 				a.nameRule(q.mpart, weightMCPPartSubstring, RulePartSubstring, t)
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolsearch/toolsearch/internal/cow"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -64,7 +65,7 @@ func (m *toolMap) with(changes map[string]*entry) *toolMap {
 		i := nameSlot(name)
 		if !cloned[i] {
 			cloned[i] = true
-			n.shards[i] = cloneMap(n.shards[i])
+			n.shards[i] = cow.CloneMap(n.shards[i])
 			if n.shards[i] == nil {
 				n.shards[i] = make(map[string]*entry, len(changes)/nameShards)
 			}
@@ -364,7 +365,7 @@ func (ni *nameIndex) update(remove, add []*entry) *nameIndex {
 			old := nn.shards[i]
 			sh := &nameShard{}
 			if old != nil {
-				sh.byName, sh.byLower, sh.alias = cloneMap(old.byName), cloneMap(old.byLower), cloneMap(old.alias)
+				sh.byName, sh.byLower, sh.alias = cow.CloneMap(old.byName), cow.CloneMap(old.byLower), cow.CloneMap(old.alias)
 			}
 			nn.shards[i] = sh
 		}
@@ -377,17 +378,6 @@ func (ni *nameIndex) update(remove, add []*entry) *nameIndex {
 		nn.add(e, own)
 	}
 	return nn
-}
-
-func cloneMap[V any](m map[string]V) map[string]V {
-	if m == nil {
-		return nil
-	}
-	c := make(map[string]V, len(m)+1)
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
 }
 
 // prefixIndex holds the deferred tools whose lowercased names start with

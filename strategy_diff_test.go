@@ -264,8 +264,8 @@ func TestHybridBigCounts(t *testing.T) {
 		}
 	}
 	check("built")
-	require.Len(t, prev.(*hybridIndex).big.get("spam"), 2, "70,000 occurrences, and 300 in a first sentence, do not fit a compact posting")
-	require.Len(t, prev.(*hybridIndex).big.get("egg"), 1, "nor the 300 in the hint")
+	require.Len(t, prev.(*hybridIndex).big.Get("spam"), 2, "70,000 occurrences, and 300 in a first sentence, do not fit a compact posting")
+	require.Len(t, prev.(*hybridIndex).big.Get("egg"), 1, "nor the 300 in the hint")
 	big.Description = strings.Repeat("spam ", 66_000)
 	require.NoError(t, r.Replace(big))
 	check("changed")
@@ -274,7 +274,7 @@ func TestHybridBigCounts(t *testing.T) {
 	require.Equal(t, 1, r.Remove("spam_tool"))
 	check("removed")
 	x := prev.(*hybridIndex)
-	assert.Empty(t, x.big.get("spam"), "no big counts left once their tool is gone")
+	assert.Empty(t, x.big.Get("spam"), "no big counts left once their tool is gone")
 }
 
 // A query of more distinct terms than the accumulators count is cut, with
