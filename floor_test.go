@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/benchdata"
 	"github.com/toolsearch/toolsearch/internal/text"
+	"github.com/toolsearch/toolsearch/internal/vocab"
 
 	"slices"
 	"strings"
@@ -33,7 +34,7 @@ import (
 type floorIndex struct {
 	tok              map[string]int32 // token → id
 	part, hint, desc [][]int32        // by token id: positions, ascending
-	vocab            vocabulary       // the distinct name parts
+	vocab            vocab.Vocabulary // the distinct name parts
 	partTok          []int32          // vocabulary id → token id
 	joins            map[string][]int32
 	mcp              []bool // by position: scores as an MCP tool
@@ -62,7 +63,7 @@ func buildFloor(tools []*entry) *floorIndex {
 		for _, part := range e.parts {
 			t := id(part)
 			if len(f.part[t]) == 0 {
-				f.vocab.add(part)
+				f.vocab.Add(part)
 				f.partTok = append(f.partTok, t)
 			}
 			add(&f.part[t], p)
@@ -130,8 +131,8 @@ func (f *floorIndex) rank(a *floorAcc, query string, k int) []Hit {
 			}
 		}
 		if partChars(term) {
-			for _, id := range f.vocab.candidates(term) {
-				part := f.vocab.parts[id]
+			for _, id := range f.vocab.Candidates(term) {
+				part := f.vocab.Parts[id]
 				if len(part) <= len(term) || !strings.Contains(part, term) {
 					continue
 				}

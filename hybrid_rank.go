@@ -319,7 +319,7 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 		}
 		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
 			vocab := x.kw.vocab
-			for _, id := range vocab.candidates(t.word) {
+			for _, id := range vocab.Candidates(t.word) {
 				if !x.kw.partRefs.Has(id) {
 					break // listed by a later version
 				}
@@ -327,7 +327,7 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 				if pp == nil {
 					continue // no tool has the part any more
 				}
-				part := vocab.parts[id]
+				part := vocab.Parts[id]
 				if !work.Spend(len(part)) {
 					break
 				}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/toolsearch/toolsearch/internal/querywork"
+	"github.com/toolsearch/toolsearch/internal/vocab"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -32,7 +33,7 @@ type refHybridIndex struct {
 	post    map[string][]refHybridPost
 	joins   map[string][]int32  // stem of adjacent name words joined → tools
 	typos   map[string][]string // a name word, and each with a letter deleted → the name words
-	vocab   *vocabulary         // the distinct name parts
+	vocab   *vocab.Vocabulary   // the distinct name parts
 	parts   [][]int32           // vocabulary id → the tools with that part
 	avgDesc float64
 	avgArg  float64
@@ -50,7 +51,7 @@ func refHybridBuild(st hybridStrategy, c Corpus) *refHybridIndex {
 		post:  map[string][]refHybridPost{},
 		joins: map[string][]int32{},
 		typos: map[string][]string{},
-		vocab: &vocabulary{},
+		vocab: &vocab.Vocabulary{},
 	}
 	var sumDesc, sumArg float64
 	for i := range n {
@@ -101,7 +102,7 @@ func refHybridBuild(st hybridStrategy, c Corpus) *refHybridIndex {
 			if !ok {
 				id = len(x.parts)
 				partID[p] = id
-				x.vocab.add(p)
+				x.vocab.Add(p)
 				x.parts = append(x.parts, nil)
 			}
 			x.parts[id] = append(x.parts[id], int32(i))
@@ -245,8 +246,8 @@ func (x *refHybridIndex) scoreTerm(sc *refHybridScratch, t hybridTerm, mark int3
 			nameCredit(d, p.name, RuleFullName)
 		}
 		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
-			for _, id := range x.vocab.candidates(t.word) {
-				part := x.vocab.parts[id]
+			for _, id := range x.vocab.Candidates(t.word) {
+				part := x.vocab.Parts[id]
 				if !work.Spend(len(part)) {
 					break
 				}

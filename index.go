@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolsearch/toolsearch/internal/cow"
+	"github.com/toolsearch/toolsearch/internal/vocab"
 )
 
 // The keyword index. A snapshot holds an index over its available deferred
@@ -61,10 +62,10 @@ type index struct {
 	free     []int32                // free slots, reused first
 	live     int                    // indexed tools
 	words    int                    // tokens in shards
-	vocab    *vocabulary
+	vocab    *vocab.Vocabulary
 	partRefs cow.Paged[*postings] // vocabulary id → the part's postings; nil when gone
 	dead     int                  // parts in vocab that are no longer indexed
-	joins    *joinFilter          // joins of adjacent parts, for the full-name rule
+	joins    *vocab.JoinFilter    // joins of adjacent parts, for the full-name rule
 	joinKeys int                  // keys added to joins
 	pool     *scratchPool         // shared by the snapshots of one registry
 }
@@ -133,13 +134,13 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 		ix.shards[i] = map[string]*postings{}
 	}
 	ix.assignSlots(tools, old)
-	ix.vocab = &vocabulary{}
+	ix.vocab = &vocab.Vocabulary{}
 	refs := (&cow.Paged[*postings]{}).Edit()
 	joins := 0
 	for _, e := range tools {
 		joins += len(e.parts) * (len(e.parts) - 1) / 2
 	}
-	ix.joins = newJoinFilter(joins)
+	ix.joins = vocab.NewJoinFilter(joins)
 	for _, e := range tools {
 		slot := e.slot
 		e.tokens(func(tok string, f field) {
@@ -155,13 +156,13 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 				return // a repeated token of this tool
 			}
 			if f <= fieldMCPPart && p.vid < 0 {
-				p.vid = int32(len(ix.vocab.parts))
-				ix.vocab.add(tok)
+				p.vid = int32(len(ix.vocab.Parts))
+				ix.vocab.Add(tok)
 				refs.Set(p.vid, p)
 			}
 			*l = append(*l, slot)
 		})
-		ix.joinKeys += ix.joins.addJoins(e.parts)
+		ix.joinKeys += ix.joins.AddJoins(e.parts)
 	}
 	ix.partRefs = refs.Done()
 	ix.live = len(tools)
@@ -255,7 +256,7 @@ func (ix *index) compact() {
 // join filter, or its vocabulary holds too many dropped parts.
 func (ix *index) needsRebuild() bool {
 	return ix.words > 256*len(ix.shards) && len(ix.shards) < cow.MaxShards ||
-		ix.dead > 1024 && ix.dead > len(ix.vocab.parts)-ix.dead || ix.joins.full(ix.joinKeys)
+		ix.dead > 1024 && ix.dead > len(ix.vocab.Parts)-ix.dead || ix.joins.Full(ix.joinKeys)
 }
 
 // update returns a new index: ix without the tools in remove and with those
@@ -334,7 +335,7 @@ func (ix *index) update(remove, add []*entry) *index {
 	}
 	for _, e := range add {
 		note(e, false)
-		nx.joinKeys += nx.joins.addJoins(e.parts)
+		nx.joinKeys += nx.joins.AddJoins(e.parts)
 	}
 
 	// Every slot that leaves some list, to test list elements cheaply.
@@ -413,10 +414,10 @@ func (ix *index) update(remove, add []*entry) *index {
 		toks := make([]string, len(parts))
 		for i, np := range parts {
 			toks[i] = np.tok
-			np.p.vid = int32(len(nx.vocab.parts) + i)
+			np.p.vid = int32(len(nx.vocab.Parts) + i)
 			refs.Set(np.p.vid, np.p)
 		}
-		nx.vocab = nx.vocab.extend(toks)
+		nx.vocab = nx.vocab.Extend(toks)
 	}
 	nx.partRefs = refs.Done()
 	return nx

@@ -47,7 +47,7 @@ func viewOf(t *testing.T, ix *index) indexView {
 				require.GreaterOrEqual(t, p.vid, int32(0), "part %q has a vocabulary id", tok)
 			}
 			if p.vid >= 0 {
-				require.Equal(t, tok, ix.vocab.parts[p.vid], "vocabulary id of %q", tok)
+				require.Equal(t, tok, ix.vocab.Parts[p.vid], "vocabulary id of %q", tok)
 				require.Same(t, p, ix.partRefs.At(p.vid), "the vocabulary id of %q finds its postings", tok)
 			}
 			v.tokens[tok] = got
@@ -62,7 +62,7 @@ func viewOf(t *testing.T, ix *index) indexView {
 		}
 	}
 	require.Equal(t, live, ix.live, "live count")
-	for id, p := range ix.vocab.parts {
+	for id, p := range ix.vocab.Parts {
 		if q := ix.lookup(p); q != nil && q.parts() > 0 {
 			v.parts = append(v.parts, p)
 		}
@@ -79,7 +79,7 @@ func viewOf(t *testing.T, ix *index) indexView {
 			for j := i + 1; j < len(e.parts); j++ {
 				flat += e.parts[j]
 				if !strings.ContainsAny(flat, "-.") {
-					require.True(t, ix.joins.mayHave(flat), "the join filter has %q of %s", flat, e.tool.Name)
+					require.True(t, ix.joins.MayHave(flat), "the join filter has %q of %s", flat, e.tool.Name)
 				}
 			}
 		}

@@ -79,8 +79,8 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 	// (A part is at most a name long; the parts compared are paid for from
 	// the query's work budget.)
 	if len(term) < maxNameLength && partChars(term) {
-		for _, id := range ix.vocab.candidates(term) {
-			part := ix.vocab.parts[id]
+		for _, id := range ix.vocab.Candidates(term) {
+			part := ix.vocab.Parts[id]
 			if len(part) <= len(term) {
 				continue // the exact rule, or too short
 			}
@@ -118,7 +118,7 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 // it, with spansParts.
 func (ix *index) spans(a *accumulator, term string, t *termState) {
 	flat := text.Unseparated(term)
-	if len(flat) < 2 || len(flat) > maxNameLength || !partChars(flat) || !ix.joins.mayHave(flat) {
+	if len(flat) < 2 || len(flat) > maxNameLength || !partChars(flat) || !ix.joins.MayHave(flat) {
 		return // (parts joined are at most a name long)
 	}
 	anyPrefix := false

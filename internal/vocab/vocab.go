@@ -1,4 +1,9 @@
-package toolsearch
+// Package vocab holds the keyword index's tables of name parts: the
+// vocabulary of distinct parts, listed by the characters and pairs of
+// characters they contain (for the rule "a name part contains the term"),
+// and a Bloom filter of adjacent parts joined (for the rule "the term
+// joins adjacent name parts").
+package vocab
 
 import (
 	"hash/maphash"
@@ -6,14 +11,18 @@ import (
 	"sync/atomic"
 )
 
-// vocabulary lists the distinct name parts, and for every part character
+// seed seeds the filter's hashes in this process.
+var seed = maphash.MakeSeed()
+
+// Vocabulary lists the distinct name parts, and for every part character
 // and every pair of adjacent part characters the parts that contain it. It
-// only grows: a part whose tools are all gone stays listed (index.dead) until
+// only grows: a part whose tools are all gone stays listed (the index counts them dead) until
 // the next rebuild. Growing appends to the lists in place: the indexes that
 // share them read only up to their own lengths, and only the newest index
 // is ever extended.
-type vocabulary struct {
-	parts []string
+type Vocabulary struct {
+	// Parts are the parts by id; read them, never change them.
+	Parts []string
 	grams [gramCount][]int32
 }
 
@@ -39,10 +48,10 @@ func pairGram(a, b byte) int { return partCode(a)*partAlphabet + partCode(b) }
 
 func singleGram(c byte) int { return partAlphabet*partAlphabet + partCode(c) }
 
-// add lists part; v must not be shared with a published index.
-func (v *vocabulary) add(part string) {
-	id := int32(len(v.parts))
-	v.parts = append(v.parts, part)
+// Add lists part; v must not be shared with a published index.
+func (v *Vocabulary) Add(part string) {
+	id := int32(len(v.Parts))
+	v.Parts = append(v.Parts, part)
 	put := func(g int) {
 		if l := v.grams[g]; len(l) == 0 || l[len(l)-1] != id {
 			v.grams[g] = append(l, id)
@@ -56,19 +65,19 @@ func (v *vocabulary) add(part string) {
 	}
 }
 
-// extend returns a vocabulary with parts added.
-func (v *vocabulary) extend(parts []string) *vocabulary {
+// Extend returns a vocabulary with parts added.
+func (v *Vocabulary) Extend(parts []string) *Vocabulary {
 	nv := *v // copies the list headers; appends go past their lengths
 	for _, p := range parts {
-		nv.add(p)
+		nv.Add(p)
 	}
 	return &nv
 }
 
-// candidates returns the ids of the parts that may contain term, a string
+// Candidates returns the ids of the parts that may contain term, a string
 // of part characters: those listed under its rarest pair (or, for one
 // character, under it).
-func (v *vocabulary) candidates(term string) []int32 {
+func (v *Vocabulary) Candidates(term string) []int32 {
 	if len(term) == 1 {
 		return v.grams[singleGram(term[0])]
 	}
@@ -81,52 +90,53 @@ func (v *vocabulary) candidates(term string) []int32 {
 	return best
 }
 
-// joinFilter is a Bloom filter of the strings that two or more adjacent
+// JoinFilter is a Bloom filter of the strings that two or more adjacent
 // name parts of a tool make when joined (create_issue → createissue): the
 // full-name rule can hold only for a term found there. It is shared by the
 // versions of an index and only grows (a tool removed leaves its joins in
 // it, which only costs a useless check), so writers set bits atomically
 // while readers test them; the index is rebuilt, with a new filter, when
 // it holds too many keys for its size.
-type joinFilter struct {
+type JoinFilter struct {
 	words []atomic.Uint64
 }
 
 // joinBitsPerKey is the filter's size per key when built.
 const joinBitsPerKey = 16
 
-func newJoinFilter(keys int) *joinFilter {
+// NewJoinFilter returns an empty filter sized for keys keys.
+func NewJoinFilter(keys int) *JoinFilter {
 	n := 64
 	for n*64 < keys*joinBitsPerKey {
 		n <<= 1
 	}
-	return &joinFilter{words: make([]atomic.Uint64, n)}
+	return &JoinFilter{words: make([]atomic.Uint64, n)}
 }
 
-// full reports whether keys keys fill the filter past its designed load.
-func (f *joinFilter) full(keys int) bool { return keys*joinBitsPerKey > 2*64*len(f.words) }
+// Full reports whether keys keys fill the filter past its designed load.
+func (f *JoinFilter) Full(keys int) bool { return keys*joinBitsPerKey > 2*64*len(f.words) }
 
 // joinBits returns the word and the bits of a hash: three bits in one word.
-func (f *joinFilter) joinBits(h uint64) (*atomic.Uint64, uint64) {
+func (f *JoinFilter) joinBits(h uint64) (*atomic.Uint64, uint64) {
 	w := &f.words[h&uint64(len(f.words)-1)]
 	return w, 1<<(h>>40&63) | 1<<(h>>46&63) | 1<<(h>>52&63)
 }
 
-// mayHave reports whether flat may be a join: false means it is none.
-func (f *joinFilter) mayHave(flat string) bool {
-	w, bits := f.joinBits(tokenHash(flat))
+// MayHave reports whether flat may be a join: false means it is none.
+func (f *JoinFilter) MayHave(flat string) bool {
+	w, bits := f.joinBits(maphash.String(seed, flat))
 	return w.Load()&bits == bits
 }
 
-// addJoins adds the joins of parts and returns how many it added.
-func (f *joinFilter) addJoins(parts []string) int {
+// AddJoins adds the joins of parts and returns how many it added.
+func (f *JoinFilter) AddJoins(parts []string) int {
 	n := 0
 	var h maphash.Hash
 	for i := range parts {
 		if strings.ContainsAny(parts[i], "-.") {
 			continue // never a prefix of a term without '-' and '.'
 		}
-		h.SetSeed(hashSeed)
+		h.SetSeed(seed)
 		h.WriteString(parts[i])
 		for j := i + 1; j < len(parts) && !strings.ContainsAny(parts[j], "-."); j++ {
 			h.WriteString(parts[j])
