@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/jsonfast"
 )
 
 // The plain-arguments reader agrees with the general one wherever it
@@ -15,7 +16,7 @@ func TestPlainArgsAgree(t *testing.T) {
 	var r Registry
 	s := NewSearcher(&r, nil)
 	check := func(args string) bool {
-		q, k, ok := parsePlainArgs([]byte(args))
+		q, k, ok := jsonfast.PlainArgs([]byte(args))
 		if !ok {
 			return false
 		}
@@ -29,7 +30,7 @@ func TestPlainArgsAgree(t *testing.T) {
 		`{"query":"slack send"}`, `{"query":"select:Read,Edit","max_results":3}`, ` { "max_results" : 12 , "query" : "+github issue" } `,
 		`{"query":"日本語 café"}`, `{"query":""}`, "{\"query\":\"a\"}\n", `{"query":"x","max_results":999999999}`,
 	} {
-		assert.True(t, check(args), "parsePlainArgs(%q) answers", args)
+		assert.True(t, check(args), "jsonfast.PlainArgs(%q) answers", args)
 	}
 	for _, args := range []string{
 		`{"query":"a\"b"}`, `{"query":"x","max_results":0}`, `{"query":"x","max_results":1.0}`, `{"query":"x","max_results":1e2}`,
@@ -37,7 +38,7 @@ func TestPlainArgsAgree(t *testing.T) {
 		`{"query":"x"}}`, `{"query":"x"} x`, `{"query":5}`, "{\"query\":\"\xff\"}", `{"query":"x",}`, `[]`, ``, `{}`,
 		`{"query":"x","max_results":-1}`, `{"query":"x","max_results":01}`, `{"qu\u0065ry":"x"}`, "{\"query\":\"a\tb\"}",
 	} {
-		assert.False(t, check(args), "parsePlainArgs(%q) leaves it to the general reader", args)
+		assert.False(t, check(args), "jsonfast.PlainArgs(%q) leaves it to the general reader", args)
 	}
 	// Random arguments made of the pieces of both.
 	rng := rand.New(rand.NewPCG(13, 2))

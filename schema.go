@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolsearch/toolsearch/internal/jsonfast"
 	"github.com/toolsearch/toolsearch/internal/text"
 )
 
@@ -274,8 +275,8 @@ func (e *entry) loadSchema() (json.RawMessage, error) {
 			return
 		}
 		l.schema = buf.Bytes()
-		l.plain = plainCompact(l.schema)
-		l.nameJSON, l.descJSON = appendJSONString(nil, e.tool.Name), appendJSONString(nil, e.tool.Description)
+		l.plain = jsonfast.PlainCompact(l.schema)
+		l.nameJSON, l.descJSON = jsonfast.AppendString(nil, e.tool.Name), jsonfast.AppendString(nil, e.tool.Description)
 	})
 	return l.schema, l.schemaErr
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolsearch/toolsearch/internal/jsonfast"
 	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
@@ -242,7 +243,7 @@ func (s *Searcher) parseArgs(args json.RawMessage) (query string, k int, err err
 		return "", 0, overLimit(argsTooLong(n, limit))
 	}
 	if in.schemaIsDefault {
-		if q, k, ok := parsePlainArgs(args); ok {
+		if q, k, ok := jsonfast.PlainArgs(args); ok {
 			return q, k, nil
 		}
 	}

@@ -1,18 +1,23 @@
-package toolsearch
+// Package jsonfast holds the hand-written JSON readers and writers of the
+// hot paths: the arguments of a ToolSearch call in the shape models send
+// them (PlainArgs), and JSON strings written as encoding/json writes them
+// (AppendString, PlainCompact). Each does what encoding/json would, or
+// says that it cannot, so that the caller falls back to encoding/json.
+package jsonfast
 
 import (
 	"bytes"
 	"unicode/utf8"
 )
 
-// parsePlainArgs reads the arguments of a ToolSearch call against the
+// PlainArgs reads the arguments of a ToolSearch call against the
 // default input schema in the shape models send: an object with a "query"
 // string and maybe a "max_results" whole number of 1 to 9 digits, nothing
 // else, no escapes in the query, valid UTF-8. ok is false for anything else
-// (including every input the schema refuses): Searcher.parseArgsChecked
-// reads it then, and says what is wrong. Nothing is decoded into an
+// (including every input the schema refuses): the caller then decodes
+// it with encoding/json, and says what is wrong. Nothing is decoded into an
 // interface value.
-func parsePlainArgs(args []byte) (query string, k int, ok bool) {
+func PlainArgs(args []byte) (query string, k int, ok bool) {
 	i := 0
 	ws := func() {
 		for i < len(args) && (args[i] == ' ' || args[i] == '\t' || args[i] == '\n' || args[i] == '\r') {
