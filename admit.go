@@ -35,7 +35,8 @@ func (r *Registry) build(tools []Tool) *batch {
 	taken := make(map[string]string, len(tools)) // name or alias → owner, within this batch
 	lim := r.registryLimits()
 	tools = validTexts(tools)
-	schemas, schemaErrs := r.checkSchemas(tools, lim)
+	slim := lim.schemaLimits() // shared by the entries of the batch
+	schemas, schemaErrs := r.checkSchemas(tools, slim)
 	ok := make([]bool, len(tools))
 	for i := range tools {
 		t := &tools[i]
@@ -63,7 +64,7 @@ func (r *Registry) build(tools []Tool) *batch {
 	each(len(tools), func(i int) {
 		if ok[i] {
 			e := newEntryShared(&tools[i], schemas[i])
-			e.lim = lim
+			e.lim = slim
 			b.entries[i] = e
 		}
 	})

@@ -75,7 +75,7 @@ func TestReplaceInvalidatesDerivedData(t *testing.T) {
 }
 
 func TestUnchangedReplaceKeepsDerivedData(t *testing.T) {
-	tool := Tool{Name: "T", Description: "d", InputSchema: json.RawMessage(schema), ShouldDefer: true}
+	tool := Tool{Name: "T", Description: "d", InputSchema: json.RawMessage(testSchema), ShouldDefer: true}
 	r, err := NewRegistry(nil, tool)
 	require.NoError(t, err)
 	e1 := r.load().named("T")

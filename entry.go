@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/toolsearch/toolsearch/internal/schema"
 	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -18,10 +19,10 @@ import (
 type entry struct {
 	tool      Tool
 	lowerName string
-	parts     []string         // name parts (scoring.go)
-	desc      text.Lowered     // the description, for the word rules
-	hint      text.Lowered     // the search hint, likewise
-	lim       *RegistryOptions // the registry's limits when it was registered; shared
+	parts     []string       // name parts (scoring.go)
+	desc      text.Lowered   // the description, for the word rules
+	hint      text.Lowered   // the search hint, likewise
+	lim       *schema.Limits // the registry's schema limits when it was registered; shared
 
 	lazyData atomic.Pointer[lazyData] // made on first use (lazy)
 
@@ -46,7 +47,7 @@ type lazyData struct {
 
 	// The compiled input schema, for the call guard (guard.go).
 	validatorOnce sync.Once
-	validator     *callValidator
+	validator     *schema.Validator
 	validatorErr  error
 }
 
@@ -98,12 +99,11 @@ func (e *entry) copyTool() Tool {
 	return t
 }
 
-// limits returns the registry limits e was registered under (the defaults
+// limits returns the schema limits e was registered under (the defaults
 // for an entry built outside a registry).
-func (e *entry) limits() *RegistryOptions {
+func (e *entry) limits() *schema.Limits {
 	if e.lim == nil {
-		lim := (*RegistryOptions)(nil).withDefaults()
-		return &lim
+		return &schema.DefaultLimits
 	}
 	return e.lim
 }

@@ -90,12 +90,6 @@ func refusal(tool string, sentinel error, text string, also ...error) error {
 	return &modelError{tool: tool, text: text, is: append([]error{sentinel}, also...)}
 }
 
-// schemaOverLimit returns the error for a schema over a registry limit: it
-// wraps ErrInvalidSchema and ErrLimit and says so once.
-func schemaOverLimit(format string, args ...any) error {
-	return &wrapped{fmt.Errorf("%w: limit exceeded: "+format, append([]any{ErrInvalidSchema}, args...)...), ErrLimit}
-}
-
 // wrapped is err that also matches also, without adding its text.
 type wrapped struct{ err, also error }
 

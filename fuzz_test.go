@@ -17,6 +17,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/schema"
 	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -475,7 +476,7 @@ func modelToolNames(ts []Tool) []string {
 // never panics and either accepts the schema or refuses it with
 // ErrInvalidSchema; an accepted schema validates arguments without panic.
 func FuzzSchema(f *testing.F) {
-	for _, s := range []string{schema, `{"$ref":"#"}`, `{"$ref":"file:///etc/passwd"}`, `{"$defs":{"a":{"anyOf":[{"$ref":"#/$defs/b"},{"$ref":"#/$defs/b"}]},"b":{"type":"string"}},"$ref":"#/$defs/a"}`, branchingRecursion, `{"type":"object","properties":{"n":{"type":"integer","minimum":0,"exclusiveMinimum":true}}}`, `{"pattern":"(a+)+$"}`, `[`, `{}`} {
+	for _, s := range []string{testSchema, `{"$ref":"#"}`, `{"$ref":"file:///etc/passwd"}`, `{"$defs":{"a":{"anyOf":[{"$ref":"#/$defs/b"},{"$ref":"#/$defs/b"}]},"b":{"type":"string"}},"$ref":"#/$defs/a"}`, branchingRecursion, `{"type":"object","properties":{"n":{"type":"integer","minimum":0,"exclusiveMinimum":true}}}`, `{"pattern":"(a+)+$"}`, `[`, `{}`} {
 		f.Add([]byte(s), []byte(`{"n":1,"a":{"a":{}}}`))
 	}
 	// The bounded classes: huge numbers in schemas and in arguments (for
@@ -512,7 +513,7 @@ func FuzzSchema(f *testing.F) {
 		if err != nil {
 			require.ErrorIs(t, err, ErrInvalidArguments, "CheckCall with schema %q and arguments %q", raw, args)
 			require.True(t, utf8.ValidString(err.Error()), "the refusal is valid UTF-8: %q", err)
-			require.LessOrEqual(t, len(err.Error()), (maxMessages+2)*(text.MaxClip+text.MaxEcho), "the refusal is short")
+			require.LessOrEqual(t, len(err.Error()), (schema.MaxMessages+2)*(text.MaxClip+text.MaxEcho), "the refusal is short")
 			return
 		}
 		require.True(t, utf8.Valid(call.Arguments), "the arguments handed on are valid UTF-8: %q", call.Arguments)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/toolsearch/toolsearch/internal/querywork"
+	"github.com/toolsearch/toolsearch/internal/schema"
 	"github.com/toolsearch/toolsearch/internal/text"
 )
 
@@ -86,21 +87,21 @@ func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error
 	if err != nil {
 		return nil, refusal(name, ErrToolUnavailable, refuseNoSchema(name, err))
 	}
-	inst, compact, err := decodeArgs(args)
+	inst, compact, err := schema.DecodeArgs(args)
 	if err != nil {
 		return nil, refusal(name, ErrInvalidArguments, refuseArgsNotJSON(name, err))
 	}
-	if err := checkNumbers(inst); err != nil {
+	if err := schema.CheckNumbers(inst); err != nil {
 		return nil, refusal(name, ErrInvalidArguments, refuseArgsBounds(name, err), ErrLimit)
 	}
-	switch err := v.validationWork(inst, s.opts.MaxValidationWork); {
-	case errors.Is(err, errTooMuchWork):
+	switch err := v.Work(inst, s.opts.MaxValidationWork); {
+	case errors.Is(err, schema.ErrTooMuchWork):
 		return nil, refusal(name, ErrInvalidArguments, refuseArgsWork(name), ErrLimit)
 	case err != nil:
 		return nil, refusal(name, ErrInvalidArguments, refuseArgsBounds(name, err), ErrLimit)
 	}
-	if err := v.schema.Validate(inst); err != nil {
-		why := validationMessage(err)
+	if err := v.Validate(inst); err != nil {
+		why := schema.Message(err)
 		if e.deferred && s.searchOn(snap) && !s.isDiscovered(name) {
 			return nil, refusal(name, ErrSchemaNotLoaded, refuseArgsNotLoaded(name, why))
 		}
@@ -121,15 +122,15 @@ var bridgeSchema = sync.OnceValue(func() *jsonschema.Schema {
 // raw arguments, {"name": …, "arguments": {…}}) to the tool it names and
 // that tool's validated arguments, checked as by CheckCall.
 func (s *Session) resolveBridgeCall(args json.RawMessage) (*ToolCall, error) {
-	inst, _, err := decodeArgs(args)
+	inst, _, err := schema.DecodeArgs(args)
 	if err != nil {
 		return nil, refusal(CallToolName, ErrInvalidArguments, refuseBridgeNotJSON(err))
 	}
-	if err := checkNumbers(inst); err != nil {
+	if err := schema.CheckNumbers(inst); err != nil {
 		return nil, refusal(CallToolName, ErrInvalidArguments, refuseArgsBounds(CallToolName, err), ErrLimit)
 	}
 	if err := bridgeSchema().Validate(inst); err != nil {
-		return nil, refusal(CallToolName, ErrInvalidArguments, refuseBridgeArgs(validationMessage(err)))
+		return nil, refusal(CallToolName, ErrInvalidArguments, refuseBridgeArgs(schema.Message(err)))
 	}
 	var call struct {
 		Name      string          `json:"name"`

@@ -29,8 +29,8 @@ func loadCatalog(t testing.TB, path string) *Registry {
 	return r
 }
 
-// schema is a small valid input schema for test tools.
-const schema = `{"type":"object","properties":{"q":{"type":"string"}}}`
+// testSchema is a small valid input schema for test tools.
+const testSchema = `{"type":"object","properties":{"q":{"type":"string"}}}`
 
 // specPool is the pool the issue's named cases are written against.
 func specPool(t testing.TB) *Registry {

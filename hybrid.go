@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/toolsearch/toolsearch/internal/cow"
+	"github.com/toolsearch/toolsearch/internal/schema"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -186,7 +187,7 @@ func newHybridDoc(t *Tool) *hybridDoc {
 		at(w).desc++
 		d.descLen++
 	}
-	names, descs := argumentTexts(t.InputSchema)
+	names, descs := schema.ArgumentTexts(t.InputSchema)
 	var ws []string
 	for _, n := range names {
 		ws = words.NameWords(ws, n)

@@ -3,7 +3,6 @@ package toolsearch
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -236,23 +235,6 @@ func TestRegistryLimitsAreFixed(t *testing.T) {
 	require.NoError(t, other.Register(Tool{Name: "Deep", InputSchema: json.RawMessage(nested(6))}), "nil means the defaults")
 }
 
-func TestJSONDepth(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want int
-	}{
-		{`1`, 0},
-		{`{}`, 1},
-		{`[{},[{}]]`, 3},
-		{`{"a":"}}}{{{"}`, 1},
-		{`{"a":"\\"}`, 1},
-		{`{"a":"\"{"}`, 1},
-	} {
-		assert.Equal(t, tc.want, jsonDepth([]byte(tc.in), 100), "jsonDepth(%s)", tc.in)
-	}
-	assert.Equal(t, 3, jsonDepth([]byte(nested(1000)), 3), "the scan stops at upTo")
-}
-
 // anyOfChain returns a schema of n definitions, each an anyOf of two
 // references to the next: validating a value that matches none applies
 // 2ⁿ subschemas.
@@ -269,81 +251,6 @@ func anyOfChain(n int) string {
 // branchingRecursion returns a schema that applies itself twice to its
 // member "a": validating arguments nested d deep applies 2ᵈ subschemas.
 const branchingRecursion = `{"type":"object","anyOf":[{"properties":{"a":{"$ref":"#"}}},{"properties":{"a":{"$ref":"#"}}}]}`
-
-func TestSchemaWork(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		schema string
-		levels int
-		want   int
-	}{
-		{"flat object", schema, 64, 1},
-		{"one definition", `{"$defs":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/s"},"b":{"$ref":"#/$defs/s"}}}`, 64, 2},
-		// d_i applies itself and two references, each applying d_i+1:
-		// w(d_i) = 3 + 2·w(d_i+1), w(d_n) = 1, so w(d_0) = 2ⁿ⁺² − 3, and
-		// the root's $ref adds 1.
-		{"anyOf chain of 3", anyOfChain(3), 64, 1<<5 - 2},
-		{"anyOf chain of 10", anyOfChain(10), 64, 1<<12 - 2},
-		{"recursion as a tree", `{"properties":{"child":{"$ref":"#"},"kids":{"items":{"$ref":"#"}}}}`, 64, 2},
-		// w₀ = 3 (the root and its two branches); member "a" gets the
-		// reference and the root from both branches: w₁ = 2·(1+3) = 8, and
-		// each level doubles: w_d = 2ᵈ⁺².
-		{"branching recursion, 5 levels", branchingRecursion, 5, 1 << 7},
-		{"a JSON value: object or array of itself", `{"anyOf":[{"type":"object","additionalProperties":{"$ref":"#"}},{"type":"array","items":{"$ref":"#"}}]}`, 64, 4},
-		{"a tuple then items of itself", `{"prefixItems":[{"$ref":"#"}],"items":{"$ref":"#"},"properties":{"a":{"$ref":"#"}},"additionalProperties":{"$ref":"#"}}`, 64, 2},
-		// A key such as "ab" gets both references and the root through
-		// each: w₀ = 1, w₁ = 2·(1+1) = 4, w_d = 2ᵈ⁺¹.
-		{"two patterns matching one key apply both", `{"patternProperties":{"a":{"$ref":"#"},"b":{"$ref":"#"}}}`, 5, 1 << 6},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s, err := compileSchema(json.RawMessage(tc.schema))
-			require.NoError(t, err)
-			assert.Equal(t, tc.want, schemaWork(workGraph(s), tc.levels, 1<<30))
-			assert.Equal(t, tc.want, refSchemaWork(s, tc.levels, 1<<30), "the work written on compiled schemas")
-		})
-	}
-}
-
-// TestSchemaWorkStopsEarly checks that schemaWork, which stops at the first
-// level no subschema reaches, agrees with a walk over every level, on the
-// table above, the hostile shapes and every distinct schema of the real MCP catalog.
-func TestSchemaWorkStopsEarly(t *testing.T) {
-	everyLevel := func(s *workNode, levels, limit int) int {
-		w := &workWalker{memo: map[workKey]int{}, limit: limit, root: s}
-		most := w.at(s, 0, leaf)
-		for d := 1; d <= levels && most <= limit; d++ {
-			most = max(most, w.below(s, d))
-		}
-		return most
-	}
-	schemas := []string{schema, anyOfChain(3), anyOfChain(12), branchingRecursion, hostileWideSchema(),
-		`{"properties":{"a":{"properties":{"b":{"items":{"properties":{"c":{"type":"string"}}}}}}}}`,
-		`{"properties":{"child":{"$ref":"#"},"kids":{"items":{"$ref":"#"}}}}`}
-	seen := map[string]bool{}
-	for _, path := range []string{"testdata/bench/livemcpbench.json", "testdata/bench/metatool.json"} {
-		data, err := os.ReadFile(path)
-		require.NoError(t, err)
-		tools, err := ParseCatalog(data)
-		require.NoError(t, err)
-		for _, tool := range tools {
-			if raw := string(tool.InputSchema); raw != "" && !seen[raw] {
-				seen[raw] = true
-				schemas = append(schemas, raw)
-			}
-		}
-	}
-	require.Greater(t, len(schemas), 400)
-	for _, raw := range schemas {
-		s, err := compileSchema(json.RawMessage(raw))
-		require.NoError(t, err)
-		g := workGraph(s)
-		for _, limit := range []int{100, defaultMaxSchemaWork, 1 << 30} {
-			want := everyLevel(g, schemaWorkLevels, limit)
-			require.Equal(t, want, schemaWork(g, schemaWorkLevels, limit), "limit %d, schema %.200s", limit, raw)
-			require.Equal(t, want, refSchemaWork(s, schemaWorkLevels, limit), "the work written on compiled schemas: limit %d, schema %.200s", limit, raw)
-		}
-	}
-}
 
 func TestSchemaWorkLimit(t *testing.T) {
 	for _, tc := range []struct {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/internal/querywork"
+	"github.com/toolsearch/toolsearch/internal/schema"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -82,7 +83,7 @@ func newRegexDoc(t *Tool) *regexDoc {
 	if t.SearchHint != "" {
 		desc += "\n" + t.SearchHint
 	}
-	names, descs := argumentTexts(t.InputSchema)
+	names, descs := schema.ArgumentTexts(t.InputSchema)
 	d := &regexDoc{name: words.Lower(t.Name), desc: words.Lower(desc)}
 	for _, a := range append(names, descs...) {
 		d.args = append(d.args, words.Lower(a))
@@ -155,7 +156,7 @@ func compilePattern(p string) ([]alternative, error) {
 	if _, err := regexp.Compile(p); err != nil {
 		return nil, errors.New(patternInvalid(strings.TrimPrefix(err.Error(), "error parsing regexp: ")))
 	}
-	if n := programSize(regexp.MustCompile("(?i)" + p)); n > maxPatternProgram {
+	if n := schema.ProgramSize(regexp.MustCompile("(?i)" + p)); n > maxPatternProgram {
 		return nil, errors.New(patternTooCostly(n, maxPatternProgram))
 	}
 	if alts, ok := compileAlternatives(splitAlternatives(p)); ok {
@@ -187,7 +188,7 @@ func compileAlternatives(parts []string) ([]alternative, bool) {
 		if !ok {
 			need = nil
 		}
-		alts = append(alts, alternative{re: re, prog: programSize(re), need: need})
+		alts = append(alts, alternative{re: re, prog: schema.ProgramSize(re), need: need})
 	}
 	return alts, true
 }

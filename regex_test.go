@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch/internal/querywork"
+	"github.com/toolsearch/toolsearch/internal/schema"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -163,10 +164,10 @@ func TestRegexCall(t *testing.T) {
 }
 
 func TestArgumentTexts(t *testing.T) {
-	names, descs := argumentTexts(json.RawMessage(`{"type":"object","properties":{"b":{"type":"string","description":"Bee"},"a":{"type":"object","properties":{"inner":{"description":"Deep"}}},"list":{"type":"array","items":{"type":"object","properties":{"item_id":{}}}}}}`))
+	names, descs := schema.ArgumentTexts(json.RawMessage(`{"type":"object","properties":{"b":{"type":"string","description":"Bee"},"a":{"type":"object","properties":{"inner":{"description":"Deep"}}},"list":{"type":"array","items":{"type":"object","properties":{"item_id":{}}}}}}`))
 	assert.Equal(t, []string{"a", "b", "list", "inner", "item_id"}, names)
 	assert.Equal(t, []string{"Bee", "Deep"}, descs)
-	n, d := argumentTexts(json.RawMessage(`not json`))
+	n, d := schema.ArgumentTexts(json.RawMessage(`not json`))
 	assert.Empty(t, n)
 	assert.Empty(t, d)
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/toolsearch/toolsearch/internal/schema"
 )
 
 // ServerStatus is the connection state of an MCP server.
@@ -38,11 +40,11 @@ func (s ServerStatus) String() string {
 
 // The defaults of RegistryOptions.
 const (
-	defaultMaxSchemaBytes      = 64 << 10 // bytes in one tool's input schema
-	defaultMaxSchemaDepth      = 64       // nesting of objects and arrays in one schema
-	defaultMaxDescriptionBytes = 16 << 10 // bytes in one tool's description
-	defaultMaxSchemaWork       = 10_000   // subschemas applied to one value when validating
-	defaultMaxHintBytes        = 1 << 10  // bytes in one tool's search hint
+	defaultMaxSchemaBytes      = schema.DefaultMaxBytes // bytes in one tool's input schema: 64 KiB
+	defaultMaxSchemaDepth      = schema.DefaultMaxDepth // nesting of objects and arrays in one schema: 64
+	defaultMaxDescriptionBytes = 16 << 10               // bytes in one tool's description
+	defaultMaxSchemaWork       = schema.DefaultMaxWork  // subschemas applied to one value when validating: 10,000
+	defaultMaxHintBytes        = 1 << 10                // bytes in one tool's search hint
 )
 
 // RegistryOptions bound what a tool definition (from an MCP server, say)
@@ -133,6 +135,11 @@ func NewRegistry(opts *RegistryOptions, tools ...Tool) (*Registry, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// schemaLimits returns the limits of o that bound a schema.
+func (o *RegistryOptions) schemaLimits() *schema.Limits {
+	return &schema.Limits{MaxBytes: o.MaxSchemaBytes, MaxDepth: o.MaxSchemaDepth, MaxWork: o.MaxSchemaWork}
 }
 
 // registryLimits returns the limits in force, shared by the entries built

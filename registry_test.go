@@ -199,7 +199,7 @@ func TestMCPNaming(t *testing.T) {
 	assert.Equal(t, "d698af2b", nameHash("工具"), "the hash is stable")
 
 	long := strings.Repeat("é", maxMCPDescription+10)
-	tl := NewMCPTool("srv.1", "do it", long, json.RawMessage(schema), map[string]any{
+	tl := NewMCPTool("srv.1", "do it", long, json.RawMessage(testSchema), map[string]any{
 		"anthropic/alwaysLoad": true,
 		"anthropic/searchHint": "  send \t a\n message  ",
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/toolsearch/toolsearch/internal/jsonfast"
 	"github.com/toolsearch/toolsearch/internal/querywork"
+	"github.com/toolsearch/toolsearch/internal/schema"
 	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -263,7 +264,7 @@ func (s *Searcher) parseArgsChecked(args json.RawMessage) (query string, k int, 
 	if _, err := d.Token(); err != io.EOF { // d.More misses a stray '}' or ']'
 		return "", 0, invalidQuery(argsTrailing(in.usage))
 	}
-	if err := checkNumbers(v); err != nil {
+	if err := schema.CheckNumbers(v); err != nil {
 		return "", 0, overLimit(argsBadNumber(err, in.usage))
 	}
 	validator, err := s.inputValidator()
@@ -271,7 +272,7 @@ func (s *Searcher) parseArgsChecked(args json.RawMessage) (query string, k int, 
 		return "", 0, err
 	}
 	if err := validator.Validate(v); err != nil {
-		return "", 0, invalidQuery(validationMessage(err) + "; " + in.usage)
+		return "", 0, invalidQuery(schema.Message(err) + "; " + in.usage)
 	}
 	m, _ := v.(map[string]any)
 	query, ok := m[in.field].(string)

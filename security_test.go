@@ -121,7 +121,7 @@ func TestSchemaCyclesAndDepth(t *testing.T) {
 func hostileServerTools() []Tool {
 	long := NewMCPTool("evil", strings.Repeat("x", 200), "too long a name", nil, nil)
 	return []Tool{
-		NewMCPTool("evil", "ok", "A fine tool.", json.RawMessage(schema), nil),
+		NewMCPTool("evil", "ok", "A fine tool.", json.RawMessage(testSchema), nil),
 		NewMCPTool("evil", "ok", "The same raw name again.", nil, nil),
 		NewMCPTool("evil", "with space", "A name with a space.", nil, nil),
 		NewMCPTool("evil", "with_space", "Sanitized, the name above gets a hash: no collision.", nil, nil),
@@ -147,7 +147,7 @@ func hostileServerTools() []Tool {
 // keep working, and no description breaks a rendered prompt.
 func TestHostileServerTools(t *testing.T) {
 	var r Registry
-	require.NoError(t, setServerTools(&r, "good", []Tool{NewMCPTool("good", "search", "Search the good index.", json.RawMessage(schema), nil)}))
+	require.NoError(t, setServerTools(&r, "good", []Tool{NewMCPTool("good", "search", "Search the good index.", json.RawMessage(testSchema), nil)}))
 	require.NoError(t, r.Register(Tool{Name: "Read", Description: "Read a file."}))
 
 	err := setServerTools(&r, "evil", hostileServerTools())
@@ -256,8 +256,8 @@ func TestHostileNamesAreRefused(t *testing.T) {
 // the other servers are untouched.
 func TestServerDisconnectsMidConversation(t *testing.T) {
 	var r Registry
-	require.NoError(t, setServerTools(&r, "flaky", []Tool{NewMCPTool("flaky", "fetch", "Fetch a page.", json.RawMessage(schema), nil)}))
-	require.NoError(t, setServerTools(&r, "steady", []Tool{NewMCPTool("steady", "fetch_feed", "Fetch a feed.", json.RawMessage(schema), nil)}))
+	require.NoError(t, setServerTools(&r, "flaky", []Tool{NewMCPTool("flaky", "fetch", "Fetch a page.", json.RawMessage(testSchema), nil)}))
+	require.NoError(t, setServerTools(&r, "steady", []Tool{NewMCPTool("steady", "fetch_feed", "Fetch a feed.", json.RawMessage(testSchema), nil)}))
 	sess := NewSession(&r, nil)
 	require.True(t, sess.Announce().Full)
 	content, _, isErr := handle(sess, json.RawMessage(`{"query":"fetch"}`))

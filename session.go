@@ -75,6 +75,10 @@ const (
 	defaultMaxArgumentBytes = 1 << 20
 )
 
+// defaultMaxValidationWork is the default of SessionOptions.MaxValidationWork:
+// about a tenth of a second of the schema library's time.
+const defaultMaxValidationWork = 10_000_000
+
 // defaultContextWindow is the context window assumed when
 // SessionOptions.ContextWindow is 0.
 const defaultContextWindow = 200_000

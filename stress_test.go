@@ -43,7 +43,7 @@ func stressTools(srv string, gen int) []Tool {
 		out[i] = Tool{
 			Name:        fmt.Sprintf("mcp__%s__g%d_t%d", srv, gen, i),
 			Description: fmt.Sprintf("Tool %d of %s, generation %d.", i, srv, gen),
-			InputSchema: json.RawMessage(schema),
+			InputSchema: json.RawMessage(testSchema),
 		}
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolsearch/toolsearch/internal/schema"
 	"github.com/toolsearch/toolsearch/internal/text"
 )
 
@@ -84,7 +85,7 @@ func TestValidationWorkIsBounded(t *testing.T) {
 			assert.Contains(t, err.Error(), "validating them against the tool's schema would take too long")
 		})
 	}
-	tight := callSession(t, `{"type":"object"}`, &SessionOptions{MaxValidationWork: workApply - 1})
+	tight := callSession(t, `{"type":"object"}`, &SessionOptions{MaxValidationWork: schema.WorkApply - 1})
 	_, err := tight.CheckCall("T", json.RawMessage(`{"a":1}`))
 	require.ErrorIs(t, err, ErrLimit, "the option is honoured")
 
@@ -144,7 +145,7 @@ func TestValidationMessagesAreShort(t *testing.T) {
 	s := callSession(t, `{"properties":{"a":{"type":"array","items":{"enum":`+enum+`}},"b":{"format":"email"}},"$schema":"http://json-schema.org/draft-07/schema#"}`, nil)
 	_, err := s.CheckCall("T", json.RawMessage(`{"a":[`+strings.TrimSuffix(strings.Repeat(`"z",`, 500), ",")+`],"b":"`+strings.Repeat("\xff", 5000)+`"}`))
 	require.ErrorIs(t, err, ErrInvalidArguments)
-	assert.Less(t, len(err.Error()), (maxMessages+1)*(text.MaxClip+200), "at most %d messages of %d bytes", maxMessages, text.MaxClip)
+	assert.Less(t, len(err.Error()), (schema.MaxMessages+1)*(text.MaxClip+200), "at most %d messages of %d bytes", schema.MaxMessages, text.MaxClip)
 	assert.Contains(t, err.Error(), "more")
 	assert.True(t, utf8.ValidString(err.Error()))
 }

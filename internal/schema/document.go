@@ -1,4 +1,4 @@
-package toolsearch
+package schema
 
 import (
 	"encoding/json"
@@ -167,7 +167,7 @@ func (d *schemaDoc) number() int32 {
 		}
 	}
 	text := d.src[start:d.pos]
-	if (len(text) > 16 || strings.ContainsAny(text, "eE")) && numberProblem(text) != "" {
+	if (len(text) > 16 || strings.ContainsAny(text, "eE")) && NumberProblem(text) != "" {
 		return d.fail() // out of bounds: the full check names it
 	}
 	return d.add(docVal{kind: docNumber, text: text})

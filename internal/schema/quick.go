@@ -1,4 +1,4 @@
-package toolsearch
+package schema
 
 import (
 	"encoding/json"
@@ -13,28 +13,28 @@ import (
 // draft's metaschema, and a registry of 10,000 tools from many servers has
 // thousands of distinct schemas. The quick check proves a schema valid in a
 // few microseconds, by checking what the metaschema checks, keyword by
-// keyword, on a parsed document (schemadoc.go), and builds the same work
-// graph (schemawork.go) as the compiled schema has. It only ever answers
+// keyword, on a parsed document (document.go), and builds the same work
+// graph (work.go) as the compiled schema has. It only ever answers
 // "valid": whatever it is not sure of (a keyword value the metaschema
 // refuses, $id or anchors, a reference it does not follow, a draft other
 // than 2020-12 and draft-07, a key given twice, a number out of bounds, a
 // nesting too deep, a work bound exceeded) it leaves to the full check,
 // which compiles the schema with the library and words the error as
 // before. So a schema is refused exactly when the library refuses it; the
-// tests (schemaquick_test.go) check on every real schema and on generated
+// tests (quick_test.go) check on every real schema and on generated
 // and hostile ones that what the quick check accepts the library accepts,
 // with the same work graph. The validator for Session.CheckCall is
 // compiled by the library the first time a call needs it.
 
 // quickMaxDepth is the deepest document the quick check reads; a deeper
-// one (allowed by a larger MaxSchemaDepth) goes to the full check.
+// one (allowed by a larger Limits.MaxDepth) goes to the full check.
 const quickMaxDepth = 256
 
 // quickSchema returns the work graph of raw, a schema within lim's size,
 // when it proves raw a valid JSON Schema that needs no external document;
 // ok is false when the full check must decide.
-func quickSchema(raw json.RawMessage, lim *RegistryOptions) (g *workNode, ok bool) {
-	d := parseSchemaDoc(string(raw), min(lim.MaxSchemaDepth, quickMaxDepth))
+func quickSchema(raw json.RawMessage, lim Limits) (g *workNode, ok bool) {
+	d := parseSchemaDoc(string(raw), min(lim.MaxDepth, quickMaxDepth))
 	defer d.put()
 	if d.unfit || d.vals[d.root].kind != docObject {
 		return nil, false

@@ -1,4 +1,4 @@
-package toolsearch
+package schema
 
 import (
 	"bytes"
@@ -37,25 +37,22 @@ import (
 //   - an enum or const: the bytes of its values;
 //   - an object: 2 per property, required name or dependency listed.
 const (
-	workApply    = 300
+	WorkApply    = 300
 	workPerMatch = 2
 	workRegexFmt = 8000
 )
 
-// defaultMaxValidationWork is the default of SessionOptions.MaxValidationWork:
-// about a tenth of a second of the schema library's time.
-const defaultMaxValidationWork = 10_000_000
-
-// callValidator is a tool's compiled input schema with what bounding the
+// Validator is a tool's compiled input schema with what bounding the
 // work of a validation needs, computed once per tool definition.
-type callValidator struct {
+type Validator struct {
 	schema *jsonschema.Schema
 	progs  map[*regexp.Regexp]int     // the program size of each pattern
 	values map[*jsonschema.Schema]int // bytes of a subschema's enum and const values
 }
 
-func newCallValidator(s *jsonschema.Schema) *callValidator {
-	cv := &callValidator{schema: s, progs: map[*regexp.Regexp]int{}, values: map[*jsonschema.Schema]int{}}
+// NewValidator returns the validator of the compiled schema s.
+func NewValidator(s *jsonschema.Schema) *Validator {
+	cv := &Validator{schema: s, progs: map[*regexp.Regexp]int{}, values: map[*jsonschema.Schema]int{}}
 	seen := map[*jsonschema.Schema]bool{}
 	var walk func(s *jsonschema.Schema)
 	walk = func(s *jsonschema.Schema) {
@@ -64,10 +61,10 @@ func newCallValidator(s *jsonschema.Schema) *callValidator {
 		}
 		seen[s] = true
 		if s.Pattern != nil {
-			cv.progs[s.Pattern] = programSize(s.Pattern)
+			cv.progs[s.Pattern] = ProgramSize(s.Pattern)
 		}
 		for re := range s.PatternProperties {
-			cv.progs[re] = programSize(re)
+			cv.progs[re] = ProgramSize(re)
 		}
 		n := 0
 		for _, v := range append(s.Enum, s.Constant...) {
@@ -85,9 +82,13 @@ func newCallValidator(s *jsonschema.Schema) *callValidator {
 	return cv
 }
 
-// programSize returns the number of instructions of re's program: matching
+// Validate validates v, a JSON value decoded with UseNumber, against the
+// schema. Check the work first (Work): validation itself is not bounded.
+func (cv *Validator) Validate(v any) error { return cv.schema.Validate(v) }
+
+// ProgramSize returns the number of instructions of re's program: matching
 // a text costs at most about that many steps per byte.
-func programSize(re *regexp.Regexp) int {
+func ProgramSize(re *regexp.Regexp) int {
 	tree, err := syntax.Parse(re.String(), syntax.Perl)
 	if err != nil {
 		return 1
@@ -99,25 +100,25 @@ func programSize(re *regexp.Regexp) int {
 	return max(1, len(prog.Inst))
 }
 
-// errTooMuchWork is what validationWork returns when the bound is passed.
-var errTooMuchWork = errors.New("too much work")
+// ErrTooMuchWork is what Work returns when the bound is passed.
+var ErrTooMuchWork = errors.New("too much work")
 
-// validationWork returns nil when validating v costs at most limit units,
-// errTooMuchWork when it may cost more, or the error of a number out of
+// Work returns nil when validating v costs at most limit units,
+// ErrTooMuchWork when it may cost more, or the error of a number out of
 // bounds found in a string the schema decodes as JSON (contentSchema).
-func (cv *callValidator) validationWork(v any, limit int) error {
+func (cv *Validator) Work(v any, limit int) error {
 	w := &workWalk{cv: cv, left: limit}
 	if !w.apply(cv.schema, v) {
 		if w.err != nil {
 			return w.err
 		}
-		return errTooMuchWork
+		return ErrTooMuchWork
 	}
 	return nil
 }
 
 type workWalk struct {
-	cv    *callValidator
+	cv    *Validator
 	left  int
 	path  int // bytes of the current value's location, which the library builds per subschema
 	depth int // subschemas being applied
@@ -138,7 +139,7 @@ func (w *workWalk) apply(s *jsonschema.Schema, v any) bool {
 	if s == nil {
 		return true
 	}
-	if !w.spend(workApply + w.path/8 + w.depth*w.depth/2 + w.cv.values[s]) {
+	if !w.spend(WorkApply + w.path/8 + w.depth*w.depth/2 + w.cv.values[s]) {
 		return false
 	}
 	if s.Always != nil {
@@ -212,7 +213,7 @@ func (w *workWalk) content(s *jsonschema.Schema, v string) bool {
 	if d.Decode(&doc) != nil {
 		return true
 	}
-	if err := checkNumbers(doc); err != nil {
+	if err := CheckNumbers(doc); err != nil {
 		w.err = err
 		return false
 	}
@@ -265,7 +266,7 @@ func (w *workWalk) member(c *jsonschema.Schema, k string, x any) bool {
 }
 
 func (w *workWalk) array(s *jsonschema.Schema, v []any) bool {
-	if s.UniqueItems && !w.spend(workApply*len(v)) {
+	if s.UniqueItems && !w.spend(WorkApply*len(v)) {
 		return false
 	}
 	items, _ := s.Items.([]*jsonschema.Schema)
@@ -303,12 +304,12 @@ func formatAsserted(s *jsonschema.Schema) bool {
 	return false
 }
 
-// The validation errors for the model: at most maxMessages of them, each
-// at most text.MaxClip bytes long (the schema library quotes whole values).
-const maxMessages = 10
+// MaxMessages is the most validation errors Message reports, each cut to
+// text.MaxClip bytes (the schema library quotes whole values).
+const MaxMessages = 10
 
-// validationMessage turns a jsonschema error into one line for the model.
-func validationMessage(err error) string {
+// Message turns a jsonschema error into one line for the model.
+func Message(err error) string {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return text.Clip(err.Error())
@@ -319,7 +320,7 @@ func validationMessage(err error) string {
 		if e.Error == "" || strings.HasPrefix(e.Error, "doesn't validate with") {
 			continue
 		}
-		if len(msgs) == maxMessages {
+		if len(msgs) == MaxMessages {
 			more++
 			continue
 		}

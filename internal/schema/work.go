@@ -1,4 +1,4 @@
-package toolsearch
+package schema
 
 import (
 	"iter"

@@ -1,4 +1,4 @@
-package toolsearch
+package schema
 
 import (
 	"encoding/json"
@@ -24,9 +24,9 @@ const (
 	maxNumberExponent = 400 // size of the exponent, either sign
 )
 
-// numberProblem says what is wrong with the JSON number n, or "" when it is
+// NumberProblem says what is wrong with the JSON number n, or "" when it is
 // within the bounds.
-func numberProblem(n string) string {
+func NumberProblem(n string) string {
 	mant, exp, hasExp := n, "", false
 	if i := strings.IndexAny(n, "eE"); i >= 0 {
 		mant, exp, hasExp = n[:i], n[i+1:], true
@@ -49,11 +49,11 @@ func numberProblem(n string) string {
 	return ""
 }
 
-// checkNumbers checks every number of v, a JSON value decoded with
+// CheckNumbers checks every number of v, a JSON value decoded with
 // UseNumber, and reports the first one out of bounds (in key order): its
 // JSON pointer, the start of its text and what is wrong, for example
 // `/a/0: the number 1e1000001 has an exponent beyond ±400`.
-func checkNumbers(v any) error {
+func CheckNumbers(v any) error {
 	if !hasBadNumber(v) {
 		return nil
 	}
@@ -62,7 +62,7 @@ func checkNumbers(v any) error {
 	walk = func(v any) error {
 		switch v := v.(type) {
 		case json.Number:
-			if p := numberProblem(string(v)); p != "" {
+			if p := NumberProblem(string(v)); p != "" {
 				return errors.New(text.Echo("/"+strings.Join(path, "/")) + ": the number " + text.Echo(string(v)) + " " + p)
 			}
 		case []any:
@@ -92,7 +92,7 @@ func checkNumbers(v any) error {
 func hasBadNumber(v any) bool {
 	switch v := v.(type) {
 	case json.Number:
-		return numberProblem(string(v)) != ""
+		return NumberProblem(string(v)) != ""
 	case []any:
 		return slices.ContainsFunc(v, hasBadNumber)
 	case map[string]any:

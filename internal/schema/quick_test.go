@@ -1,4 +1,4 @@
-package toolsearch
+package schema
 
 import (
 	"bytes"
@@ -29,10 +29,10 @@ import (
 // accepted raw.
 func quickVerdict(t testing.TB, raw string) (quick, full bool) {
 	t.Helper()
-	lim := (*RegistryOptions)(nil).withDefaults()
-	g, ok := quickSchema(json.RawMessage(raw), &lim)
-	quick = ok && len(raw) <= lim.MaxSchemaBytes && schemaWork(g, schemaWorkLevels, lim.MaxSchemaWork) <= lim.MaxSchemaWork
-	fullErr := checkSchemaFull(json.RawMessage(raw), &lim)
+	lim := DefaultLimits
+	g, ok := quickSchema(json.RawMessage(raw), lim)
+	quick = ok && len(raw) <= lim.MaxBytes && schemaWork(g, schemaWorkLevels, lim.MaxWork) <= lim.MaxWork
+	fullErr := checkSchemaFull(json.RawMessage(raw), lim)
 	full = fullErr == nil
 	if quick && !full {
 		t.Fatalf("the quick check accepts a schema the library refuses (%v):\n%s", fullErr, raw)
@@ -40,7 +40,7 @@ func quickVerdict(t testing.TB, raw string) (quick, full bool) {
 	if quick {
 		// The library compiles it under the same draft (it tries the
 		// others only when that fails), so to the same graph.
-		s, err := compileSchema(json.RawMessage(raw))
+		s, err := Compile(json.RawMessage(raw))
 		require.NoError(t, err)
 		sameWork(t, raw, g, workGraph(s))
 	}
@@ -90,13 +90,17 @@ func graphShape(n *workNode) [8]int {
 func realSchemas(t testing.TB) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, p := range []string{"internal/demo/catalog.json", "testdata/bench/livemcpbench.json", "testdata/bench/bfcl.json", "testdata/bench/seal_tools.json", "testdata/bench/metatool.json"} {
+	for _, p := range []string{"../demo/catalog.json", "../../testdata/bench/livemcpbench.json", "../../testdata/bench/bfcl.json", "../../testdata/bench/seal_tools.json", "../../testdata/bench/metatool.json"} {
 		data, err := os.ReadFile(p)
 		require.NoError(t, err)
-		tools, err := ParseCatalog(data)
-		require.NoError(t, err)
-		for _, tool := range tools {
-			if s := string(tool.InputSchema); s != "" && !seen[s] {
+		var catalog struct {
+			Tools []struct {
+				InputSchema json.RawMessage `json:"input_schema"`
+			} `json:"tools"`
+		}
+		require.NoError(t, json.Unmarshal(data, &catalog), "%s", p)
+		for _, tool := range catalog.Tools {
+			if s := string(tool.InputSchema); s != "" && s != "null" && !seen[s] {
 				seen[s] = true
 				out = append(out, s)
 			}
@@ -133,7 +137,7 @@ func TestQuickSchemaCases(t *testing.T) {
 		name, schema string
 		quick        bool // the quick check accepts it (else the full check decides)
 	}{
-		{"typical", schema, true},
+		{"typical", typical, true},
 		{"empty", `{}`, true},
 		{"draft-07 declared", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"string"}}}`, true},
 		{"draft-07 without #", `{"$schema":"https://json-schema.org/draft-07/schema","items":[{"type":"string"}],"additionalItems":{"type":"number"}}`, true},
@@ -396,7 +400,7 @@ func TestQuickSchemaOnMutatedRealSchemas(t *testing.T) {
 // FuzzQuickSchema: whatever the bytes, the quick check accepts only what
 // the full check accepts, with the same work graph.
 func FuzzQuickSchema(f *testing.F) {
-	f.Add(schema)
+	f.Add(typical)
 	f.Add(branchingRecursion)
 	f.Add(anyOfChain(3))
 	for _, s := range hostileSchemaShapes() {
@@ -416,7 +420,7 @@ func FuzzQuickSchema(f *testing.F) {
 // 495 bytes on average): the full compile by the schema library, the
 // library's metaschema validation alone (what compiling a validator only
 // on first use would leave at registration), and the quick check as
-// registration runs it (checkSchema: the full check for what the quick one
+// registration runs it (Check: the full check for what the quick one
 // leaves).
 func BenchmarkCheckSchema(b *testing.B) {
 	schemas := realSchemas(b)
@@ -424,14 +428,14 @@ func BenchmarkCheckSchema(b *testing.B) {
 	for i, s := range schemas {
 		raws[i] = json.RawMessage(s)
 	}
-	lim := (*RegistryOptions)(nil).withDefaults()
+	lim := DefaultLimits
 	meta, err := jsonschema.NewCompiler().Compile("https://json-schema.org/draft/2020-12/schema")
 	require.NoError(b, err)
 	for _, bc := range []struct {
 		name  string
 		check func(raw json.RawMessage) error
 	}{
-		{"library-compile", func(raw json.RawMessage) error { return checkSchemaFull(raw, &lim) }},
+		{"library-compile", func(raw json.RawMessage) error { return checkSchemaFull(raw, lim) }},
 		{"library-metaschema-only", func(raw json.RawMessage) error {
 			d := json.NewDecoder(bytes.NewReader(raw))
 			d.UseNumber()
@@ -441,7 +445,7 @@ func BenchmarkCheckSchema(b *testing.B) {
 			}
 			return meta.Validate(v)
 		}},
-		{"quick", func(raw json.RawMessage) error { return checkSchema(raw, &lim) }},
+		{"quick", func(raw json.RawMessage) error { return Check(raw, lim) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -560,7 +564,7 @@ func TestSchemaDocReadsJSON(t *testing.T) {
 // FuzzSchemaDoc: the parser of the quick check reads JSON exactly as
 // encoding/json does.
 func FuzzSchemaDoc(f *testing.F) {
-	for _, s := range []string{`{}`, `{"a":[1,-0,0.5,1e3,true,null,"x\u00e9\n"]}`, `{"a":1,"a":2}`, `{"a":01}`, schema, branchingRecursion} {
+	for _, s := range []string{`{}`, `{"a":[1,-0,0.5,1e3,true,null,"x\u00e9\n"]}`, `{"a":1,"a":2}`, `{"a":01}`, typical, branchingRecursion} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
