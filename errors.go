@@ -95,3 +95,5 @@ type wrapped struct{ err, also error }
 
 func (e *wrapped) Error() string   { return e.err.Error() }
 func (e *wrapped) Unwrap() []error { return []error{e.err, e.also} }
+
+const invalidInputPrefix = "Invalid ToolSearch input: "

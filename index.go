@@ -27,14 +27,14 @@ import (
 //     (a word, or punctuation alone) is answered by its postings, and a
 //     term of several runs ("c++", "e.g") is checked with hasWord on the
 //     tools in every one of its runs' postings, within the query's work
-//     budget (keyword.go).
+//     budget (strategy_default.go).
 //
 // The distinct name parts (the vocabulary, much smaller than the tool count)
 // are also listed with, for every character and every pair of adjacent
 // characters, the parts that contain it: the substring rule checks only the
 // parts listed under the rarest pair of the term.
 //
-// A query (keywordIndex.Rank in keyword.go, the default strategy's Index) accumulates
+// A query (keywordIndex.Rank in strategy_default.go, the default strategy's Index) accumulates
 // scores in an array indexed by slot, taken from a scratchPool, and reports
 // every tool that scores as a Hit at its position in the Corpus (the
 // snapshot's deferred tools in pool order: keywordIndex maps slots to

@@ -16,16 +16,6 @@ import (
 // the refusals. Each is fixed wording around names and numbers, so a prompt
 // is byte-identical for the same registry.
 
-// ToolDefinition is a tool as sent to a model: the shape of the Anthropic
-// Messages API's tools entries. DeferLoading marks a deferred tool for
-// providers that expand tool references themselves.
-type ToolDefinition struct {
-	Name         string          `json:"name"`
-	Description  string          `json:"description"`
-	InputSchema  json.RawMessage `json:"input_schema"`
-	DeferLoading bool            `json:"defer_loading,omitempty"`
-}
-
 // toolSearchDescription is the ToolSearch tool's default description. It is
 // part of every prompt, so it is short.
 const toolSearchDescription = `Fetches the full definitions of deferred tools so that you can call them. Deferred tools are listed by name only; their schemas are not loaded, so you cannot call one until this tool has returned it.
@@ -55,48 +45,6 @@ Escape special characters such as ( ) [ ] . * + ? with a backslash.`
 	regexSchema = `{"type":"object","properties":{"pattern":{"type":"string","description":"RE2 regular expression, case-insensitive, at most 200 characters; or select:Name1,Name2 for exact names"},"max_results":{"type":"integer","minimum":1,"description":"Maximum number of matches (default 5)"}},"required":["pattern"],"additionalProperties":false}`
 )
 
-// toolSearchInput is a StrategyInput with the defaults filled in.
-type toolSearchInput struct {
-	field, description string
-	schema             json.RawMessage
-	schemaIsDefault    bool   // the default schema for "query": one compiled validator for all
-	usage              string // the expected input, for error texts
-	pattern            bool
-	maxTerms           int  // the term budget (StrategyInput.MaxTerms)
-	eager              bool // StrategyInput.Eager
-}
-
-func resolveInput(in StrategyInput) toolSearchInput {
-	r := toolSearchInput{field: in.Field, description: in.Description, schema: in.Schema, pattern: in.Pattern,
-		maxTerms: orDefault(in.MaxTerms, defaultMaxQueryTerms), eager: in.Eager}
-	if r.field == "" {
-		r.field = "query"
-	}
-	if r.description == "" {
-		r.description = toolSearchDescription
-	}
-	if len(r.schema) == 0 {
-		r.schema = json.RawMessage(defaultInputSchema(r.field))
-		r.schemaIsDefault = r.field == "query"
-	}
-	f, _ := json.Marshal(r.field)
-	r.usage = `expected {` + string(f) + `: string, "max_results"?: integer ≥ 1}`
-	return r
-}
-
-// ToolDefinition returns the definition of the ToolSearch tool, to send to
-// the model with the tools that are not deferred. Its description and input
-// schema are those of the Searcher's strategy (StrategyInput): with the
-// regex strategy the input is {"pattern", "max_results"} and the
-// description explains patterns.
-func (s *Searcher) ToolDefinition() ToolDefinition {
-	return ToolDefinition{
-		Name:        ToolSearchName,
-		Description: s.input.description,
-		InputSchema: slices.Clone(s.input.schema),
-	}
-}
-
 // The CallTool bridge (SessionOptions.CallBridge). Its definition never
 // changes, so that a tool list holding it stays byte-identical.
 const (
@@ -104,15 +52,6 @@ const (
 	callToolSchema      = `{"type":"object","properties":{"name":{"type":"string","description":"The exact name of a tool returned by ToolSearch"},"arguments":{"type":"object","description":"The tool's arguments, following its schema"}},"required":["name","arguments"],"additionalProperties":false}`
 	bridgeUsage         = `expected {"name": string, "arguments": object}`
 )
-
-// callToolDefinition returns the definition of the CallTool bridge.
-func callToolDefinition() ToolDefinition {
-	return ToolDefinition{
-		Name:        CallToolName,
-		Description: callToolDescription,
-		InputSchema: json.RawMessage(callToolSchema),
-	}
-}
 
 // The texts that tell the model which tools are deferred: the
 // system-prompt section, the <available-deferred-tools> block of a full
@@ -124,105 +63,6 @@ const (
 	deltaAdded    = "The following deferred tools are now available via ToolSearch:"
 	deltaRemoved  = "The following deferred tools are no longer available (their MCP server disconnected). Do not search for them — ToolSearch will return no match:"
 )
-
-// promptTexts are the texts that list the deferred tools of one view (a
-// scope) of one snapshot, rendered once.
-type promptTexts struct {
-	names   []string // sorted
-	section string
-	block   string
-}
-
-// renderTexts renders the texts for the deferred tools of s that in
-// accepts.
-func renderTexts(s *snapshot, in func(*entry) bool) *promptTexts {
-	names := make([]string, 0, len(s.deferred))
-	for _, e := range s.deferred {
-		if in(e) {
-			names = append(names, e.tool.Name)
-		}
-	}
-	names = sortNames(names)
-	return &promptTexts{names: names, section: renderSection(names), block: renderBlock(names)}
-}
-
-// promptTexts returns the prompt texts of the Searcher's view of snap: the
-// snapshot's own for an unscoped Searcher, else the Searcher's.
-func (s *Searcher) promptTexts(snap *snapshot) *promptTexts {
-	if s.opts.Scope == nil {
-		return snap.texts.get(snap, func(*promptTexts) *promptTexts { return renderTexts(snap, everything) })
-	}
-	return s.texts.get(snap, func(*promptTexts) *promptTexts { return renderTexts(snap, s.in) })
-}
-
-// SystemPromptSection returns the system-prompt text that lists the
-// deferred tools the Searcher sees: a header line, then the names sorted
-// and comma-separated; "" when there is none. It is byte-identical for the
-// same deferred set whatever the registration order, and rendered once per
-// registry change.
-func (s *Searcher) SystemPromptSection() string { return s.promptTexts(s.reg.load()).section }
-
-// sortNames sorts names taken in pool order: two sorted runs (tools not
-// from MCP servers, then MCP tools), merged in one pass.
-func sortNames(names []string) []string {
-	split := 1
-	for split < len(names) && names[split-1] <= names[split] {
-		split++
-	}
-	if split >= len(names) {
-		return names
-	}
-	a, b := names[:split], names[split:]
-	if !slices.IsSorted(b) {
-		slices.Sort(names)
-		return names
-	}
-	out := make([]string, 0, len(names))
-	for len(a) > 0 && len(b) > 0 {
-		if b[0] < a[0] {
-			out, b = append(out, b[0]), b[1:]
-		} else {
-			out, a = append(out, a[0]), a[1:]
-		}
-	}
-	return append(append(out, a...), b...)
-}
-
-func renderSection(names []string) string {
-	if len(names) == 0 {
-		return ""
-	}
-	n := len(sectionHeader) + 1
-	for _, name := range names {
-		n += len(name) + 2
-	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(sectionHeader)
-	b.WriteByte('\n')
-	for i, name := range names {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(name)
-	}
-	return b.String()
-}
-
-func renderBlock(names []string) string {
-	if len(names) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString(blockOpen)
-	b.WriteByte('\n')
-	for _, name := range names {
-		b.WriteString(name)
-		b.WriteByte('\n')
-	}
-	b.WriteString(blockClose)
-	return b.String()
-}
 
 // deltaText returns the announcement of a change to the deferred set: the
 // names that became available and those that went away (their server
@@ -344,8 +184,6 @@ func modelText(err error) string {
 
 // The refusals of ToolSearch input. invalidQuery puts invalidInputPrefix
 // before each.
-
-const invalidInputPrefix = "Invalid ToolSearch input: "
 
 func argsNotJSON(err error, usage string) string {
 	return "arguments are not valid JSON (" + err.Error() + "); " + usage

@@ -435,3 +435,11 @@ func (r *Registry) Tools() iter.Seq[Tool] {
 		}
 	}
 }
+
+// orDefault returns v, or def when v is zero or negative.
+func orDefault(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}

@@ -27,38 +27,6 @@ const (
 	weightDescription      = 2  // the description has the term as a whole word
 )
 
-// nameParts splits a tool name into the parts that keyword terms are
-// matched against. An MCP name (mcp__server__tool) loses its prefix, is
-// lowercased and split on "__" then "_". Any other name gets a space at every
-// ASCII lowercase→uppercase boundary, '_' becomes a space, and it is
-// lowercased and split on whitespace. Hyphens, dots and digits never split.
-// It also reports whether the name scores as MCP.
-func nameParts(name string) (parts []string, mcp bool) {
-	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
-		for seg := range strings.SplitSeq(words.Lower(rest), "__") {
-			for p := range strings.SplitSeq(seg, "_") {
-				if p != "" {
-					parts = append(parts, p)
-				}
-			}
-		}
-		return parts, true
-	}
-	var b strings.Builder
-	b.Grow(len(name) + 8)
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c >= 'A' && c <= 'Z' && i > 0 && name[i-1] >= 'a' && name[i-1] <= 'z' {
-			b.WriteByte(' ')
-		}
-		if c == '_' {
-			c = ' '
-		}
-		b.WriteByte(c)
-	}
-	return words.Fields(words.Lower(b.String())), false
-}
-
 // terms is a parsed keyword query.
 type terms struct {
 	required []string // terms given as +term

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -175,14 +176,6 @@ func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
 		s.index = &memo[Index]{}
 	}
 	return s
-}
-
-// orDefault returns v, or def when v is zero or negative.
-func orDefault(v, def int) int {
-	if v <= 0 {
-		return def
-	}
-	return v
 }
 
 // Search answers query as a ToolSearch call with these arguments would be
@@ -527,4 +520,26 @@ func (r *Registry) putHitBuffer(b *hitBuf) {
 	if cap(b.hits) <= 1<<16 {
 		r.hitBufs.Put(b)
 	}
+}
+
+// Prepare builds the strategy's index of the registry's current version
+// if it is not built yet, and returns when it is, so that the next query
+// does not wait for it: for example at start-up, with a large registry.
+// Queries build the index themselves when they need it, so calling
+// Prepare is never required. A strategy with work of its own to finish
+// (the semantic strategy's embeddings) may go on with it in the
+// background.
+func (s *Searcher) Prepare() { s.indexOf(s.reg.load()) }
+
+// indexOf returns the strategy's index of snap, built on first use.
+func (s *Searcher) indexOf(snap *snapshot) Index {
+	return s.index.get(snap, func(prev Index) Index {
+		return s.strategy.Index(&snapshotCorpus{snap}, prev)
+	})
+}
+
+// invalidStrategyInput is the error for a strategy whose input schema does
+// not compile.
+func invalidStrategyInput(name string, err error) error {
+	return fmt.Errorf("%w: strategy %q: its ToolSearch input schema does not compile: %v", ErrInvalidOption, name, err)
 }

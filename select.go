@@ -160,6 +160,3 @@ func (s *Searcher) selectTools(snap *snapshot, arg string, res *Result, buf []*e
 	res.NotFound = missing
 	return found
 }
-
-// maxSuggestions is how many names are suggested for a name not found.
-const maxSuggestions = 3

@@ -8,7 +8,7 @@ import (
 )
 
 // schemaDoc is a JSON document parsed for the quick check of an input
-// schema (schemaquick.go): every value in one slice, strings and numbers as
+// schema (quick.go): every value in one slice, strings and numbers as
 // slices of the source. It is read once and thrown away, so it is built
 // with as few allocations as a document allows, and pooled.
 type schemaDoc struct {

@@ -230,3 +230,24 @@ func (ix *index) slowWord(a *accumulator, term string, t *termState, f field, po
 		}
 	}
 }
+
+// defaultStrategy is the keyword scoring of the package documentation.
+type defaultStrategy struct{}
+
+// DefaultStrategy returns the keyword scoring described in the package
+// documentation (the Ranking section): name parts, then search hint and
+// description words, with required "+" terms. Its rankings equal Claude
+// Code's. Over a registry it reads the keyword index the registry keeps
+// up to date as tools change; over any other Corpus it builds one.
+func DefaultStrategy() Strategy { return defaultStrategy{} }
+
+func (defaultStrategy) Name() string { return "default" }
+
+func (defaultStrategy) Input() StrategyInput { return StrategyInput{} }
+
+// Index returns the keyword index of c: the registry's own for a
+// registry version, else one built from c's tools.
+func (defaultStrategy) Index(c Corpus, _ Index) Index {
+	ix, pos := corpusIndex(c)
+	return &keywordIndex{ix, pos}
+}

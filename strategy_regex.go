@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -348,4 +349,26 @@ func containsAny(text string, lits []string) bool {
 		}
 	}
 	return false
+}
+
+// toolDocs keep a built-in strategy's per-tool data from one index to the
+// next: a tool whose name, description, search hint and schema are
+// unchanged keeps its data.
+type toolDocs[D any] map[string]toolDoc[D]
+
+type toolDoc[D any] struct {
+	desc, hint string
+	schema     []byte
+	d          D
+}
+
+// get returns the data kept for t, or build(t) for a new or changed tool,
+// and records it in next.
+func (m toolDocs[D]) get(t *Tool, next toolDocs[D], build func(*Tool) D) D {
+	old, ok := m[t.Name]
+	if !ok || old.desc != t.Description || old.hint != t.SearchHint || !bytes.Equal(old.schema, t.InputSchema) {
+		old = toolDoc[D]{t.Description, t.SearchHint, t.InputSchema, build(t)}
+	}
+	next[t.Name] = old
+	return old.d
 }

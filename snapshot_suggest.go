@@ -427,3 +427,6 @@ func editDistance(a, b string, limit int) (dist, rows int) {
 	}
 	return limit + 1, len(a)
 }
+
+// maxSuggestions is how many names are suggested for a name not found.
+const maxSuggestions = 3

@@ -13,7 +13,7 @@ import (
 	"github.com/toolsearch/toolsearch/internal/text"
 )
 
-// suggestBrute is the rule of suggest.go applied to every tool of the
+// suggestBrute is the rule of snapshot_suggest.go applied to every tool of the
 // pool: what the index must find.
 func suggestBrute(pool []*entry, name string, in func(*entry) bool) []string {
 	q := text.FoldName(name)

@@ -59,7 +59,7 @@ const bm25MaxTerms = 128
 // (index.go): a tool keeps its slot while it is unchanged, so the index of
 // a new registry version is the previous one with the postings of the
 // tools that differ patched in (the tables are split into shards and
-// copied on write, cow.go), never rebuilt from scratch. The global
+// copied on write, internal/cow), never rebuilt from scratch. The global
 // statistics (the tool count and the total document length, hence the
 // average length) are two numbers kept up to date; a word's IDF is the
 // length of its postings list. The length normalisation is computed at
@@ -119,40 +119,6 @@ func bm25Doc(t *Tool) ([]bm25Word, float64) {
 	add(words.Words(nil, t.SearchHint), RuleHint)
 	add(words.Words(nil, t.Description), RuleDescription)
 	return out, n
-}
-
-// corpusSlots returns the tools of c by slot and each slot's position in
-// c: the keyword index's slots for a registry version (stable across
-// versions), else position i at slot i. shared reports the former: only
-// then may an index of another version be patched.
-func corpusSlots(c Corpus) (slots []*entry, pos []int32, shared bool) {
-	if sc, ok := c.(*snapshotCorpus); ok {
-		return sc.s.ix.slots, sc.s.dpos, true
-	}
-	slots = make([]*entry, c.Len())
-	pos = make([]int32, c.Len())
-	for i := range slots {
-		slots[i] = &entry{tool: c.Tool(i)}
-		pos[i] = int32(i)
-	}
-	return slots, pos, false
-}
-
-// slotChanges calls fn for every slot whose tool differs between old and
-// cur (nil for none): a pointer comparison per slot.
-func slotChanges(old, cur []*entry, fn func(slot int32, was, is *entry)) {
-	for s := range max(len(old), len(cur)) {
-		var a, b *entry
-		if s < len(old) {
-			a = old[s]
-		}
-		if s < len(cur) {
-			b = cur[s]
-		}
-		if a != b {
-			fn(int32(s), a, b)
-		}
-	}
 }
 
 // Index returns the postings of every word of c's tools: prev patched

@@ -214,7 +214,7 @@ func newHybridDoc(t *Tool) *hybridDoc {
 
 // The hybrid index is kept by keyword-index slot, like the bm25 index: the
 // index of a new registry version is the previous one with the tools that
-// changed patched in (sharded copy-on-write tables, cow.go). A posting
+// changed patched in (sharded copy-on-write tables, internal/cow). A posting
 // holds a stem's occurrences in one tool, not its weight: the description
 // and argument lengths are normalised by averages that change with every
 // tool, so the weight is computed at query time from the counts, the

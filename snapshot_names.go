@@ -1,0 +1,198 @@
+package toolsearch
+
+import (
+	"hash/maphash"
+	"slices"
+
+	"github.com/toolsearch/toolsearch/internal/cow"
+	"github.com/toolsearch/toolsearch/internal/words"
+)
+
+// Name lookups. The exact-name path and select: look tools up by name,
+// alias and lowercased name. These maps are split into shards by a hash of
+// the lowercased key, so that a change copies one small shard, not a map of
+// every tool. A tool's name, its lowercased name and (hashed the same way)
+// its aliases decide its shards.
+
+const nameShards = 64
+
+type nameShard struct {
+	byName  map[string]*entry
+	byLower map[string][]*entry // pool order
+	alias   map[string]*entry
+}
+
+type nameIndex struct {
+	shards  [nameShards]*nameShard
+	aliases int // aliases in the shards
+}
+
+// nameSlot returns the shard of a key of one of the name maps: byName is
+// placed by the name, byLower by the lowercased name, alias by the alias.
+func nameSlot(key string) int { return int(maphash.String(hashSeed, key) & (nameShards - 1)) }
+
+// named returns the available tool called name.
+func (s *snapshot) named(name string) *entry {
+	if sh := s.names.shards[nameSlot(name)]; sh != nil {
+		return sh.byName[name]
+	}
+	return nil
+}
+
+// aliased returns the available tool that has alias a.
+func (s *snapshot) aliased(a string) *entry {
+	if s.names.aliases == 0 {
+		return nil
+	}
+	if sh := s.names.shards[nameSlot(a)]; sh != nil {
+		return sh.alias[a]
+	}
+	return nil
+}
+
+// lowered returns the available tools whose lowercased name is q, in pool
+// order. The slice is shared: do not change it.
+func (s *snapshot) lowered(q string) []*entry {
+	if sh := s.names.shards[nameSlot(q)]; sh != nil {
+		return sh.byLower[q]
+	}
+	return nil
+}
+
+// buildNames indexes tools, given in pool order.
+func buildNames(tools []*entry) *nameIndex {
+	ni := &nameIndex{}
+	per := len(tools)/nameShards + len(tools)/(8*nameShards)
+	for i := range ni.shards {
+		ni.shards[i] = &nameShard{byName: make(map[string]*entry, per), byLower: make(map[string][]*entry, per)}
+	}
+	for _, e := range tools {
+		// In pool order, so each list of byLower is built by appending.
+		sh := ni.shards[nameSlot(e.tool.Name)]
+		sh.byName[e.tool.Name] = e
+		sh = ni.shards[nameSlot(e.lowerName)]
+		sh.byLower[e.lowerName] = append(sh.byLower[e.lowerName], e)
+		for _, a := range e.tool.Aliases {
+			sh := ni.shards[nameSlot(a)]
+			if sh.alias == nil {
+				sh.alias = map[string]*entry{}
+			}
+			sh.alias[a] = e
+			ni.aliases++
+		}
+	}
+	return ni
+}
+
+func (ni *nameIndex) add(e *entry, own func(int) *nameShard) {
+	sh := own(nameSlot(e.tool.Name))
+	if sh.byName == nil {
+		sh.byName = map[string]*entry{}
+	}
+	sh.byName[e.tool.Name] = e
+	sh = own(nameSlot(e.lowerName))
+	if sh.byLower == nil {
+		sh.byLower = map[string][]*entry{}
+	}
+	l := sh.byLower[e.lowerName]
+	i, _ := slices.BinarySearchFunc(l, e, poolCompare)
+	sh.byLower[e.lowerName] = slices.Insert(slices.Clip(l), i, e)
+	for _, a := range e.tool.Aliases {
+		sh := own(nameSlot(a))
+		if sh.alias == nil {
+			sh.alias = map[string]*entry{}
+		}
+		sh.alias[a] = e
+		ni.aliases++
+	}
+}
+
+func (ni *nameIndex) remove(e *entry, own func(int) *nameShard) {
+	sh := own(nameSlot(e.tool.Name))
+	if sh.byName[e.tool.Name] == e {
+		delete(sh.byName, e.tool.Name)
+	}
+	sh = own(nameSlot(e.lowerName))
+	l := slices.DeleteFunc(slices.Clone(sh.byLower[e.lowerName]), func(x *entry) bool { return x == e })
+	if len(l) == 0 {
+		delete(sh.byLower, e.lowerName)
+	} else {
+		sh.byLower[e.lowerName] = l
+	}
+	for _, a := range e.tool.Aliases {
+		if sh := own(nameSlot(a)); sh.alias[a] == e {
+			delete(sh.alias, a)
+			ni.aliases--
+		}
+	}
+}
+
+// update returns a copy of ni without remove and with add; ni is not
+// changed.
+func (ni *nameIndex) update(remove, add []*entry) *nameIndex {
+	nn := &nameIndex{shards: ni.shards, aliases: ni.aliases}
+	var cloned [nameShards]bool
+	own := func(i int) *nameShard {
+		if !cloned[i] {
+			cloned[i] = true
+			old := nn.shards[i]
+			sh := &nameShard{}
+			if old != nil {
+				sh.byName, sh.byLower, sh.alias = cow.CloneMap(old.byName), cow.CloneMap(old.byLower), cow.CloneMap(old.alias)
+			}
+			nn.shards[i] = sh
+		}
+		return nn.shards[i]
+	}
+	for _, e := range remove {
+		nn.remove(e, own)
+	}
+	for _, e := range add {
+		nn.add(e, own)
+	}
+	return nn
+}
+
+// exact returns the tool the exact-name form finds for q, a trimmed query:
+// the tool whose lowercased name is q lowercased, a deferred one first, then
+// any, in pool order; nil if none in. A short ASCII query is lowercased in a
+// stack buffer, so that a query that names no tool costs no allocation.
+func (s *snapshot) exact(q string, in func(*entry) bool) *entry {
+	var buf [maxNameLength]byte
+	if len(q) > len(buf) {
+		return pickExact(s.lowered(words.Lower(q)), in)
+	}
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		if c >= 0x80 {
+			return pickExact(s.lowered(words.Lower(q)), in)
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	b := buf[:len(q)]
+	if sh := s.names.shards[maphash.Bytes(hashSeed, b)&(nameShards-1)]; sh != nil {
+		return pickExact(sh.byLower[string(b)], in)
+	}
+	return nil
+}
+
+// pickExact picks the exact-name match among l, the tools of one lowercased
+// name in pool order: a deferred one first, then any.
+func pickExact(l []*entry, in func(*entry) bool) *entry {
+	var pick *entry
+	for _, e := range l {
+		if !in(e) {
+			continue
+		}
+		if e.deferred {
+			return e
+		}
+		if pick == nil {
+			pick = e
+		}
+	}
+	return pick
+}
