@@ -13,6 +13,11 @@ import (
 	"github.com/toolsearch/toolsearch/internal/text"
 )
 
+// A tool's input schema as the entry keeps it: loaded (lazily, at most
+// once) and compacted for results, and compiled for the call guard. The
+// checking itself is package internal/schema's; this file turns its
+// refusals into the package's errors.
+
 var defaultSchema = json.RawMessage(`{"type":"object"}`)
 
 // checkSchema is schema.Check with the package's errors (schemaError).

@@ -167,7 +167,7 @@ func TestOneToolChangeCopiesLittle(t *testing.T) {
 	assert.Equal(t, 3, copied, "only the postings of the words that changed are new: messages (left), weather and reports (joined)")
 	sharedShards := 0
 	for i := range after.ix.shards {
-		if len(after.ix.shards[i]) > 0 && len(before.ix.shards[i]) > 0 && &after.ix.shards[i] != nil && sameMap(after.ix.shards[i], before.ix.shards[i]) {
+		if len(after.ix.shards[i]) > 0 && len(before.ix.shards[i]) > 0 && sameMap(after.ix.shards[i], before.ix.shards[i]) {
 			sharedShards++
 		}
 	}

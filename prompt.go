@@ -10,11 +10,12 @@ import (
 	"github.com/toolsearch/toolsearch/internal/text"
 )
 
-// This file holds every text the model reads that the package writes: the
-// ToolSearch and CallTool definitions, the lists of deferred tools, the
-// texts of results (no match, names not found, "Tool loaded.", notes) and
-// the refusals. Each is fixed wording around names and numbers, so a prompt
-// is byte-identical for the same registry.
+// This file holds the wording of every text the model reads that the
+// package writes: the ToolSearch and CallTool descriptions and schemas,
+// the headers of the lists of deferred tools (snapshot_listing.go renders
+// them), the texts of results (no match, names not found, "Tool loaded.",
+// notes) and the refusals. Each is fixed wording around names and numbers,
+// so a prompt is byte-identical for the same registry.
 
 // toolSearchDescription is the ToolSearch tool's default description. It is
 // part of every prompt, so it is short.

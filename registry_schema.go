@@ -12,6 +12,9 @@ import (
 	"github.com/toolsearch/toolsearch/internal/schema"
 )
 
+// The registry's side of schema checking: the schemas known to be valid,
+// and the parallel pass that checks a batch of new ones.
+
 // schemaCache remembers the input schemas that passed checkSchema, byte for
 // byte, so that a schema seen before (one shape shared by many tools, a
 // server listing its tools again, a Replace) is not checked again, and the

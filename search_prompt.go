@@ -5,6 +5,10 @@ import (
 	"slices"
 )
 
+// What a Searcher puts in the prompt: the ToolSearch tool's definition,
+// from its strategy's input (StrategyInput, resolved here), and the
+// listing of the deferred tools it sees.
+
 // ToolDefinition is a tool as sent to a model: the shape of the Anthropic
 // Messages API's tools entries. DeferLoading marks a deferred tool for
 // providers that expand tool references themselves.

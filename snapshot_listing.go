@@ -5,6 +5,9 @@ import (
 	"strings"
 )
 
+// The listings of the deferred tools (the system-prompt section and the
+// <available-deferred-tools> block), rendered once per snapshot and view.
+
 // promptTexts are the texts that list the deferred tools of one view (a
 // scope) of one snapshot, rendered once.
 type promptTexts struct {

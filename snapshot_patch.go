@@ -2,6 +2,9 @@ package toolsearch
 
 import "slices"
 
+// Sorted lists patched, not rebuilt: a snapshot's pool, deferred tools and
+// their keyword-index slots follow a change by merging.
+
 // slotPositions returns the position of each slot in slots (slot → index
 // in slots), -1 for a slot not in it.
 func slotPositions(slots []int32, n int) []int32 {

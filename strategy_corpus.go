@@ -1,5 +1,9 @@
 package toolsearch
 
+// The Corpus of a registry version, and what the built-in strategies read
+// of it beyond the Corpus interface: the registry's keyword index and the
+// tools by keyword-index slot.
+
 // corpusIndex returns the keyword index of c and the Corpus position of
 // each of its slots: the registry's own for a registry version, else one
 // built from c's tools (slot i at position i).

@@ -247,8 +247,7 @@ type hybridBig struct {
 	hint, lead, desc, arg float32
 }
 
-func (ps *hybridPost) name() bool   { return ps.flags&postName != 0 }
-func (ps *hybridPost) server() bool { return ps.flags&postServer != 0 }
+func (ps *hybridPost) name() bool { return ps.flags&postName != 0 }
 
 // newHybridPost returns the posting of c at slot s, and whether its counts
 // need a hybridBig.

@@ -6,6 +6,11 @@ import (
 	"sync/atomic"
 )
 
+// An index is built once per registry version and strategy value: the
+// registry keeps one memo per comparable Strategy, shared by its Searchers
+// and Sessions, and builds the index of an Eager strategy in the
+// background as soon as a version is published.
+
 // strategyIndexes are the indexes of the comparable strategies used with
 // one registry, one memo per strategy value, shared by its Searchers and
 // Sessions.

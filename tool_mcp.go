@@ -10,6 +10,10 @@ import (
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
+// MCP tools: their names (mcp__server__tool, sanitized and, when that
+// loses information, hashed), their descriptions, and the _meta keys the
+// package reads.
+
 // metaKeys are the _meta keys NewMCPTool reads, and the type each wants.
 var metaKeys = [2]struct{ key, want string }{
 	{"anthropic/alwaysLoad", "a boolean"},

@@ -2,13 +2,15 @@
 # Fuzz smoke run: fuzzes each fuzz target of the core module briefly.
 # Called by .ci/run. FUZZTIME (default 5s) sets the time per target; see
 # SECURITY.md for a longer local run. A failing input is written to
-# testdata/fuzz/<Target>/ and the script fails.
+# <package>/testdata/fuzz/<Target>/ and the script fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime="${FUZZTIME:-5s}"
-targets=(FuzzParseQuery FuzzSearch FuzzCall FuzzRegistryOps FuzzSchema FuzzQuickSchema FuzzSchemaDoc FuzzStrategies FuzzFitTerms)
-# Every fuzz target of the package must be listed above.
-found=$(go test -list '^Fuzz' . | grep '^Fuzz' | sort)
+# package:target
+targets=(.:FuzzParseQuery .:FuzzSearch .:FuzzCall .:FuzzRegistryOps .:FuzzSchema .:FuzzStrategies .:FuzzFitTerms
+	./internal/schema:FuzzQuickSchema ./internal/schema:FuzzSchemaDoc)
+# Every fuzz target of the packages must be listed above.
+found=$(for p in . ./internal/schema; do go test -list '^Fuzz' "$p" | grep '^Fuzz' | sed "s|^|$p:|"; done | sort)
 listed=$(printf '%s\n' "${targets[@]}" | sort)
 if [ "$found" != "$listed" ]; then
 	echo "fuzz-smoke: the fuzz targets are:"; echo "$found"; echo "but the script lists:"; echo "$listed"
@@ -19,14 +21,15 @@ fi
 # in Go 1.27). A run that fails that way and writes no new input to
 # testdata/fuzz/<target>/ is that race, reported and not counted; any other
 # failure fails the script.
-for t in "${targets[@]}"; do
-	echo "fuzz-smoke: $t for $fuzztime"
-	before=$(ls "testdata/fuzz/$t" 2>/dev/null | sort || true)
+for pt in "${targets[@]}"; do
+	pkg=${pt%%:*} t=${pt#*:}
+	echo "fuzz-smoke: $t ($pkg) for $fuzztime"
+	before=$(ls "$pkg/testdata/fuzz/$t" 2>/dev/null | sort || true)
 	log=$(mktemp)
-	if go test -run '^$' -fuzz "^${t}\$" -fuzztime "$fuzztime" . 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+	if go test -run '^$' -fuzz "^${t}\$" -fuzztime "$fuzztime" "$pkg" 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
 		rm -f "$log"; continue
 	fi
-	after=$(ls "testdata/fuzz/$t" 2>/dev/null | sort || true)
+	after=$(ls "$pkg/testdata/fuzz/$t" 2>/dev/null | sort || true)
 	if [ "$before" = "$after" ] && grep -q '^    context deadline exceeded$' "$log"; then
 		echo "fuzz-smoke: $t: the fuzzing coordinator's deadline race (go.dev/issue/75804), no failing input written: not counted"
 		rm -f "$log"; continue

@@ -197,9 +197,7 @@ func TestQuickSchemaOnHostileSchemas(t *testing.T) {
 		"{\"description\":\"\\ud800\\u0074ype\",\"\\u0074ype\":\"string\"}",
 		`{"\u0074ype":5}`,
 	}
-	for _, e := range hostileSchemaShapes() {
-		schemas = append(schemas, e)
-	}
+	schemas = append(schemas, hostileSchemaShapes()...)
 	for _, raw := range schemas {
 		quickVerdict(t, raw)
 	}

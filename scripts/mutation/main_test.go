@@ -18,14 +18,17 @@ func TestTableIsCurrent(t *testing.T) {
 }
 
 // TestEveryRowIsChecked: every row of SECURITY.md's bad-input matrix that
-// names a test of the root module has an entry whose tests include one of
+// names a test of the root module (its root package, internal packages or
+// command) has an entry whose tests include one of
 // them (the rows of the MCP adapters are checked in their own modules, and
 // rows that only name fuzz targets are checked by fuzzing).
 func TestEveryRowIsChecked(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join("..", "..", "SECURITY.md"))
 	require.NoError(t, err)
 	var rootTests strings.Builder
-	for _, dir := range []string{"../..", "../../cmd/toolsearch"} {
+	internal, err := filepath.Glob(filepath.Join("..", "..", "internal", "*"))
+	require.NoError(t, err)
+	for _, dir := range append([]string{"../..", "../../cmd/toolsearch"}, internal...) {
 		src, err := testSources(dir)
 		require.NoError(t, err)
 		rootTests.WriteString(src)
