@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-		"github.com/toolsearch/toolsearch/mcphub"
+	"github.com/toolsearch/toolsearch/mcphub"
 	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
