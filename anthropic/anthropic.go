@@ -4,17 +4,19 @@
 // tool_reference results, and rebuilds the discovered set from a history of
 // anthropic.MessageParam.
 //
-// The conversation state is a *toolsearch.Session, one per conversation;
-// create it with Format toolsearch.FormatToolReference so that discovered
-// tools carry defer_loading and ToolSearch results are tool_reference
-// blocks, which the API expands into the tools' definitions.
+// The conversation state is a Session, one per conversation: a
+// *toolsearch.Session at Format toolsearch.FormatToolReference, the one
+// this mapping needs, so that discovered tools carry defer_loading and
+// ToolSearch results are tool_reference blocks, which the API expands into
+// the tools' definitions. NewSession sets that Format, and refuses another.
 //
 // # The message that answers a turn
 //
-// A ToolResults builds the user message that answers one assistant
-// message's tool calls, as Claude Code sends it: every tool_result first,
-// a ToolSearch result holding only its tool_reference blocks, then the
-// text blocks that follow them ("Tool loaded.", then any note):
+// Session.Handle answers a ToolSearch tool_use block, and a ToolResults
+// builds the user message that answers one assistant message's tool calls,
+// as Claude Code sends it: every tool_result first, a ToolSearch result
+// holding only its tool_reference blocks, then the text blocks that follow
+// them ("Tool loaded.", then any note):
 //
 //	[{"type":"tool_result","tool_use_id":"toolu_01","content":[
 //	   {"type":"tool_reference","tool_name":"mcp__slack__send_message"}]},
@@ -25,13 +27,14 @@
 //
 // The toolsearch adapters share one convention: a text for the model is
 // sent as the error's text exactly as toolsearch wrote it, with no prefix,
-// in a tool_result with is_error set. ToolResults.Handle answers a
-// ToolSearch call that cannot be answered that way; send a call refused by
+// in a tool_result with is_error set. Session.Handle answers a ToolSearch
+// call that cannot be answered that way; send a call refused by
 // toolsearch.Session.CheckCall the same way:
 // ToolResults.Add(anthropic.NewToolResultBlock(block.ID, err.Error(), true)).
 package tsanthropic
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,18 +66,87 @@ func ToolParam(d toolsearch.ToolDefinition) anthropic.ToolUnionParam {
 	return anthropic.ToolUnionParam{OfTool: t}
 }
 
-// Tools returns the request tools for the next turn of s: the tools that
-// are not deferred, ToolSearch, and the discovered tools with
-// defer_loading (see toolsearch.Session.Tools). A tool whose lazy schema
-// cannot be loaded is left out, and skipped holds one error per such tool:
-// send the tools all the same.
-func Tools(s *toolsearch.Session) (tools []anthropic.ToolUnionParam, skipped []error) {
-	defs, skipped := s.Tools()
+// Session is the state of one conversation: a *toolsearch.Session (its
+// methods are Session's, CheckCall, Snapshot, Announce and the others) at
+// Format toolsearch.FormatToolReference, whose Tools, Handle and Resume
+// speak the Anthropic SDK's types. Tools and Resume stand in for the
+// toolsearch.Session methods of the same name, which stay reachable as
+// s.Session.Tools and s.Session.Resume. Make it with NewSession.
+type Session struct {
+	*toolsearch.Session
+}
+
+// ErrFormat is returned (wrapped) by NewSession for SessionOptions whose
+// Format this mapping cannot carry.
+var ErrFormat = errors.New("tsanthropic: the Anthropic mapping needs Format toolsearch.FormatToolReference")
+
+// NewSession returns the Session of a new conversation over reg, with
+// opts (nil means the defaults; opts is copied). A zero Format is set to
+// toolsearch.FormatToolReference, the mapping's; any other Format is an
+// error wrapping ErrFormat. With opts.CallBridge, ToolSearch results are
+// inline, as toolsearch.Session.Format says.
+func NewSession(reg *toolsearch.Registry, opts *toolsearch.SessionOptions) (*Session, error) {
+	var o toolsearch.SessionOptions
+	if opts != nil {
+		o = *opts
+	}
+	switch o.Format {
+	case toolsearch.FormatInline: // the zero Format
+		o.Format = toolsearch.FormatToolReference
+	case toolsearch.FormatToolReference:
+	default:
+		return nil, fmt.Errorf("%w, not %v", ErrFormat, o.Format)
+	}
+	return &Session{toolsearch.NewSession(reg, &o)}, nil
+}
+
+// Tools returns the request tools for the next turn: the tools that are
+// not deferred, ToolSearch, and the discovered tools with defer_loading
+// (see toolsearch.Session.Tools). A tool whose lazy schema cannot be loaded
+// is left out, and skipped holds one error per such tool: send the tools
+// all the same.
+func (s *Session) Tools() (tools []anthropic.ToolUnionParam, skipped []error) {
+	defs, skipped := s.Session.Tools()
 	tools = make([]anthropic.ToolUnionParam, 0, len(defs))
 	for _, d := range defs {
 		tools = append(tools, ToolParam(d))
 	}
 	return tools, skipped
+}
+
+// Answer is the answer to a ToolSearch call: the tool_result block and the
+// text blocks that follow the message's tool_result blocks ("Tool
+// loaded.", then the notes: names not found, with suggestions, and what a
+// limit cut). Give it to ToolResults.AddAnswer, which puts each part in
+// its place.
+type Answer struct {
+	ToolResult anthropic.ContentBlockParamUnion
+	After      []anthropic.ContentBlockParamUnion
+}
+
+// Handle answers block if it is a ToolSearch call: it runs the search
+// with toolsearch.Session.CallContext (ctx bounds a strategy that makes a
+// network call; the tools found are recorded as discovered) and returns
+// the answer, whose tool_result holds the result rendered in the Session's
+// Format (one tool_reference block per tool found, or the no-match text).
+// For arguments the search cannot answer, the tool_result has is_error set
+// and the error's text, which tells the model what was wrong, and nothing
+// follows it. ok is false, and nothing is done, for any other tool: run
+// it and Add its tool_result.
+func (s *Session) Handle(ctx context.Context, block anthropic.ToolUseBlock) (a Answer, ok bool) {
+	if block.Name != toolsearch.ToolSearchName {
+		return Answer{}, false
+	}
+	res, err := s.CallContext(ctx, block.Input)
+	if err != nil {
+		return Answer{ToolResult: toolResult(block.ID, []toolsearch.ContentBlock{{Type: "text", Text: err.Error()}}, true)}, true
+	}
+	content, after := res.Content(s.Format())
+	a.ToolResult = toolResult(block.ID, content, false)
+	for _, b := range after {
+		a.After = append(a.After, anthropic.NewTextBlock(b.Text))
+	}
+	return a, true
 }
 
 // toolResult converts content blocks rendered by toolsearch (text and
@@ -101,7 +173,7 @@ func toolResult(toolUseID string, content []toolsearch.ContentBlock, isError boo
 // assistant message. Its content is, in this order:
 //
 //  1. every tool_result block: the answers to the ToolSearch calls (see
-//     Handle) and the application's own (see Add), in the order added;
+//     AddAnswer) and the application's own (see Add), in the order added;
 //  2. the text blocks that follow the ToolSearch results ("Tool loaded.",
 //     then the notes: names not found, with suggestions, and what a limit
 //     cut), each text once: with two ToolSearch calls, "Tool loaded." is
@@ -113,12 +185,10 @@ func toolResult(toolUseID string, content []toolsearch.ContentBlock, isError boo
 // toolsearch.FormatToolReference, a tool_result holds only tool_reference
 // blocks, and "Tool loaded." follows it in the same message.
 //
-// Create one with NewToolResults for each assistant message (the zero
-// value has no Session). It is safe for concurrent use: tools may be run
-// in parallel and Added as they finish.
+// The zero value is an empty message, ready to use; use one ToolResults
+// for each assistant message. It is safe for concurrent use: tools may be
+// run in parallel and added as they finish.
 type ToolResults struct {
-	session *toolsearch.Session
-
 	mu      sync.Mutex
 	results []anthropic.ContentBlockParamUnion // tool_result blocks
 	texts   []anthropic.ContentBlockParamUnion // after the ToolSearch results
@@ -126,41 +196,27 @@ type ToolResults struct {
 	others  []anthropic.ContentBlockParamUnion // the application's other blocks
 }
 
-// NewToolResults returns an empty ToolResults that answers ToolSearch calls
-// with s, the conversation's Session.
-func NewToolResults(s *toolsearch.Session) *ToolResults {
-	return &ToolResults{session: s, seen: map[string]bool{}}
-}
-
-// Handle answers block if it is a ToolSearch call: it runs the search with
-// toolsearch.Session.Call (recording the tools found as discovered) and adds
-// the tool_result, whose content is the result rendered in the Session's
-// Format (with FormatToolReference, one tool_reference block per tool
-// found, or the no-match text), and the text blocks that follow it. For
-// arguments the search cannot answer, the tool_result has is_error set and
-// the error's text, which tells the model what was wrong, and no text
-// follows it. It reports whether block was a ToolSearch call; for any other
-// tool it does nothing: run the tool and Add its tool_result.
-func (r *ToolResults) Handle(block anthropic.ToolUseBlock) bool {
-	if block.Name != toolsearch.ToolSearchName {
-		return false
-	}
-	res, err := r.session.Call(block.Input)
+// AddAnswer adds the answer to a ToolSearch call (see Session.Handle): its
+// tool_result joins the tool results, in the order added, and its texts
+// join those that follow the tool results, each text once: with two
+// ToolSearch calls, "Tool loaded." is sent once.
+func (r *ToolResults) AddAnswer(a Answer) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err != nil {
-		r.results = append(r.results, toolResult(block.ID, []toolsearch.ContentBlock{{Type: "text", Text: err.Error()}}, true))
-		return true
-	}
-	content, after := res.Content(r.session.Format())
-	r.results = append(r.results, toolResult(block.ID, content, false))
-	for _, b := range after {
-		if !r.seen[b.Text] {
-			r.seen[b.Text] = true
-			r.texts = append(r.texts, anthropic.NewTextBlock(b.Text))
+	r.results = append(r.results, a.ToolResult)
+	for _, b := range a.After {
+		text := ""
+		if b.OfText != nil {
+			text = b.OfText.Text
+		}
+		if r.seen == nil {
+			r.seen = map[string]bool{}
+		}
+		if !r.seen[text] {
+			r.seen[text] = true
+			r.texts = append(r.texts, b)
 		}
 	}
-	return true
 }
 
 // Add adds blocks the application built: a tool_result joins the tool
@@ -206,10 +262,10 @@ var ErrHistory = errors.New("tsanthropic: cannot read the history")
 // toolsearch.Session.Resume). A history that cannot be read is an error,
 // and nothing is added; a name that is not a valid tool name is skipped,
 // with one error per name in skipped, and the others are added.
-func Resume(s *toolsearch.Session, history []anthropic.MessageParam) (skipped []error, err error) {
+func (s *Session) Resume(history []anthropic.MessageParam) (skipped []error, err error) {
 	b, err := json.Marshal(history)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrHistory, err)
 	}
-	return s.Resume(b)
+	return s.Session.Resume(b)
 }

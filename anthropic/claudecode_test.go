@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
-	"github.com/toolsearch/toolsearch/internal/scripted"
+	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
 // claudeCodeRecording is testdata/claude_code_e2e_slack.json: the requests
@@ -167,7 +167,7 @@ func TestClaudeCodeWire(t *testing.T) {
 
 	// The model answers with the assistant messages Claude Code's model
 	// sent, then ends.
-	var script []string
+	var script []toolsearchtest.Turn
 	for i := range 4 {
 		var m struct {
 			Role    string            `json:"role"`
@@ -182,12 +182,12 @@ func TestClaudeCodeWire(t *testing.T) {
 		script = append(script, message(fmt.Sprintf("msg_%d", i+1), "tool_use", content...))
 	}
 	script = append(script, message("msg_5", "end_turn", `{"type":"text","text":"Sent."}`))
-	model := scripted.New(script...)
+	model := toolsearchtest.NewServer(script...)
 	defer model.Close()
 	client := anthropic.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
 
 	reg := claudeCodeRegistry(t)
-	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	conv := newSession(t, reg, nil)
 	var msgs []anthropic.MessageParam
 	for turn := 1; ; turn++ {
 		require.LessOrEqual(t, turn, 5, "the conversation did not end")
@@ -200,20 +200,20 @@ func TestClaudeCodeWire(t *testing.T) {
 		} else {
 			require.Empty(t, ann.Text, "turn %d: nothing changed, nothing to announce", turn)
 		}
-		tools, skipped := tsanthropic.Tools(conv)
+		tools, skipped := conv.Tools()
 		require.Empty(t, skipped)
 		resp, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
 			Model: anthropic.ModelClaudeSonnet5_5, MaxTokens: 1024, Messages: msgs, Tools: tools,
 		})
 		require.NoError(t, err)
 		msgs = append(msgs, resp.ToParam())
-		results := tsanthropic.NewToolResults(conv)
+		results := &tsanthropic.ToolResults{}
 		for _, b := range resp.Content {
 			if b.Type != "tool_use" {
 				continue
 			}
 			use := b.AsToolUse()
-			if results.Handle(use) {
+			if handle(conv, results, use) {
 				continue
 			}
 			call, err := conv.CheckCall(use.Name, use.Input)
@@ -304,12 +304,12 @@ func TestClaudeCodeWire(t *testing.T) {
 	last := rec.Requests[4]
 	history, err := json.Marshal(last.Messages)
 	require.NoError(t, err)
-	fromClaudeCode := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-	skipped, err := fromClaudeCode.Resume(history)
+	fromClaudeCode := newSession(t, reg, nil)
+	skipped, err := fromClaudeCode.Session.Resume(history)
 	require.NoError(t, err)
 	require.Empty(t, skipped)
-	fromOurs := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-	skipped, err = tsanthropic.Resume(fromOurs, msgs)
+	fromOurs := newSession(t, reg, nil)
+	skipped, err = fromOurs.Resume(msgs)
 	require.NoError(t, err)
 	require.Empty(t, skipped)
 	want := []string{"Read", "mcp__slack__hinted_tool", "mcp__slack__list_channels", "mcp__slack__send_message"}

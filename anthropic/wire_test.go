@@ -15,15 +15,15 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
-	"github.com/toolsearch/toolsearch/internal/scripted"
-	"github.com/toolsearch/toolsearch/internal/wiretest"
+	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden request bodies in testdata/")
 
-func message(id, stop string, content ...string) string {
-	return fmt.Sprintf(`{"id":%q,"type":"message","role":"assistant","model":"claude-sonnet-5-5","content":[%s],"stop_reason":%q,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":20}}`,
-		id, join(content), stop)
+// message is a scripted answer: an assistant message with content blocks.
+func message(id, stop string, content ...string) toolsearchtest.Turn {
+	return toolsearchtest.Raw(fmt.Sprintf(`{"id":%q,"type":"message","role":"assistant","model":"claude-sonnet-5-5","content":[%s],"stop_reason":%q,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":20}}`,
+		id, join(content), stop))
 }
 
 func join(s []string) string {
@@ -40,10 +40,10 @@ func join(s []string) string {
 // runConversation plays an agent loop until the model stops calling tools:
 // ToolSearch calls go to tsanthropic.ToolResults.Handle, other tools answer
 // "Sunny, 21°C". It returns the final history.
-func runConversation(t *testing.T, client anthropic.Client, conv *toolsearch.Session, system string, msgs []anthropic.MessageParam) []anthropic.MessageParam {
+func runConversation(t *testing.T, client anthropic.Client, conv *tsanthropic.Session, system string, msgs []anthropic.MessageParam) []anthropic.MessageParam {
 	t.Helper()
 	for range 10 {
-		tools, skipped := tsanthropic.Tools(conv)
+		tools, skipped := conv.Tools()
 		require.Empty(t, skipped)
 		resp, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
 			Model:     anthropic.ModelClaudeSonnet5_5,
@@ -54,13 +54,13 @@ func runConversation(t *testing.T, client anthropic.Client, conv *toolsearch.Ses
 		})
 		require.NoError(t, err)
 		msgs = append(msgs, resp.ToParam())
-		results := tsanthropic.NewToolResults(conv)
+		results := &tsanthropic.ToolResults{}
 		for _, b := range resp.Content {
 			if b.Type != "tool_use" {
 				continue
 			}
 			use := b.AsToolUse()
-			if results.Handle(use) {
+			if handle(conv, results, use) {
 				continue
 			}
 			results.Add(anthropic.NewToolResultBlock(use.ID, "Sunny, 21°C", false))
@@ -76,7 +76,7 @@ func runConversation(t *testing.T, client anthropic.Client, conv *toolsearch.Ses
 }
 
 func TestWireConversation(t *testing.T) {
-	model := scripted.New(
+	model := toolsearchtest.NewServer(
 		message("msg_1", "tool_use", `{"type":"tool_use","id":"toolu_1","name":"ToolSearch","input":{"query":"forecast"}}`),
 		message("msg_2", "tool_use", `{"type":"tool_use","id":"toolu_2","name":"mcp__weather__get_forecast","input":{"city":"Paris"}}`),
 		message("msg_3", "tool_use", `{"type":"tool_use","id":"toolu_3","name":"ToolSearch","input":{"query":"select:NoSuchTool"}}`),
@@ -85,8 +85,8 @@ func TestWireConversation(t *testing.T) {
 	)
 	defer model.Close()
 	client := anthropic.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-	reg := wiretest.Registry(t)
-	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	reg := weatherRegistry(t)
+	conv := newSession(t, reg, nil)
 	system := conv.SystemPromptSection()
 
 	msgs := runConversation(t, client, conv, system, []anthropic.MessageParam{
@@ -99,7 +99,7 @@ func TestWireConversation(t *testing.T) {
 	for i, r := range reqs {
 		assert.Equal(t, "POST", r.Method)
 		assert.Equal(t, "/v1/messages", r.Path)
-		wiretest.Golden(t, *update, fmt.Sprintf("turn%d.json", i+1), r.Body)
+		toolsearchtest.GoldenJSON(t, fmt.Sprintf("testdata/turn%d.json", i+1), r.Body, *update)
 	}
 
 	// The points the golden files pin, spelled out.
@@ -141,11 +141,11 @@ func TestWireConversation(t *testing.T) {
 
 	// Resume: a fresh conversation rebuilt from the history sends the same
 	// tools as the last turn.
-	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-	skipped, err := tsanthropic.Resume(conv2, msgs)
+	conv2 := newSession(t, reg, nil)
+	skipped, err := conv2.Resume(msgs)
 	require.NoError(t, err)
 	require.Empty(t, skipped)
-	got, skipped := tsanthropic.Tools(conv2)
+	got, skipped := conv2.Tools()
 	require.Empty(t, skipped)
 	b, err := json.Marshal(got)
 	require.NoError(t, err)
@@ -181,11 +181,11 @@ func TestToolParam(t *testing.T) {
 // call that cannot be answered gets a tool_result with is_error and the
 // error's text exactly as toolsearch wrote it, and no text after it.
 func TestHandleErrorIsTheModelsText(t *testing.T) {
-	reg := wiretest.Registry(t)
+	reg := weatherRegistry(t)
 	for _, args := range []string{`{"query":7}`, `{"query":"x","max_results":0}`, `not json`} {
-		conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-		results := tsanthropic.NewToolResults(conv)
-		require.True(t, results.Handle(anthropic.ToolUseBlock{ID: "toolu_9", Name: "ToolSearch", Input: json.RawMessage(args)}))
+		conv := newSession(t, reg, nil)
+		results := &tsanthropic.ToolResults{}
+		require.True(t, handle(conv, results, anthropic.ToolUseBlock{ID: "toolu_9", Name: "ToolSearch", Input: json.RawMessage(args)}))
 		_, want := toolsearch.NewSession(reg, nil).Call(json.RawMessage(args))
 		require.Error(t, want, "arguments %s", args)
 		msg, ok := results.Message()
@@ -199,9 +199,9 @@ func TestHandleErrorIsTheModelsText(t *testing.T) {
 }
 
 func TestHandleIgnoresOtherTools(t *testing.T) {
-	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-	results := tsanthropic.NewToolResults(conv)
-	assert.False(t, results.Handle(anthropic.ToolUseBlock{ID: "x", Name: "get_time", Input: json.RawMessage(`{}`)}))
+	conv := newSession(t, weatherRegistry(t), nil)
+	results := &tsanthropic.ToolResults{}
+	assert.False(t, handle(conv, results, anthropic.ToolUseBlock{ID: "x", Name: "get_time", Input: json.RawMessage(`{}`)}))
 	_, ok := results.Message()
 	assert.False(t, ok, "nothing was added")
 	assert.Empty(t, conv.Snapshot().Discovered)
@@ -212,15 +212,15 @@ func TestHandleIgnoresOtherTools(t *testing.T) {
 // the order added), then the texts that follow the ToolSearch results, each
 // once, then the application's other blocks.
 func TestToolResultsSeveralCalls(t *testing.T) {
-	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-	results := tsanthropic.NewToolResults(conv)
+	conv := newSession(t, weatherRegistry(t), nil)
+	results := &tsanthropic.ToolResults{}
 	results.Add(anthropic.NewTextBlock("a note from the application")) // added first, sent last
-	require.True(t, results.Handle(anthropic.ToolUseBlock{ID: "t1", Name: "ToolSearch", Input: json.RawMessage(`{"query":"select:mcp__weather__get_forecast,Nope"}`)}))
+	require.True(t, handle(conv, results, anthropic.ToolUseBlock{ID: "t1", Name: "ToolSearch", Input: json.RawMessage(`{"query":"select:mcp__weather__get_forecast,Nope"}`)}))
 	results.Add(anthropic.NewToolResultBlock("t2", "12:00", false))
-	require.True(t, results.Handle(anthropic.ToolUseBlock{ID: "t3", Name: "ToolSearch", Input: json.RawMessage(`{"query":"mail"}`)}))
-	require.True(t, results.Handle(anthropic.ToolUseBlock{ID: "t4", Name: "ToolSearch", Input: json.RawMessage(`{"query":"xyzzy"}`)}))
-	require.True(t, results.Handle(anthropic.ToolUseBlock{ID: "t5", Name: "ToolSearch", Input: json.RawMessage(`{"query":"select:Nope"}`)}))
-	require.True(t, results.Handle(anthropic.ToolUseBlock{ID: "t6", Name: "ToolSearch", Input: json.RawMessage(`{"query":5}`)}))
+	require.True(t, handle(conv, results, anthropic.ToolUseBlock{ID: "t3", Name: "ToolSearch", Input: json.RawMessage(`{"query":"mail"}`)}))
+	require.True(t, handle(conv, results, anthropic.ToolUseBlock{ID: "t4", Name: "ToolSearch", Input: json.RawMessage(`{"query":"xyzzy"}`)}))
+	require.True(t, handle(conv, results, anthropic.ToolUseBlock{ID: "t5", Name: "ToolSearch", Input: json.RawMessage(`{"query":"select:Nope"}`)}))
+	require.True(t, handle(conv, results, anthropic.ToolUseBlock{ID: "t6", Name: "ToolSearch", Input: json.RawMessage(`{"query":5}`)}))
 	msg, ok := results.Message()
 	require.True(t, ok)
 	b, err := json.Marshal(msg)
@@ -241,14 +241,14 @@ func TestToolResultsSeveralCalls(t *testing.T) {
 // ToolResults may be filled from several goroutines (tools run in
 // parallel); every block is kept and the tool_results come first.
 func TestToolResultsConcurrent(t *testing.T) {
-	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-	results := tsanthropic.NewToolResults(conv)
+	conv := newSession(t, weatherRegistry(t), nil)
+	results := &tsanthropic.ToolResults{}
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Go(func() {
 			id := fmt.Sprintf("t%d", i)
 			if i%2 == 0 {
-				results.Handle(anthropic.ToolUseBlock{ID: id, Name: "ToolSearch", Input: json.RawMessage(`{"query":"weather"}`)})
+				handle(conv, results, anthropic.ToolUseBlock{ID: id, Name: "ToolSearch", Input: json.RawMessage(`{"query":"weather"}`)})
 				return
 			}
 			results.Add(anthropic.NewToolResultBlock(id, "ok", false))
@@ -269,7 +269,7 @@ func TestToolResultsConcurrent(t *testing.T) {
 // A tool whose lazy schema cannot be loaded is left out of Tools and named
 // in skipped; the other tools are returned.
 func TestToolsSkipsBrokenLazySchema(t *testing.T) {
-	tools, skipped := tsanthropic.Tools(toolsearch.NewSession(wiretest.BrokenSchemaRegistry(t), nil))
+	tools, skipped := newSession(t, brokenSchemaRegistry(t), nil).Tools()
 	require.Len(t, skipped, 1)
 	assert.Contains(t, skipped[0].Error(), `"broken": server said no`)
 	var names []string

@@ -47,7 +47,7 @@ func NewEinoMiddleware(ctx context.Context, dynamic []tool.BaseTool) (*Middlewar
 // NewTseinoMiddleware returns tseino's middleware over dynamic, its
 // Sessions made with opts.
 func NewTseinoMiddleware(ctx context.Context, dynamic []tool.BaseTool, opts *toolsearch.SessionOptions) (*MiddlewareAgent, error) {
-	mw, err := tseino.New(ctx, &tseino.Config{DynamicTools: dynamic, SessionOptions: opts})
+	mw, err := tseino.New(ctx, &tseino.Options{DynamicTools: dynamic, SessionOptions: opts})
 	if err != nil {
 		return nil, err
 	}

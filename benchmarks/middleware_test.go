@@ -115,7 +115,7 @@ func BenchmarkEinoAgent(b *testing.B) {
 		dynamic := catalogTools(b, size.n)
 		einoMW, err := einots.New(ctx, &einots.Config{DynamicTools: dynamic})
 		require.NoError(b, err)
-		oursMW, err := tseino.New(ctx, &tseino.Config{DynamicTools: dynamic})
+		oursMW, err := tseino.New(ctx, &tseino.Options{DynamicTools: dynamic})
 		require.NoError(b, err)
 		agents := map[string]*Agent{}
 		agents["eino"], err = NewAgent(ctx, einoMW, "tool_search")
@@ -361,7 +361,7 @@ func TestEinoAgents(t *testing.T) {
 	target := cat[len(cat)/2].Name
 	einoMW, err := einots.New(ctx, &einots.Config{DynamicTools: dynamic})
 	require.NoError(t, err)
-	oursMW, err := tseino.New(ctx, &tseino.Config{DynamicTools: dynamic})
+	oursMW, err := tseino.New(ctx, &tseino.Options{DynamicTools: dynamic})
 	require.NoError(t, err)
 	for name, search := range map[string]string{"eino": "tool_search", "tseino": toolsearch.ToolSearchName} {
 		mw := map[string]adk.ChatModelAgentMiddleware{"eino": einoMW, "tseino": oursMW}[name]

@@ -4,10 +4,10 @@
 // eino's schema.ToolInfo and toolsearch.Tool.
 //
 // The middleware (New) is a drop-in replacement for eino's own
-// adk/middlewares/dynamictool/toolsearch: its Config takes the tools to
+// adk/middlewares/dynamictool/toolsearch: its Options take the tools to
 // defer as eino tool.BaseTools, and it goes into the agent's Handlers:
 //
-//	mw, err := tseino.New(ctx, &tseino.Config{DynamicTools: tools})
+//	mw, err := tseino.New(ctx, &tseino.Options{DynamicTools: tools})
 //	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 //		// ...
 //		Handlers: []adk.ChatModelAgentMiddleware{mw},
@@ -23,14 +23,14 @@
 //
 // # MCP tools
 //
-// Config.Registry may hold tools that are not eino tools, such as the
-// tools of MCP servers that the mcpsdk adapter keeps up to date; the
+// Options.Registry may hold tools that are not eino tools, such as the
+// tools of MCP servers that an mcphub.Hub keeps up to date; the
 // middleware defers them like the dynamic tools and runs their calls
-// through Config.CallTool:
+// through Options.CallTool:
 //
 //	reg := &toolsearch.Registry{}
-//	servers := tsmcpsdk.New(reg, nil) // then servers.Connect(ctx, "github", client, transport, nil)
-//	mw, err := tseino.New(ctx, &tseino.Config{DynamicTools: tools, Registry: reg, CallTool: servers.CallToolText})
+//	hub, err := mcphub.New(reg, nil) // then hub.Attach(ctx, sessions.Dial("github", client, transport, nil))
+//	mw, err := tseino.New(ctx, &tseino.Options{DynamicTools: tools, Registry: reg, CallTool: hub.CallToolText})
 //
 // The registry's tools are given to the agent when a run starts: a tool a
 // server lists in the middle of a run is offered from the next run on.

@@ -9,11 +9,10 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/components/tool/utils"
 	"github.com/cloudwego/eino/schema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch"
 	tseino "github.com/toolsearch/toolsearch/eino"
-	"github.com/toolsearch/toolsearch/eino/internal/scriptedmodel"
-	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
+	"github.com/toolsearch/toolsearch/eino/einotest"
+	"github.com/toolsearch/toolsearch/mcphub"
 )
 
 // The middleware replaces eino's own tool-search middleware: same
@@ -26,13 +25,13 @@ func ExampleNew() {
 	forecast, _ := utils.InferTool("get_forecast", "Weather forecast for a city", func(_ context.Context, in cityIn) (string, error) {
 		return "Sunny in " + in.City, nil
 	})
-	mw, err := tseino.New(ctx, &tseino.Config{DynamicTools: []tool.BaseTool{forecast}})
+	mw, err := tseino.New(ctx, &tseino.Options{DynamicTools: []tool.BaseTool{forecast}})
 	if err != nil {
 		panic(err)
 	}
-	model := scriptedmodel.New(nil,
-		scriptedmodel.ToolCall("1", "ToolSearch", `{"query":"forecast"}`),
-		scriptedmodel.ToolCall("2", "get_forecast", `{"city":"Oslo"}`),
+	model := einotest.New(nil,
+		einotest.ToolCall("1", "ToolSearch", `{"query":"forecast"}`),
+		einotest.ToolCall("2", "get_forecast", `{"city":"Oslo"}`),
 		schema.AssistantMessage("Sunny in Oslo.", nil))
 	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 		Name: "weather", Description: "weather", Model: model,
@@ -60,33 +59,26 @@ func ExampleNew() {
 // registry, and the middleware defers them and runs the calls through it.
 func ExampleNew_mcp() {
 	ctx := context.Background()
-	// An MCP server, in memory here; over stdio use &mcp.CommandTransport{...}.
-	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1"}, nil)
-	server.AddTool(&mcp.Tool{Name: "get_forecast", Description: "Weather forecast for a city",
-		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}}},
-		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Sunny for " + string(req.Params.Arguments)}}}, nil
-		})
-	serverSide, clientSide := mcp.NewInMemoryTransports()
-	if _, err := server.Connect(ctx, serverSide, nil); err != nil {
-		panic(err)
-	}
-
 	reg := &toolsearch.Registry{}
-	servers := tsmcpsdk.New(reg, nil)
-	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, servers.ClientOptions(nil))
-	if _, err := servers.Connect(ctx, "weather", client, clientSide, nil); err != nil {
+	hub, err := mcphub.New(reg, nil)
+	if err != nil {
 		panic(err)
 	}
-	defer servers.Close("weather")
-	mw, err := tseino.New(ctx, &tseino.Config{Registry: reg, CallTool: servers.CallToolText})
+	// A server attached with tsmcpsdk or tsmcpgo; an in-memory one here.
+	if err := hub.Attach(ctx, mcphub.Server{Name: "weather", Open: func(context.Context, *mcphub.Link) (mcphub.Conn, error) {
+		return weather{}, nil
+	}}); err != nil {
+		panic(err)
+	}
+	defer hub.Close("weather")
+	mw, err := tseino.New(ctx, &tseino.Options{Registry: reg, CallTool: hub.CallToolText})
 	if err != nil {
 		panic(err)
 	}
 
-	model := scriptedmodel.New(nil,
-		scriptedmodel.ToolCall("1", "ToolSearch", `{"query":"forecast"}`),
-		scriptedmodel.ToolCall("2", "mcp__weather__get_forecast", `{"city":"Oslo"}`),
+	model := einotest.New(nil,
+		einotest.ToolCall("1", "ToolSearch", `{"query":"forecast"}`),
+		einotest.ToolCall("2", "mcp__weather__get_forecast", `{"city":"Oslo"}`),
 		schema.AssistantMessage("Sunny in Oslo.", nil))
 	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 		Name: "weather", Description: "weather", Model: model,
@@ -142,3 +134,19 @@ func ExampleToolInfo() {
 	// Output:
 	// create_ticket {"properties":{"title":{"type":"string"}},"required":["title"],"type":"object","x-owner":"support"}
 }
+
+// weather is an MCP server in memory, as an mcphub.Conn: what tsmcpsdk and
+// tsmcpgo provide over a real session.
+type weather struct{}
+
+func (weather) ListTools(context.Context, string) (mcphub.Page, error) {
+	return mcphub.Page{Tools: []toolsearch.Tool{toolsearch.NewMCPTool("weather", "get_forecast", "Weather forecast for a city",
+		json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`), nil)}}, nil
+}
+
+func (weather) CallTool(_ context.Context, _ string, args json.RawMessage) (*mcphub.Result, error) {
+	return &mcphub.Result{Content: []mcphub.Content{mcphub.TextContent("Sunny for " + string(args))}}, nil
+}
+
+func (weather) Ping(context.Context) error { return mcphub.ErrNoPing }
+func (weather) Close() error               { return nil }

@@ -7,36 +7,60 @@ import (
 	"testing"
 
 	"github.com/cloudwego/eino/schema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/internal/textanswer"
-	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
+	"github.com/toolsearch/toolsearch/mcphub"
 )
 
-// weatherServer is an in-memory go-sdk MCP server with two tools that
-// records the calls it gets.
+// weatherServer is an in-memory MCP server behind an mcphub.Conn (what
+// the SDK adapters provide over a real session) with two tools; it records
+// the calls it gets. (The Genkit adapter's tests have the same one: test
+// code is not shared between separately versioned modules.)
 type weatherServer struct {
-	*mcp.Server
 	mu    sync.Mutex
+	tools []toolsearch.Tool
 	calls []string
+	link  *mcphub.Link
 }
 
 func newWeatherServer() *weatherServer {
-	ws := &weatherServer{Server: mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1"}, nil)}
-	handler := func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ws.mu.Lock()
-		ws.calls = append(ws.calls, req.Params.Name+" "+string(req.Params.Arguments))
-		ws.mu.Unlock()
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Sunny, 21°C"}}}, nil
-	}
-	ws.AddTool(&mcp.Tool{Name: "get_forecast", Description: "Get the weather forecast for a city",
-		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}, "required": []string{"city"}}}, handler)
-	ws.AddTool(&mcp.Tool{Name: "get_alerts", Description: "Severe weather alerts for a region",
-		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"region": map[string]any{"type": "string"}}}}, handler)
-	return ws
+	return &weatherServer{tools: []toolsearch.Tool{
+		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city",
+			json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`), nil),
+		toolsearch.NewMCPTool("weather", "get_alerts", "Severe weather alerts for a region",
+			json.RawMessage(`{"type":"object","properties":{"region":{"type":"string"}}}`), nil),
+	}}
 }
+
+// AddTool adds a tool and tells the hub, as tools/list_changed would.
+func (ws *weatherServer) AddTool(name, desc string) {
+	ws.mu.Lock()
+	ws.tools = append(ws.tools, toolsearch.NewMCPTool("weather", name, desc, nil, nil))
+	l := ws.link
+	ws.mu.Unlock()
+	l.ToolsChanged()
+}
+
+func (ws *weatherServer) ListTools(context.Context, string) (mcphub.Page, error) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return mcphub.Page{Tools: append([]toolsearch.Tool(nil), ws.tools...)}, nil
+}
+
+func (ws *weatherServer) CallTool(_ context.Context, name string, args json.RawMessage) (*mcphub.Result, error) {
+	ws.mu.Lock()
+	ws.calls = append(ws.calls, name+" "+string(args))
+	ws.mu.Unlock()
+	text := "Sunny, 21°C"
+	if name == "get_uv_index" {
+		text = "UV 5"
+	}
+	return &mcphub.Result{Content: []mcphub.Content{mcphub.TextContent(text)}}, nil
+}
+
+func (ws *weatherServer) Ping(context.Context) error { return mcphub.ErrNoPing }
+func (ws *weatherServer) Close() error               { return nil }
 
 func (ws *weatherServer) received() []string {
 	ws.mu.Lock()
@@ -44,37 +68,37 @@ func (ws *weatherServer) received() []string {
 	return append([]string(nil), ws.calls...)
 }
 
-// connectMCP attaches srv as MCP server name to a new registry through
-// tsmcpsdk.Servers. listed receives the number of tools of each listing
-// after the first.
-func connectMCP(t *testing.T, srv *mcp.Server, name string) (reg *toolsearch.Registry, servers *tsmcpsdk.Servers, listed <-chan int) {
+// connectMCP attaches ws as MCP server name to a new registry through an
+// mcphub.Hub. listed receives the number of tools of each listing after
+// the first.
+func connectMCP(t *testing.T, ws *weatherServer, name string) (reg *toolsearch.Registry, hub *mcphub.Hub, listed <-chan int) {
 	t.Helper()
-	ctx := context.Background()
-	serverSide, clientSide := mcp.NewInMemoryTransports()
-	_, err := srv.Connect(ctx, serverSide, nil)
-	require.NoError(t, err)
 	reg = &toolsearch.Registry{}
 	counts := make(chan int, 16)
-	servers = tsmcpsdk.New(reg, &tsmcpsdk.Options{
+	hub, err := mcphub.New(reg, &mcphub.Options{
 		OnError:  func(server string, err error) { t.Errorf("server %s: %v", server, err) },
 		OnListed: func(_ string, n int) { counts <- n },
 	})
-	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, servers.ClientOptions(nil))
-	_, err = servers.Connect(ctx, name, client, clientSide, nil)
 	require.NoError(t, err)
+	require.NoError(t, hub.Attach(context.Background(), mcphub.Server{Name: name, Open: func(_ context.Context, l *mcphub.Link) (mcphub.Conn, error) {
+		ws.mu.Lock()
+		ws.link = l
+		ws.mu.Unlock()
+		return ws, nil
+	}}))
 	<-counts // the first listing
-	t.Cleanup(func() { _ = servers.Close(name) })
-	return reg, servers, counts
+	t.Cleanup(func() { _ = hub.Close(name) })
+	return reg, hub, counts
 }
 
-// An MCP server attached through tsmcpsdk: the agent finds its tool with
+// An MCP server attached through an mcphub.Hub: the agent finds its tool with
 // ToolSearch and calls it through the middleware (checked by CheckCall,
 // run by the Servers).
 func TestAgentMCPTools(t *testing.T) {
 	tt := newTestTools(t)
 	ws := newWeatherServer()
-	reg, servers, _ := connectMCP(t, ws.Server, "weather")
-	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, Registry: reg, CallTool: servers.CallToolText})
+	reg, servers, _ := connectMCP(t, ws, "weather")
+	mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn, Registry: reg, CallTool: servers.CallToolText})
 	require.NoError(t, err)
 	m := script(
 		call("ToolSearch", `{"query":"forecast city","max_results":1}`),
@@ -92,8 +116,8 @@ func TestAgentMCPTools(t *testing.T) {
 	out := toolOutputs(msgs)
 	require.Len(t, out["ToolSearch"], 1)
 	assert.Contains(t, out["ToolSearch"][0], `"name":"mcp__weather__get_forecast"`)
-	s := textanswer.NewSession(reg, nil)
-	textanswer.Answer(s, json.RawMessage(`{"query":"forecast city","max_results":1}`))
+	s := toolsearch.NewSession(reg, nil)
+	answer(context.Background(), s, json.RawMessage(`{"query":"forecast city","max_results":1}`))
 	_, refusal := s.CheckCall("mcp__weather__get_forecast", json.RawMessage(`{}`))
 	require.Error(t, refusal)
 	assert.Equal(t, []string{refusal.Error(), "Sunny, 21°C"}, out["mcp__weather__get_forecast"],
@@ -106,14 +130,11 @@ func TestAgentMCPTools(t *testing.T) {
 func TestAgentMCPToolsFollowTheServer(t *testing.T) {
 	tt := newTestTools(t)
 	ws := newWeatherServer()
-	reg, servers, listed := connectMCP(t, ws.Server, "weather")
-	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, Registry: reg, CallTool: servers.CallToolText})
+	reg, servers, listed := connectMCP(t, ws, "weather")
+	mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn, Registry: reg, CallTool: servers.CallToolText})
 	require.NoError(t, err)
 
-	ws.AddTool(&mcp.Tool{Name: "get_uv_index", Description: "UV index for a city", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "UV 5"}}}, nil
-		})
+	ws.AddTool("get_uv_index", "UV index for a city")
 	require.Equal(t, 3, <-listed, "tools/list_changed lists the server again")
 	m := script(call("ToolSearch", `{"query":"select:mcp__weather__get_uv_index"}`), call("mcp__weather__get_uv_index", `{}`), schema.AssistantMessage("UV 5.", nil))
 	msgs := runAgent(t, mw, m, tt, schema.UserMessage("UV?"))

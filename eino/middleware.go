@@ -11,13 +11,14 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/internal/textanswer"
 )
 
-// Config configures the middleware. Its shape follows the Config of
-// eino's own adk/middlewares/dynamictool/toolsearch, so that replacing
-// that middleware is a change of import and of nothing else.
-type Config struct {
+// Options configure the middleware. A nil *Options means the defaults (no
+// dynamic tools, a new registry); a zero field means its default. Its
+// fields follow the Config of eino's own
+// adk/middlewares/dynamictool/toolsearch, so that replacing that
+// middleware is a change of import and of the type's name.
+type Options struct {
 	// DynamicTools are the tools to defer: the model sees them only once
 	// ToolSearch has found them. They are registered in Registry as
 	// deferred tools; their names must be valid toolsearch tool names and
@@ -35,13 +36,15 @@ type Config struct {
 	// model's first call. Nil means a new Session over the registry, made
 	// with SessionOptions, that reads the run's input messages for the
 	// tools an earlier ToolSearch call found. A Session returned here must
-	// not use toolsearch.FormatToolReference: eino's messages have no
-	// tool_reference blocks.
+	// be at a text Format (toolsearch.FormatInline or FormatFunctions):
+	// eino's messages have no tool_reference blocks, and the run fails
+	// with an error wrapping ErrFormat otherwise.
 	Session func(ctx context.Context) (*toolsearch.Session, error)
 
 	// SessionOptions configure the Sessions made when Session is nil
-	// (scope, mode, call bridge, result sizes). A tool-reference Format is
-	// rendered inline.
+	// (scope, mode, call bridge, result sizes). Their Format must be a
+	// text one (the zero FormatInline, or FormatFunctions): New refuses
+	// FormatToolReference with an error wrapping ErrFormat.
 	SessionOptions *toolsearch.SessionOptions
 
 	// CallTool runs a tool of Registry that is not one of the eino tools
@@ -78,9 +81,13 @@ type Config struct {
 //
 // The middleware is safe for concurrent use: each run has its own
 // Session.
-func New(ctx context.Context, cfg *Config) (adk.ChatModelAgentMiddleware, error) {
-	if cfg == nil {
-		return nil, errors.New("tseino: the config is nil")
+func New(ctx context.Context, opts *Options) (adk.ChatModelAgentMiddleware, error) {
+	var cfg Options
+	if opts != nil {
+		cfg = *opts
+	}
+	if err := checkFormat(cfg.SessionOptions); err != nil {
+		return nil, fmt.Errorf("Options.SessionOptions: %w", err)
 	}
 	m := &middleware{
 		dynamic:    map[string]tool.BaseTool{},
@@ -141,7 +148,7 @@ type middleware struct {
 	converted map[string]convertedInfo // ToolInfos of the other definitions, by name
 }
 
-// dynamicTool is one of Config.DynamicTools and its name.
+// dynamicTool is one of Options.DynamicTools and its name.
 type dynamicTool struct {
 	name string
 	tool tool.BaseTool
@@ -189,12 +196,15 @@ func (m *middleware) BeforeAgent(ctx context.Context, rc *adk.ChatModelAgentCont
 			return ctx, nil, fmt.Errorf("tseino: the run's session: %w", err)
 		}
 		if s == nil {
-			return ctx, nil, errors.New("tseino: Config.Session returned no session")
+			return ctx, nil, errors.New("tseino: Options.Session returned no session")
+		}
+		if err := checkFormat(&toolsearch.SessionOptions{Format: s.Format()}); err != nil {
+			return ctx, nil, fmt.Errorf("the run's session: %w", err)
 		}
 		r.session = s
 		r.resume.Do(func() {}) // the caller's Session has its own state
 	} else {
-		r.session = textanswer.NewSession(m.reg, m.opts)
+		r.session = toolsearch.NewSession(m.reg, m.opts)
 	}
 
 	nrc := *rc
@@ -308,7 +318,7 @@ func toolMessages(msgs []*schema.Message) []*schema.Message {
 	return out
 }
 
-// report tells Config.OnError about errs.
+// report tells Options.OnError about errs.
 func (m *middleware) report(ctx context.Context, errs []error) {
 	if m.onError == nil {
 		return

@@ -3,6 +3,7 @@ package tseino
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -18,20 +19,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/eino/internal/scriptedmodel"
-	"github.com/toolsearch/toolsearch/internal/textanswer"
-	"github.com/toolsearch/toolsearch/internal/wiretest"
+	"github.com/toolsearch/toolsearch/eino/einotest"
 )
 
 var callSeq atomic.Int64
 
 func call(name, args string) *schema.Message {
-	return scriptedmodel.ToolCall(fmt.Sprintf("call_%d", callSeq.Add(1)), name, args)
+	return einotest.ToolCall(fmt.Sprintf("call_%d", callSeq.Add(1)), name, args)
 }
 
-type scriptedModel = scriptedmodel.Model
+type scriptedModel = einotest.Model
 
-func script(steps ...*schema.Message) *scriptedModel { return scriptedmodel.New(nil, steps...) }
+func script(steps ...*schema.Message) *scriptedModel { return einotest.New(nil, steps...) }
 
 // testTools are a static tool and three dynamic ones, recording the
 // arguments they ran with.
@@ -136,7 +135,7 @@ func toolOutputs(msgs []*schema.Message) map[string][]string {
 
 func TestAgentDiscoversAndCalls(t *testing.T) {
 	tt := newTestTools(t)
-	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn})
+	mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn})
 	require.NoError(t, err)
 	m := script(
 		call("ToolSearch", `{"query":"weather forecast city","max_results":1}`),
@@ -188,7 +187,7 @@ func TestAgentDiscoversAndCalls(t *testing.T) {
 
 func TestAgentChecksCalls(t *testing.T) {
 	tt := newTestTools(t)
-	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn})
+	mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn})
 	require.NoError(t, err)
 	m := script(
 		call("ToolSearch", `{"query":"select:send_email"}`),
@@ -213,7 +212,7 @@ func TestAgentChecksCalls(t *testing.T) {
 // The refusal texts are exactly the errors CheckCall returns.
 func TestAgentRefusalText(t *testing.T) {
 	tt := newTestTools(t)
-	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn})
+	mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn})
 	require.NoError(t, err)
 	m := script(
 		call("ToolSearch", `{"query":"select:send_email"}`),
@@ -223,18 +222,18 @@ func TestAgentRefusalText(t *testing.T) {
 	)
 	msgs := runAgent(t, mw, m, tt, schema.UserMessage("Mail Bob."))
 
-	s := textanswer.NewSession(mw.(*middleware).reg, nil)
-	found := textanswer.Answer(s, json.RawMessage(`{"query":"select:send_email"}`))
+	s := toolsearch.NewSession(mw.(*middleware).reg, nil)
+	found := answer(context.Background(), s, json.RawMessage(`{"query":"select:send_email"}`))
 	_, want := s.CheckCall("send_email", json.RawMessage(`{"to":"bob@example.com"}`))
 	require.Error(t, want)
 	out := toolOutputs(msgs)
 	assert.Equal(t, []string{want.Error()}, out["send_email"])
-	assert.Equal(t, []string{found, textanswer.Answer(s, json.RawMessage(`{"query":7}`))}, out["ToolSearch"])
+	assert.Equal(t, []string{found, answer(context.Background(), s, json.RawMessage(`{"query":7}`))}, out["ToolSearch"])
 }
 
 func TestAgentResumesFromInput(t *testing.T) {
 	tt := newTestTools(t)
-	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn})
+	mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn})
 	require.NoError(t, err)
 	first := script(
 		call("ToolSearch", `{"query":"select:get_forecast"}`),
@@ -256,7 +255,7 @@ func TestAgentResumesFromInput(t *testing.T) {
 
 func TestAgentConcurrentRuns(t *testing.T) {
 	tt := newTestTools(t)
-	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn})
+	mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn})
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	models := make([]*scriptedModel, 8)
@@ -291,7 +290,7 @@ func TestAgentRegistryToolsAndBridge(t *testing.T) {
 	}
 
 	t.Run("direct", func(t *testing.T) {
-		mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, Registry: reg, CallTool: callTool})
+		mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn, Registry: reg, CallTool: callTool})
 		require.NoError(t, err)
 		m := script(
 			call("ToolSearch", `{"query":"support ticket"}`),
@@ -313,7 +312,7 @@ func TestAgentRegistryToolsAndBridge(t *testing.T) {
 	t.Run("without CallTool the registry tool is not offered", func(t *testing.T) {
 		reg, err := toolsearch.NewRegistry(nil, ticket)
 		require.NoError(t, err)
-		mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, Registry: reg})
+		mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn, Registry: reg})
 		require.NoError(t, err)
 		m := script(
 			call("ToolSearch", `{"query":"select:mcp__tickets__create_ticket"}`),
@@ -326,7 +325,7 @@ func TestAgentRegistryToolsAndBridge(t *testing.T) {
 	t.Run("bridge", func(t *testing.T) {
 		reg2, err := toolsearch.NewRegistry(nil)
 		require.NoError(t, err)
-		mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, Registry: reg2, SessionOptions: &toolsearch.SessionOptions{CallBridge: true}})
+		mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn, Registry: reg2, SessionOptions: &toolsearch.SessionOptions{CallBridge: true}})
 		require.NoError(t, err)
 		m := script(
 			call("ToolSearch", `{"query":"select:get_forecast"}`),
@@ -352,16 +351,19 @@ func TestAgentRegistryToolsAndBridge(t *testing.T) {
 func TestNewErrors(t *testing.T) {
 	ctx := context.Background()
 	tt := newTestTools(t)
-	_, err := New(ctx, nil)
-	assert.EqualError(t, err, "tseino: the config is nil")
-	_, err = New(ctx, &Config{DynamicTools: []tool.BaseTool{nil}})
+	mw, err := New(ctx, nil)
+	require.NoError(t, err, "nil options are the defaults")
+	assert.NotNil(t, mw)
+	_, err = New(ctx, &Options{SessionOptions: &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference}})
+	require.ErrorIs(t, err, ErrFormat, "a Format eino cannot carry is refused by New, not rendered otherwise")
+	_, err = New(ctx, &Options{DynamicTools: []tool.BaseTool{nil}})
 	assert.EqualError(t, err, "tseino: dynamic tool 0 is nil")
-	_, err = New(ctx, &Config{DynamicTools: []tool.BaseTool{tt.dyn[0], tt.dyn[0]}})
+	_, err = New(ctx, &Options{DynamicTools: []tool.BaseTool{tt.dyn[0], tt.dyn[0]}})
 	assert.ErrorIs(t, err, toolsearch.ErrDuplicateTool)
 	assert.ErrorContains(t, err, `"get_forecast"`)
-	_, err = New(ctx, &Config{DynamicTools: []tool.BaseTool{infoTool{info: &schema.ToolInfo{Name: "weather/forecast"}}}})
+	_, err = New(ctx, &Options{DynamicTools: []tool.BaseTool{infoTool{info: &schema.ToolInfo{Name: "weather/forecast"}}}})
 	assert.ErrorIs(t, err, toolsearch.ErrInvalidName)
-	_, err = New(ctx, &Config{DynamicTools: []tool.BaseTool{infoTool{info: &schema.ToolInfo{Name: "x",
+	_, err = New(ctx, &Options{DynamicTools: []tool.BaseTool{infoTool{info: &schema.ToolInfo{Name: "x",
 		ParamsOneOf: schema.NewParamsOneOfByParams(map[string]*schema.ParameterInfo{"a": {Type: "text"}})}}}})
 	assert.ErrorIs(t, err, ErrSchema)
 }
@@ -370,7 +372,7 @@ func TestAgentToolNameClash(t *testing.T) {
 	ctx := context.Background()
 	tt := newTestTools(t)
 	// A dynamic tool with the name of one of the agent's own tools.
-	mw, err := New(ctx, &Config{DynamicTools: []tool.BaseTool{tt.time}})
+	mw, err := New(ctx, &Options{DynamicTools: []tool.BaseTool{tt.time}})
 	require.NoError(t, err)
 	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 		Name: "assistant", Description: "test agent", Model: script(schema.AssistantMessage("hi", nil)),
@@ -393,8 +395,8 @@ func TestAgentSessionHook(t *testing.T) {
 	tt := newTestTools(t)
 	reg, err := toolsearch.NewRegistry(nil)
 	require.NoError(t, err)
-	s := textanswer.NewSession(reg, nil) // one conversation's Session, kept by the application
-	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, Registry: reg,
+	s := toolsearch.NewSession(reg, nil) // one conversation's Session, kept by the application
+	mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn, Registry: reg,
 		Session: func(context.Context) (*toolsearch.Session, error) { return s, nil }})
 	require.NoError(t, err)
 	runAgent(t, mw, script(call("ToolSearch", `{"query":"select:send_email"}`), schema.AssistantMessage("To whom?", nil)), tt, schema.UserMessage("Mail."))
@@ -402,7 +404,7 @@ func TestAgentSessionHook(t *testing.T) {
 	runAgent(t, mw, second, tt, schema.UserMessage("Bob.")) // no history given
 	assert.Equal(t, [][]string{{"get_time", "ToolSearch", "send_email"}}, second.ToolNames(), "the application's Session keeps what was found")
 
-	failing, err := New(context.Background(), &Config{DynamicTools: newTestTools(t).dyn,
+	failing, err := New(context.Background(), &Options{DynamicTools: newTestTools(t).dyn,
 		Session: func(context.Context) (*toolsearch.Session, error) { return nil, fmt.Errorf("no such conversation") }})
 	require.NoError(t, err)
 	agent, err := adk.NewChatModelAgent(context.Background(), &adk.ChatModelAgentConfig{
@@ -414,7 +416,7 @@ func TestAgentSessionHook(t *testing.T) {
 	assert.ErrorContains(t, ev.Err, "tseino: the run's session: no such conversation")
 }
 
-// errorLog collects what Config.OnError is told.
+// errorLog collects what Options.OnError is told.
 type errorLog struct {
 	mu   sync.Mutex
 	errs []error
@@ -441,7 +443,7 @@ func (l *errorLog) texts() []string {
 func TestAgentReportsSkippedTools(t *testing.T) {
 	tt := newTestTools(t)
 	var log errorLog
-	mw, err := New(context.Background(), &Config{Registry: wiretest.BrokenSchemaRegistry(t), OnError: log.add,
+	mw, err := New(context.Background(), &Options{Registry: brokenSchemaRegistry(t), OnError: log.add,
 		CallTool: func(context.Context, string, json.RawMessage) (string, error) { return "ok", nil }})
 	require.NoError(t, err)
 	m := script(call("ToolSearch", `{"query":"select:mcp__weather__get_forecast"}`), schema.AssistantMessage("Done.", nil))
@@ -464,7 +466,7 @@ func TestAgentReportsSkippedTools(t *testing.T) {
 func TestAgentReportsSkippedHistoryNames(t *testing.T) {
 	tt := newTestTools(t)
 	var log errorLog
-	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, OnError: log.add})
+	mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn, OnError: log.add})
 	require.NoError(t, err)
 	// A ToolSearch result whose call was cut from the history.
 	found := `{"matches":[{"name":"get_alerts"},{"name":"bad name!"}],"query":"alerts","total_deferred_tools":3}`
@@ -483,7 +485,7 @@ func TestAgentReportsSkippedHistoryNames(t *testing.T) {
 func TestAgentScope(t *testing.T) {
 	tt := newTestTools(t)
 	scope := &toolsearch.Scope{Allow: []string{"get_forecast", "get_alerts"}}
-	mw, err := New(context.Background(), &Config{DynamicTools: tt.dyn, SessionOptions: &toolsearch.SessionOptions{Search: toolsearch.SearchOptions{Scope: scope}}})
+	mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn, SessionOptions: &toolsearch.SessionOptions{Search: toolsearch.SearchOptions{Scope: scope}}})
 	require.NoError(t, err)
 	m := script(
 		call("ToolSearch", `{"query":"select:send_email,get_forecast"}`),
@@ -499,4 +501,34 @@ func TestAgentScope(t *testing.T) {
 	require.Len(t, out["send_email"], 1)
 	assert.Contains(t, out["send_email"][0], "No tool named send_email", "a call out of scope is refused with toolsearch's text")
 	assert.Empty(t, tt.runs(), "the refused tool did not run")
+}
+
+// brokenSchemaRegistry returns a registry of one tool that is always
+// loaded (get_time), one that is not deferred and whose lazy schema fails
+// to load ("broken", with the error "server said no"), and one MCP tool
+// (mcp__weather__get_forecast), so that ToolSearch is offered. (The other
+// adapters' tests have the same one: test data is not shared between
+// separately versioned modules.)
+func brokenSchemaRegistry(t testing.TB) *toolsearch.Registry {
+	t.Helper()
+	reg, err := toolsearch.NewRegistry(nil,
+		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC"},
+		toolsearch.Tool{Name: "broken", LoadSchema: func() (json.RawMessage, error) { return nil, errors.New("server said no") }},
+		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", nil, nil),
+	)
+	require.NoError(t, err)
+	return reg
+}
+
+// A Session from Options.Session at a tool-reference Format fails the run.
+func TestSessionAtToolReferenceFormatFailsTheRun(t *testing.T) {
+	tt := newTestTools(t)
+	mw, err := New(context.Background(), &Options{DynamicTools: tt.dyn, Session: func(context.Context) (*toolsearch.Session, error) {
+		reg, err := toolsearch.NewRegistry(nil)
+		require.NoError(t, err)
+		return toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference}), nil
+	}})
+	require.NoError(t, err)
+	_, _, err = mw.BeforeAgent(context.Background(), &adk.ChatModelAgentContext{})
+	require.ErrorIs(t, err, ErrFormat)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/internal/textanswer"
 )
 
 // errNoRun is returned by the middleware's tools when they are run
@@ -31,7 +30,7 @@ func (t *searchTool) InvokableRun(ctx context.Context, args string, _ ...tool.Op
 	if r == nil {
 		return "", errNoRun
 	}
-	return textanswer.Answer(r.session, json.RawMessage(args)), nil
+	return answer(ctx, r.session, json.RawMessage(args)), nil
 }
 
 // bridgeTool is CallTool (the Session's call bridge): it checks the call
@@ -58,11 +57,11 @@ func (t *bridgeTool) InvokableRun(ctx context.Context, args string, opts ...tool
 	if t.m.callTool != nil {
 		return t.m.callTool(ctx, call.Tool.Name, call.Arguments)
 	}
-	return "", fmt.Errorf("tseino: no way to run tool %q: it is not a dynamic tool and Config.CallTool is nil", call.Tool.Name)
+	return "", fmt.Errorf("tseino: no way to run tool %q: it is not a dynamic tool and Options.CallTool is nil", call.Tool.Name)
 }
 
 // registryTool is a tool of the registry that is not an eino tool, run by
-// Config.CallTool. Its info holds no parameters: the middleware sends the
+// Options.CallTool. Its info holds no parameters: the middleware sends the
 // registry's definition to the model.
 type registryTool struct {
 	m          *middleware
@@ -114,4 +113,38 @@ func runTool(ctx context.Context, bt tool.BaseTool, args string, opts ...tool.Op
 		return b.String(), nil
 	}
 	return "", fmt.Errorf("tseino: tool %T cannot be run: it is neither invokable nor streamable", bt)
+}
+
+// ErrFormat is returned (wrapped) for a Session whose Format eino's
+// messages cannot carry: toolsearch.FormatToolReference.
+var ErrFormat = errors.New("tseino: eino's messages have no tool_reference blocks: use a text Format (toolsearch.FormatInline or FormatFunctions)")
+
+// checkFormat refuses a tool-reference Format in opts (nil: the defaults).
+func checkFormat(opts *toolsearch.SessionOptions) error {
+	if opts != nil && opts.Format == toolsearch.FormatToolReference && !opts.CallBridge {
+		return ErrFormat
+	}
+	return nil
+}
+
+// answer answers a ToolSearch call with the text for the model: the
+// result rendered in the Session's Format (the text blocks that go in the
+// tool result and those that follow it, joined by blank lines), or the
+// error's text when the arguments cannot be answered. The Session records
+// the tools it returned as discovered. ctx bounds a strategy that makes a
+// network call.
+//
+// The Genkit adapter has the same function, on purpose: the two modules
+// are versioned separately, and twelve lines are no API to share.
+func answer(ctx context.Context, s *toolsearch.Session, args json.RawMessage) string {
+	res, err := s.CallContext(ctx, args)
+	if err != nil {
+		return err.Error()
+	}
+	content, after := res.Content(s.Format())
+	texts := make([]string, 0, len(content)+len(after))
+	for _, b := range append(content, after...) {
+		texts = append(texts, b.Text)
+	}
+	return strings.Join(texts, "\n\n")
 }

@@ -3,6 +3,7 @@ package tsgenkit
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -14,9 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/genkit/internal/scriptedmodel"
-	"github.com/toolsearch/toolsearch/internal/textanswer"
-	"github.com/toolsearch/toolsearch/internal/wiretest"
+	"github.com/toolsearch/toolsearch/genkit/genkittest"
 )
 
 // testTools are a tool the caller passes itself and three dynamic ones,
@@ -77,11 +76,11 @@ func (tt *testTools) runs() []string {
 }
 
 // generate runs one Generate call of conv with model m over msgs.
-func generate(t *testing.T, conv *Conversation, m *scriptedmodel.Model, tt *testTools, msgs ...*ai.Message) *ai.ModelResponse {
+func generate(t *testing.T, conv *Conversation, m *genkittest.Model, tt *testTools, msgs ...*ai.Message) *ai.ModelResponse {
 	t.Helper()
 	ctx := context.Background()
 	g := genkit.Init(ctx)
-	model := genkit.DefineModel(g, "test/scripted", scriptedmodel.Options(), m.Func)
+	model := genkit.DefineModel(g, "test/scripted", genkittest.Options(), m.Func)
 	tools, err := conv.Tools(tt.time)
 	require.NoError(t, err)
 	resp, err := genkit.Generate(ctx, g, ai.WithModel(model), ai.WithSystem("You are a helpful assistant."), ai.WithMessages(msgs...),
@@ -111,19 +110,53 @@ func toolOutputs(history []*ai.Message) map[string][]string {
 	return out
 }
 
-func newConversation(t *testing.T, cfg *Config, opts *toolsearch.SessionOptions) *Conversation {
+func newConversation(t *testing.T, cfg *Options, opts *toolsearch.SessionOptions) *Conversation {
 	t.Helper()
 	tools, err := New(cfg)
 	require.NoError(t, err)
-	return tools.Conversation(toolsearch.NewSession(tools.Registry(), opts))
+	return mustConversation(t, tools, toolsearch.NewSession(tools.Registry(), opts))
+}
+
+func mustConversation(t *testing.T, tools *Tools, s *toolsearch.Session) *Conversation {
+	t.Helper()
+	conv, err := tools.Conversation(s)
+	require.NoError(t, err)
+	return conv
+}
+
+// A Session at a Format Genkit cannot carry is refused by Conversation.
+func TestConversationRefusesToolReferenceFormat(t *testing.T) {
+	tools, err := New(nil)
+	require.NoError(t, err, "nil options are the defaults")
+	_, err = tools.Conversation(toolsearch.NewSession(tools.Registry(), &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference}))
+	require.ErrorIs(t, err, ErrFormat)
+	_, err = tools.Conversation(nil)
+	require.EqualError(t, err, "tsgenkit: the session is nil")
+}
+
+// brokenSchemaRegistry returns a registry of one tool that is always
+// loaded (get_time), one that is not deferred and whose lazy schema fails
+// to load ("broken", with the error "server said no"), and one MCP tool
+// (mcp__weather__get_forecast), so that ToolSearch is offered. (The other
+// adapters' tests have the same one: test data is not shared between
+// separately versioned modules.)
+func brokenSchemaRegistry(t testing.TB) *toolsearch.Registry {
+	t.Helper()
+	reg, err := toolsearch.NewRegistry(nil,
+		toolsearch.Tool{Name: "get_time", Description: "Current time in UTC"},
+		toolsearch.Tool{Name: "broken", LoadSchema: func() (json.RawMessage, error) { return nil, errors.New("server said no") }},
+		toolsearch.NewMCPTool("weather", "get_forecast", "Get the weather forecast for a city", nil, nil),
+	)
+	require.NoError(t, err)
+	return reg
 }
 
 func TestGenerateDiscoversAndCalls(t *testing.T) {
 	tt := newTestTools()
-	conv := newConversation(t, &Config{DynamicTools: tt.dyn}, nil)
-	m := scriptedmodel.New(nil,
-		scriptedmodel.ToolCall("c1", "ToolSearch", `{"query":"weather forecast city","max_results":1}`),
-		scriptedmodel.ToolCall("c2", "get_forecast", `{"city":"Paris"}`),
+	conv := newConversation(t, &Options{DynamicTools: tt.dyn}, nil)
+	m := genkittest.New(nil,
+		genkittest.ToolCall("c1", "ToolSearch", `{"query":"weather forecast city","max_results":1}`),
+		genkittest.ToolCall("c2", "get_forecast", `{"city":"Paris"}`),
 		ai.NewModelTextMessage("Sunny in Paris."))
 	resp := generate(t, conv, m, tt, userText("Weather in Paris?"))
 
@@ -170,13 +203,13 @@ func TestGenerateDiscoversAndCalls(t *testing.T) {
 
 func TestGenerateChecksCalls(t *testing.T) {
 	tt := newTestTools()
-	conv := newConversation(t, &Config{DynamicTools: tt.dyn}, nil)
-	m := scriptedmodel.New(nil,
-		scriptedmodel.ToolCall("c1", "ToolSearch", `{"query":"select:send_email"}`),
-		scriptedmodel.ToolCall("c2", "send_email", `{"to":"bob@example.com"}`),
-		scriptedmodel.ToolCall("c3", "get_alerts", `{"region":7}`),
-		scriptedmodel.ToolCall("c4", "ToolSearch", `{"query":7}`),
-		scriptedmodel.ToolCall("c5", "get_time", `{}`),
+	conv := newConversation(t, &Options{DynamicTools: tt.dyn}, nil)
+	m := genkittest.New(nil,
+		genkittest.ToolCall("c1", "ToolSearch", `{"query":"select:send_email"}`),
+		genkittest.ToolCall("c2", "send_email", `{"to":"bob@example.com"}`),
+		genkittest.ToolCall("c3", "get_alerts", `{"region":7}`),
+		genkittest.ToolCall("c4", "ToolSearch", `{"query":7}`),
+		genkittest.ToolCall("c5", "get_time", `{}`),
 		ai.NewModelTextMessage("Done."))
 	resp := generate(t, conv, m, tt, userText("Mail Bob."))
 
@@ -185,7 +218,7 @@ func TestGenerateChecksCalls(t *testing.T) {
 
 	// The texts are exactly what the Session says.
 	s := toolsearch.NewSession(conv.t.Registry(), nil)
-	found := textanswer.Answer(s, json.RawMessage(`{"query":"select:send_email"}`))
+	found := answer(context.Background(), s, json.RawMessage(`{"query":"select:send_email"}`))
 	_, refusal := s.CheckCall("send_email", json.RawMessage(`{"to":"bob@example.com"}`))
 	require.Error(t, refusal)
 	_, hint := s.CheckCall("get_alerts", json.RawMessage(`{"region":7}`))
@@ -194,53 +227,53 @@ func TestGenerateChecksCalls(t *testing.T) {
 	assert.Contains(t, refusal.Error(), "do not match its schema")
 	assert.Equal(t, []string{hint.Error()}, out["get_alerts"])
 	assert.Contains(t, hint.Error(), "ToolSearch", "an undiscovered tool with bad arguments gets the hint to load its schema")
-	assert.Equal(t, []string{found, textanswer.Answer(s, json.RawMessage(`{"query":7}`))}, out["ToolSearch"])
+	assert.Equal(t, []string{found, answer(context.Background(), s, json.RawMessage(`{"query":7}`))}, out["ToolSearch"])
 	assert.Equal(t, "Done.", resp.Text(), "refusals do not end Generate")
 }
 
 func TestConversationKeepsDiscoveries(t *testing.T) {
 	tt := newTestTools()
-	conv := newConversation(t, &Config{DynamicTools: tt.dyn}, nil)
-	first := scriptedmodel.New(nil,
-		scriptedmodel.ToolCall("c1", "ToolSearch", `{"query":"select:get_forecast"}`),
+	conv := newConversation(t, &Options{DynamicTools: tt.dyn}, nil)
+	first := genkittest.New(nil,
+		genkittest.ToolCall("c1", "ToolSearch", `{"query":"select:get_forecast"}`),
 		ai.NewModelTextMessage("Which city?"))
 	resp := generate(t, conv, first, tt, userText("Weather?"))
 	history := append(resp.History(), userText("Paris."))
 
 	// The same conversation, next turn.
-	second := scriptedmodel.New(nil,
-		scriptedmodel.ToolCall("c2", "get_forecast", `{"city":"Paris"}`),
+	second := genkittest.New(nil,
+		genkittest.ToolCall("c2", "get_forecast", `{"city":"Paris"}`),
 		ai.NewModelTextMessage("Sunny."))
 	generate(t, conv, second, tt, history...)
 	assert.Equal(t, []string{"get_time", "ToolSearch", "get_forecast"}, second.ToolNames()[0])
 
 	// Another process: a new Session, resumed from the history.
-	resumed := conv.t.Conversation(toolsearch.NewSession(conv.t.Registry(), nil))
+	resumed := mustConversation(t, conv.t, toolsearch.NewSession(conv.t.Registry(), nil))
 	skipped, err := resumed.Resume(history)
 	require.NoError(t, err)
 	assert.Empty(t, skipped)
-	third := scriptedmodel.New(nil, ai.NewModelTextMessage("Still sunny."))
+	third := genkittest.New(nil, ai.NewModelTextMessage("Still sunny."))
 	generate(t, resumed, third, tt, history...)
 	assert.Equal(t, []string{"get_time", "ToolSearch", "get_forecast"}, third.ToolNames()[0], "Resume reads ToolSearch results in a Genkit history")
 
-	fresh := conv.t.Conversation(toolsearch.NewSession(conv.t.Registry(), nil))
-	fourth := scriptedmodel.New(nil, ai.NewModelTextMessage("?"))
+	fresh := mustConversation(t, conv.t, toolsearch.NewSession(conv.t.Registry(), nil))
+	fourth := genkittest.New(nil, ai.NewModelTextMessage("?"))
 	generate(t, fresh, fourth, tt, history...)
 	assert.Equal(t, []string{"get_time", "ToolSearch"}, fourth.ToolNames()[0], "without Resume a new Session has found nothing")
 }
 
 func TestConcurrentConversations(t *testing.T) {
 	tt := newTestTools()
-	tools, err := New(&Config{DynamicTools: tt.dyn})
+	tools, err := New(&Options{DynamicTools: tt.dyn})
 	require.NoError(t, err)
-	models := make([]*scriptedmodel.Model, 6)
+	models := make([]*genkittest.Model, 6)
 	var wg sync.WaitGroup
 	for i := range models {
 		name := []string{"get_forecast", "send_email"}[i%2]
-		models[i] = scriptedmodel.New(nil,
-			scriptedmodel.ToolCall("c1", "ToolSearch", `{"query":"select:`+name+`"}`),
+		models[i] = genkittest.New(nil,
+			genkittest.ToolCall("c1", "ToolSearch", `{"query":"select:`+name+`"}`),
 			ai.NewModelTextMessage("ok"))
-		conv := tools.Conversation(toolsearch.NewSession(tools.Registry(), nil))
+		conv := mustConversation(t, tools, toolsearch.NewSession(tools.Registry(), nil))
 		// Genkit's Generate changes the tools passed to it (it registers
 		// them), so overlapping calls each get their own get_time.
 		own := newTestTools()
@@ -269,10 +302,10 @@ func TestRegistryToolsAndBridge(t *testing.T) {
 	t.Run("direct", func(t *testing.T) {
 		reg, err := toolsearch.NewRegistry(nil, ticket)
 		require.NoError(t, err)
-		conv := newConversation(t, &Config{DynamicTools: tt.dyn, Registry: reg, CallTool: callTool}, nil)
-		m := scriptedmodel.New(nil,
-			scriptedmodel.ToolCall("c1", "ToolSearch", `{"query":"support ticket"}`),
-			scriptedmodel.ToolCall("c2", "mcp__tickets__create_ticket", `{"title":"Printer on fire"}`),
+		conv := newConversation(t, &Options{DynamicTools: tt.dyn, Registry: reg, CallTool: callTool}, nil)
+		m := genkittest.New(nil,
+			genkittest.ToolCall("c1", "ToolSearch", `{"query":"support ticket"}`),
+			genkittest.ToolCall("c2", "mcp__tickets__create_ticket", `{"title":"Printer on fire"}`),
 			ai.NewModelTextMessage("Opened."))
 		resp := generate(t, conv, m, tt, userText("Open a ticket"))
 		assert.Equal(t, []string{"ticket 42"}, toolOutputs(resp.History())["mcp__tickets__create_ticket"])
@@ -287,20 +320,20 @@ func TestRegistryToolsAndBridge(t *testing.T) {
 	t.Run("without CallTool the registry tool is not offered", func(t *testing.T) {
 		reg, err := toolsearch.NewRegistry(nil, ticket)
 		require.NoError(t, err)
-		conv := newConversation(t, &Config{DynamicTools: tt.dyn, Registry: reg}, nil)
-		m := scriptedmodel.New(nil,
-			scriptedmodel.ToolCall("c1", "ToolSearch", `{"query":"select:mcp__tickets__create_ticket"}`),
+		conv := newConversation(t, &Options{DynamicTools: tt.dyn, Registry: reg}, nil)
+		m := genkittest.New(nil,
+			genkittest.ToolCall("c1", "ToolSearch", `{"query":"select:mcp__tickets__create_ticket"}`),
 			ai.NewModelTextMessage("Cannot."))
 		generate(t, conv, m, tt, userText("Open a ticket"))
 		assert.NotContains(t, m.ToolNames()[1], "mcp__tickets__create_ticket")
 	})
 
 	t.Run("bridge", func(t *testing.T) {
-		conv := newConversation(t, &Config{DynamicTools: tt.dyn}, &toolsearch.SessionOptions{CallBridge: true})
-		m := scriptedmodel.New(nil,
-			scriptedmodel.ToolCall("c1", "ToolSearch", `{"query":"select:get_forecast"}`),
-			scriptedmodel.ToolCall("c2", "CallTool", `{"name":"get_forecast","arguments":{}}`),
-			scriptedmodel.ToolCall("c3", "CallTool", `{"name":"get_forecast","arguments":{"city":"Rome"}}`),
+		conv := newConversation(t, &Options{DynamicTools: tt.dyn}, &toolsearch.SessionOptions{CallBridge: true})
+		m := genkittest.New(nil,
+			genkittest.ToolCall("c1", "ToolSearch", `{"query":"select:get_forecast"}`),
+			genkittest.ToolCall("c2", "CallTool", `{"name":"get_forecast","arguments":{}}`),
+			genkittest.ToolCall("c3", "CallTool", `{"name":"get_forecast","arguments":{"city":"Rome"}}`),
 			ai.NewModelTextMessage("Sunny in Rome."))
 		resp := generate(t, conv, m, tt, userText("Weather in Rome?"))
 		for i, names := range m.ToolNames() {
@@ -318,13 +351,11 @@ func TestRegistryToolsAndBridge(t *testing.T) {
 
 func TestNewErrors(t *testing.T) {
 	tt := newTestTools()
-	_, err := New(nil)
-	assert.EqualError(t, err, "tsgenkit: the config is nil")
-	_, err = New(&Config{DynamicTools: []ai.Tool{nil}})
+	_, err := New(&Options{DynamicTools: []ai.Tool{nil}})
 	assert.EqualError(t, err, "tsgenkit: dynamic tool 0 is nil")
-	_, err = New(&Config{DynamicTools: []ai.Tool{tt.dyn[0], tt.dyn[0]}})
+	_, err = New(&Options{DynamicTools: []ai.Tool{tt.dyn[0], tt.dyn[0]}})
 	assert.ErrorIs(t, err, toolsearch.ErrDuplicateTool)
-	_, err = New(&Config{DynamicTools: []ai.Tool{ai.NewTool("weather/forecast", "", func(*ai.ToolContext, struct{}) (string, error) { return "", nil })}})
+	_, err = New(&Options{DynamicTools: []ai.Tool{ai.NewTool("weather/forecast", "", func(*ai.ToolContext, struct{}) (string, error) { return "", nil })}})
 	assert.ErrorIs(t, err, toolsearch.ErrInvalidName, "Genkit's provider/name form is not a toolsearch name")
 }
 
@@ -346,7 +377,7 @@ func TestHistoryJSON(t *testing.T) {
 
 func TestToolsNameClash(t *testing.T) {
 	tt := newTestTools()
-	conv := newConversation(t, &Config{DynamicTools: tt.dyn}, nil)
+	conv := newConversation(t, &Options{DynamicTools: tt.dyn}, nil)
 	_, err := conv.Tools(tt.dyn[1])
 	assert.EqualError(t, err, `tsgenkit: own tool "get_alerts" has the name of a tool the conversation passes`)
 	tools, err := conv.Tools(tt.time)
@@ -368,14 +399,14 @@ func TestGenerateReportsSkippedTools(t *testing.T) {
 		reported = append(reported, err.Error())
 		mu.Unlock()
 	}
-	conv := newConversation(t, &Config{Registry: wiretest.BrokenSchemaRegistry(t), OnError: onError,
+	conv := newConversation(t, &Options{Registry: brokenSchemaRegistry(t), OnError: onError,
 		CallTool: func(context.Context, string, json.RawMessage) (any, error) { return "ok", nil }}, nil)
-	m := scriptedmodel.New(nil,
-		scriptedmodel.ToolCall("c1", "ToolSearch", `{"query":"select:mcp__weather__get_forecast"}`),
+	m := genkittest.New(nil,
+		genkittest.ToolCall("c1", "ToolSearch", `{"query":"select:mcp__weather__get_forecast"}`),
 		ai.NewModelTextMessage("Done."))
 	ctx := context.Background()
 	g := genkit.Init(ctx)
-	model := genkit.DefineModel(g, "test/scripted", scriptedmodel.Options(), m.Func)
+	model := genkit.DefineModel(g, "test/scripted", genkittest.Options(), m.Func)
 	tools, err := conv.Tools() // the registry's get_time is passed by the conversation
 	require.NoError(t, err)
 	resp, err := genkit.Generate(ctx, g, ai.WithModel(model), ai.WithPrompt("hi"),
@@ -399,7 +430,7 @@ func TestGenerateReportsSkippedTools(t *testing.T) {
 // name that is not a tool name.
 func TestResumeSkipped(t *testing.T) {
 	tt := newTestTools()
-	conv := newConversation(t, &Config{DynamicTools: tt.dyn}, nil)
+	conv := newConversation(t, &Options{DynamicTools: tt.dyn}, nil)
 	found := `{"matches":[{"name":"get_alerts"},{"name":"bad name!"}],"query":"alerts","total_deferred_tools":3}`
 	history := []*ai.Message{
 		ai.NewModelMessage(ai.NewToolRequestPart(&ai.ToolRequest{Ref: "r1", Name: "ToolSearch", Input: map[string]any{"query": "alerts"}})),
@@ -419,7 +450,7 @@ func TestResumeSkipped(t *testing.T) {
 func TestToolsFollowRegistry(t *testing.T) {
 	reg, err := toolsearch.NewRegistry(nil)
 	require.NoError(t, err)
-	conv := newConversation(t, &Config{Registry: reg,
+	conv := newConversation(t, &Options{Registry: reg,
 		CallTool: func(context.Context, string, json.RawMessage) (any, error) { return "ok", nil }}, nil)
 	names := func() []string {
 		refs, err := conv.Tools()

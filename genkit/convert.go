@@ -24,7 +24,7 @@ var ErrSchema = errors.New("tsgenkit: input schema cannot be converted")
 // (Genkit holds it as a map, so members come out sorted by name). A nil
 // InputSchema gives an empty one (the registry reads it as
 // {"type":"object"}). The returned Tool is not deferred: set ShouldDefer
-// (New does, for Config.DynamicTools) to defer it. OutputSchema and
+// (New does, for Options.DynamicTools) to defer it. OutputSchema and
 // Metadata have no counterpart and are not carried over.
 //
 // A schema holding a value JSON cannot encode (NaN, a channel) is an error

@@ -7,8 +7,8 @@
 // conversation (over a toolsearch.Session), and give each Generate call
 // the Conversation's tools and middleware:
 //
-//	deferred, err := tsgenkit.New(&tsgenkit.Config{DynamicTools: tools})
-//	conv := deferred.Conversation(toolsearch.NewSession(deferred.Registry(), nil))
+//	deferred, err := tsgenkit.New(&tsgenkit.Options{DynamicTools: tools})
+//	conv, err := deferred.Conversation(toolsearch.NewSession(deferred.Registry(), nil))
 //	callTools, err := conv.Tools(ownTools...)
 //	resp, err := genkit.Generate(ctx, g, ai.WithPrompt(prompt),
 //		ai.WithTools(callTools...), ai.WithMiddleware(conv.Middleware()))
@@ -25,16 +25,16 @@
 //
 // # MCP tools
 //
-// Config.Registry may hold tools that are not Genkit tools, such as the
-// tools of MCP servers that the mcpsdk adapter keeps up to date; a
+// Options.Registry may hold tools that are not Genkit tools, such as the
+// tools of MCP servers that an mcphub.Hub keeps up to date; a
 // Conversation defers them like the dynamic tools and runs their calls
-// through Config.CallTool:
+// through Options.CallTool:
 //
 //	reg := &toolsearch.Registry{}
-//	servers := tsmcpsdk.New(reg, nil) // then servers.Connect(ctx, "github", client, transport, nil)
-//	deferred, err := tsgenkit.New(&tsgenkit.Config{DynamicTools: tools, Registry: reg,
+//	hub, err := mcphub.New(reg, nil) // then hub.Attach(ctx, sessions.Dial("github", client, transport, nil))
+//	deferred, err := tsgenkit.New(&tsgenkit.Options{DynamicTools: tools, Registry: reg,
 //		CallTool: func(ctx context.Context, name string, args json.RawMessage) (any, error) {
-//			return servers.CallToolText(ctx, name, args)
+//			return hub.CallToolText(ctx, name, args)
 //		}})
 //
 // The registry's tools are passed to Generate by Conversation.Tools: a

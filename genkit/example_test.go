@@ -9,7 +9,7 @@ import (
 	"github.com/firebase/genkit/go/genkit"
 	"github.com/toolsearch/toolsearch"
 	tsgenkit "github.com/toolsearch/toolsearch/genkit"
-	"github.com/toolsearch/toolsearch/genkit/internal/scriptedmodel"
+	"github.com/toolsearch/toolsearch/genkit/genkittest"
 )
 
 // Deferred tools in Genkit's generate loop: the tool ToolSearch finds is
@@ -17,11 +17,11 @@ import (
 func ExampleTools_Conversation() {
 	ctx := context.Background()
 	g := genkit.Init(ctx)
-	m := scriptedmodel.New(nil,
-		scriptedmodel.ToolCall("1", "ToolSearch", `{"query":"forecast"}`),
-		scriptedmodel.ToolCall("2", "get_forecast", `{"city":"Oslo"}`),
+	m := genkittest.New(nil,
+		genkittest.ToolCall("1", "ToolSearch", `{"query":"forecast"}`),
+		genkittest.ToolCall("2", "get_forecast", `{"city":"Oslo"}`),
 		ai.NewModelTextMessage("Sunny in Oslo."))
-	model := genkit.DefineModel(g, "scripted/model", scriptedmodel.Options(), m.Func)
+	model := genkit.DefineModel(g, "scripted/model", genkittest.Options(), m.Func)
 	type cityIn struct {
 		City string `json:"city"`
 	}
@@ -29,11 +29,14 @@ func ExampleTools_Conversation() {
 		return "Sunny in " + in.City, nil
 	})
 
-	deferred, err := tsgenkit.New(&tsgenkit.Config{DynamicTools: []ai.Tool{forecast}})
+	deferred, err := tsgenkit.New(&tsgenkit.Options{DynamicTools: []ai.Tool{forecast}})
 	if err != nil {
 		panic(err)
 	}
-	conv := deferred.Conversation(toolsearch.NewSession(deferred.Registry(), nil))
+	conv, err := deferred.Conversation(toolsearch.NewSession(deferred.Registry(), nil))
+	if err != nil {
+		panic(err)
+	}
 	tools, err := conv.Tools()
 	if err != nil {
 		panic(err)

@@ -10,13 +10,15 @@ import (
 
 	"github.com/firebase/genkit/go/ai"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/internal/textanswer"
+	"strings"
 )
 
-// Config configures the tools New makes. Its shape follows eino's
-// tool-search middleware (and the eino adapter of this project): the
-// tools to defer, and where other tools come from.
-type Config struct {
+// Options configure the tools New makes. A nil *Options means the
+// defaults (no dynamic tools, a new registry); a zero field means its
+// default. Its fields follow eino's tool-search middleware (and the eino
+// adapter of this project): the tools to defer, and where other tools come
+// from.
+type Options struct {
 	// DynamicTools are the tools to defer: the model sees them only once
 	// ToolSearch has found them. Make them with ai.NewTool (or
 	// ai.NewMultipartTool), not genkit.DefineTool: a tool registered in
@@ -63,11 +65,13 @@ type convertedDef struct {
 	out *ai.ToolDefinition
 }
 
-// New registers cfg.DynamicTools, deferred, in cfg.Registry (or a new
-// registry) and returns the Tools to start conversations with.
-func New(cfg *Config) (*Tools, error) {
-	if cfg == nil {
-		return nil, errors.New("tsgenkit: the config is nil")
+// New registers opts.DynamicTools, deferred, in opts.Registry (or a new
+// registry) and returns the Tools to start conversations with. opts is
+// copied; nil means the defaults.
+func New(opts *Options) (*Tools, error) {
+	var cfg Options
+	if opts != nil {
+		cfg = *opts
 	}
 	t := &Tools{dynamic: map[string]ai.Tool{}, defs: map[string]*ai.ToolDefinition{}, callTool: cfg.CallTool, onError: cfg.OnError}
 	tools := make([]toolsearch.Tool, 0, len(cfg.DynamicTools))
@@ -129,11 +133,22 @@ func (t *Tools) definition(d toolsearch.ToolDefinition) (*ai.ToolDefinition, err
 	return out, nil
 }
 
+// ErrFormat is returned (wrapped) by Conversation for a Session whose
+// Format Genkit's messages cannot carry: toolsearch.FormatToolReference.
+var ErrFormat = errors.New("tsgenkit: Genkit's messages have no tool_reference blocks: use a text Format (toolsearch.FormatInline or FormatFunctions)")
+
 // Conversation returns the tools of one conversation, whose state is s.
-// s must not use toolsearch.FormatToolReference: Genkit's messages have
-// no tool_reference blocks.
-func (t *Tools) Conversation(s *toolsearch.Session) *Conversation {
-	return &Conversation{t: t, s: s}
+// s must be at a text Format (toolsearch.FormatInline, the default, or
+// FormatFunctions): a Session at FormatToolReference is an error wrapping
+// ErrFormat, since Genkit's messages have no tool_reference blocks.
+func (t *Tools) Conversation(s *toolsearch.Session) (*Conversation, error) {
+	if s == nil {
+		return nil, errors.New("tsgenkit: the session is nil")
+	}
+	if s.Format() == toolsearch.FormatToolReference {
+		return nil, ErrFormat
+	}
+	return &Conversation{t: t, s: s}, nil
 }
 
 // Conversation gives the Generate calls of one conversation its tools:
@@ -267,8 +282,30 @@ func (c *Conversation) passed() (map[string]bool, error) {
 }
 
 // search answers a ToolSearch call.
-func (c *Conversation) search(_ context.Context, args json.RawMessage) (*ai.MultipartToolResponse, error) {
-	return &ai.MultipartToolResponse{Output: textanswer.Answer(c.s, args)}, nil
+func (c *Conversation) search(ctx context.Context, args json.RawMessage) (*ai.MultipartToolResponse, error) {
+	return &ai.MultipartToolResponse{Output: answer(ctx, c.s, args)}, nil
+}
+
+// answer answers a ToolSearch call with the text for the model: the
+// result rendered in the Session's Format (the text blocks that go in the
+// tool result and those that follow it, joined by blank lines), or the
+// error's text when the arguments cannot be answered. The Session records
+// the tools it returned as discovered. ctx bounds a strategy that makes a
+// network call.
+//
+// The eino adapter has the same function, on purpose: the two modules are
+// versioned separately, and twelve lines are no API to share.
+func answer(ctx context.Context, s *toolsearch.Session, args json.RawMessage) string {
+	res, err := s.CallContext(ctx, args)
+	if err != nil {
+		return err.Error()
+	}
+	content, after := res.Content(s.Format())
+	texts := make([]string, 0, len(content)+len(after))
+	for _, b := range append(content, after...) {
+		texts = append(texts, b.Text)
+	}
+	return strings.Join(texts, "\n\n")
 }
 
 // bridge answers a CallTool call: it checks the call and runs the tool it
@@ -292,7 +329,7 @@ func (c *Conversation) run(ctx context.Context, name string, args json.RawMessag
 		return at.RunRawMultipart(ctx, input)
 	}
 	if c.t.callTool == nil {
-		return nil, fmt.Errorf("tsgenkit: no way to run tool %q: it is not a dynamic tool and Config.CallTool is nil", name)
+		return nil, fmt.Errorf("tsgenkit: no way to run tool %q: it is not a dynamic tool and Options.CallTool is nil", name)
 	}
 	out, err := c.t.callTool(ctx, name, args)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log"
 	"slices"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -11,37 +12,53 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/toolsearch/toolsearch"
 	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
+	"github.com/toolsearch/toolsearch/mcphub"
 )
 
-func ExampleServers_Attach() {
-	ctx := context.Background()
+// weatherClient returns a client of an in-process MCP server; over stdio
+// use client.NewStdioMCPClient(command, env, args...).
+func weatherClient() *client.Client {
 	srv := server.NewMCPServer("weather", "1", server.WithToolCapabilities(true))
 	for _, name := range []string{"get_forecast", "get_alerts"} {
 		srv.AddTool(mcp.NewTool(name, mcp.WithDescription("Weather: "+name)),
 			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return mcp.NewToolResultText("ok"), nil
+				return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("Sunny"), mcp.NewTextContent("21°C")}}, nil
 			})
 	}
-	// In process here; over stdio use client.NewStdioMCPClient(command, env, args...).
 	c, err := client.NewInProcessClient(srv)
 	if err != nil {
-		panic(err)
+		log.Fatal(err)
 	}
+	return c
+}
+
+func ExampleClient() {
+	ctx := context.Background()
 	reg := &toolsearch.Registry{}
-	servers := tsmcpgo.New(reg, nil)
-	if err := servers.Attach(ctx, "weather", c); err != nil {
-		panic(err)
+	hub, err := mcphub.New(reg, nil)
+	if err != nil {
+		log.Fatal(err)
 	}
-	defer servers.Close("weather")
+	// Several servers given to one Attach are started in parallel.
+	if err := hub.Attach(ctx, tsmcpgo.Client("weather", weatherClient(), nil)); err != nil {
+		log.Fatal(err)
+	}
+	defer hub.Close("weather")
 
 	fmt.Println(reg.ServerStatus("weather"), len(slices.Collect(reg.Tools())))
 	res, _ := toolsearch.NewSearcher(reg, nil).Search("forecast", 0)
 	for _, m := range res.Matches {
 		fmt.Println(m.Name)
 	}
+	out, err := hub.CallTool(ctx, res.Matches[0].Name, json.RawMessage(`{"city":"Paris"}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%q isError=%v\n", out.Text(), out.IsError)
 	// Output:
 	// connected 2
 	// mcp__weather__get_forecast
+	// "Sunny\n21°C" isError=false
 }
 
 func ExampleErrorResult() {
@@ -58,26 +75,25 @@ func ExampleErrorResult() {
 	// {"content":[{"type":"text","text":"No tool named mcp__weather__get_forcast is available. Did you mean mcp__weather__get_forecast?"}],"isError":true}
 }
 
-// CallToolText is CallTool for agent frameworks whose tool output is a
-// string, such as the Config.CallTool of the eino and Genkit adapters.
-func ExampleServers_CallToolText() {
+// CallToolResult turns a hub's result back into mcp-go's type, for a
+// program that passes it on to an MCP client of its own.
+func ExampleCallToolResult() {
 	ctx := context.Background()
-	srv := server.NewMCPServer("weather", "1", server.WithToolCapabilities(true))
-	srv.AddTool(mcp.NewTool("get_forecast"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("Sunny"), mcp.NewTextContent("21°C")}}, nil
-	})
-	c, err := client.NewInProcessClient(srv)
+	hub, _ := mcphub.New(nil, nil)
+	if err := hub.Attach(ctx, tsmcpgo.Client("weather", weatherClient(), nil)); err != nil {
+		log.Fatal(err)
+	}
+	defer hub.Close("weather")
+	res, err := hub.CallTool(ctx, "mcp__weather__get_alerts", nil)
 	if err != nil {
-		panic(err)
+		log.Fatal(err)
 	}
-	servers := tsmcpgo.New(&toolsearch.Registry{}, nil)
-	if err := servers.Attach(ctx, "weather", c); err != nil {
-		panic(err)
+	out, err := tsmcpgo.CallToolResult(res)
+	if err != nil {
+		log.Fatal(err)
 	}
-	defer servers.Close("weather")
-
-	text, err := servers.CallToolText(ctx, "mcp__weather__get_forecast", json.RawMessage(`{"city":"Paris"}`))
-	fmt.Printf("%q %v\n", text, err)
+	text, _ := mcp.AsTextContent(out.Content[0])
+	fmt.Println(len(out.Content), text.Text)
 	// Output:
-	// "Sunny\n21°C" <nil>
+	// 2 Sunny
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
+	"github.com/toolsearch/toolsearch/mcphub"
 )
 
 // within runs f and fails t if it has not returned after 10 seconds: a
@@ -65,10 +66,10 @@ func (s *scripted) SendRequest(ctx context.Context, req transport.JSONRPCRequest
 
 // attachScripted attaches an in-process server (newServer(1)) as name, with
 // the given answers.
-func attachScripted(t *testing.T, servers *tsmcpgo.Servers, name string, answer map[string]func(context.Context) (any, error)) (*server.MCPServer, error) {
+func attachScripted(t *testing.T, servers *testServers, name string, answer map[string]func(context.Context) (any, error)) (*server.MCPServer, error) {
 	t.Helper()
 	srv := newServer(1)
-	c := client.NewClient(&scripted{Interface: transport.NewInProcessTransport(srv), answer: answer}, client.WithLegacyProtocolOnly())
+	c := client.NewClient(&scripted{Interface: transport.NewInProcessTransport(srv), answer: answer}, legacyProtocol())
 	return srv, servers.Attach(context.Background(), name, c)
 }
 
@@ -109,7 +110,7 @@ func stallAfterFirst() (list func(context.Context) (any, error), stalled chan st
 // with a tools/list_changed notification or, if refresh is set, with a
 // Refresh whose error goes to refreshed; it returns once the re-listing is
 // stalled.
-func stalledServer(t *testing.T, servers *tsmcpgo.Servers, name string, refresh bool) (refreshed chan error) {
+func stalledServer(t *testing.T, servers *testServers, name string, refresh bool) (refreshed chan error) {
 	t.Helper()
 	list, stalled := stallAfterFirst()
 	srv, err := attachScripted(t, servers, name, map[string]func(context.Context) (any, error){"tools/list": list})
@@ -133,7 +134,7 @@ func TestCloseWhileAListingStalls(t *testing.T) {
 		t.Run(fmt.Sprintf("refresh=%v", refresh), func(t *testing.T) {
 			reg := &toolsearch.Registry{}
 			ev := newEvents()
-			servers := tsmcpgo.New(reg, ev.options()) // ListTimeout: the default 30 s
+			servers := newServers(reg, ev.options()) // ListTimeout: the default 30 s
 			refreshed := stalledServer(t, servers, "slow", refresh)
 
 			within(t, "Close during a stalled listing", func() { _ = servers.Close("slow") })
@@ -144,7 +145,7 @@ func TestCloseWhileAListingStalls(t *testing.T) {
 			}
 			if refresh {
 				within(t, "the stalled Refresh", func() {
-					assert.ErrorContains(t, <-refreshed, `listing tools of "slow": the server was closed`)
+					assert.ErrorContains(t, <-refreshed, `refresh "slow": listing tools: the server was closed`)
 				})
 			}
 			assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("slow"))
@@ -152,14 +153,14 @@ func TestCloseWhileAListingStalls(t *testing.T) {
 			assert.True(t, kept, "a closed server's tools are kept")
 			assert.Empty(t, names(reg), "and not offered")
 			assert.Empty(t, ev.Errors(), "an abandoned listing is not an error of the server")
-			require.ErrorIs(t, servers.Close("slow"), tsmcpgo.ErrNotAttached)
+			require.ErrorIs(t, servers.Close("slow"), mcphub.ErrNotAttached)
 		})
 	}
 }
 
 func TestRefreshHonoursItsContext(t *testing.T) {
 	reg := &toolsearch.Registry{}
-	servers := tsmcpgo.New(reg, nil)
+	servers := newServers(reg, nil)
 	stalledServer(t, servers, "slow", false)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -167,10 +168,10 @@ func TestRefreshHonoursItsContext(t *testing.T) {
 	var err error
 	within(t, "Refresh with a 50ms context", func() { err = servers.Refresh(ctx, "slow") })
 	require.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Contains(t, err.Error(), `listing tools of "slow"`)
+	assert.Contains(t, err.Error(), `refresh "slow": listing tools: `)
 	assert.Equal(t, toolsearch.ServerConnected, reg.ServerStatus("slow"), "the caller giving up says nothing about the server")
 	require.NoError(t, servers.Close("slow"))
-	require.ErrorIs(t, servers.Refresh(context.Background(), "slow"), tsmcpgo.ErrNotAttached)
+	require.ErrorIs(t, servers.Refresh(context.Background(), "slow"), mcphub.ErrNotAttached)
 }
 
 func TestRelistingIsBoundedByListTimeout(t *testing.T) {
@@ -178,11 +179,11 @@ func TestRelistingIsBoundedByListTimeout(t *testing.T) {
 	ev := newEvents()
 	opts := ev.options()
 	opts.ListTimeout = 100 * time.Millisecond
-	servers := tsmcpgo.New(reg, opts)
+	servers := newServers(reg, opts)
 	stalledServer(t, servers, "slow", false)
 
 	ev.WaitFor(t, "the stalled re-listing to time out", func() bool { return len(ev.Errors()) > 0 })
-	assert.Contains(t, ev.Errors()[0], `slow: tsmcpgo: re-listing tools of "slow" after tools/list_changed: tsmcpgo: listing tools of "slow": no complete tool list within 100ms (Options.ListTimeout)`)
+	assert.Contains(t, ev.Errors()[0], `slow: after tools/list_changed: listing tools: no complete tool list within 100ms (Options.ListTimeout)`)
 	ev.WaitFor(t, "the server to be marked disconnected", func() bool { return reg.ServerStatus("slow") == toolsearch.ServerDisconnected })
 	assert.Empty(t, names(reg), "a server whose tool list is unknown offers no stale tools")
 	assert.Equal(t, []string{"slow:pending", "slow:listed 1", "slow:connected", "slow:disconnected"}, ev.Events())
@@ -193,7 +194,7 @@ func TestAFailedListingIsRecoveredByTheNextOne(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
 	var fail atomic.Bool
-	servers := tsmcpgo.New(reg, ev.options())
+	servers := newServers(reg, ev.options())
 	_, err := attachScripted(t, servers, "flaky", map[string]func(context.Context) (any, error){"tools/list": func(context.Context) (any, error) {
 		if fail.Load() {
 			return nil, fmt.Errorf("tools/list is broken")
@@ -231,24 +232,24 @@ func endless(perPage int) func(context.Context) (any, error) {
 func TestListingsAreBounded(t *testing.T) {
 	tests := []struct {
 		name string
-		opts tsmcpgo.Options
+		opts mcphub.Options
 		list func(context.Context) (any, error)
 		want string
 	}{
-		{"endless empty pages, default bound", tsmcpgo.Options{}, endless(0), "more than 1000 pages (Options.MaxListPages)"},
-		{"endless pages", tsmcpgo.Options{MaxListPages: 5}, endless(1), "more than 5 pages (Options.MaxListPages)"},
-		{"too many tools in pages", tsmcpgo.Options{MaxListTools: 7}, endless(3), "more than 7 tools (Options.MaxListTools)"},
-		{"too many tools in one page", tsmcpgo.Options{MaxListTools: 2}, func(context.Context) (any, error) {
+		{"endless empty pages, default bound", mcphub.Options{}, endless(0), "more than 1000 pages (Options.MaxListPages)"},
+		{"endless pages", mcphub.Options{MaxListPages: 5}, endless(1), "more than 5 pages (Options.MaxListPages)"},
+		{"too many tools in pages", mcphub.Options{MaxListTools: 7}, endless(3), "more than 7 tools (Options.MaxListTools)"},
+		{"too many tools in one page", mcphub.Options{MaxListTools: 2}, func(context.Context) (any, error) {
 			return page("", "a", "b", "c"), nil
 		}, "more than 2 tools (Options.MaxListTools)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := &toolsearch.Registry{}
-			servers := tsmcpgo.New(reg, &tt.opts)
+			servers := newServers(reg, &tt.opts)
 			_, err := attachScripted(t, servers, "big", map[string]func(context.Context) (any, error){"tools/list": tt.list})
 			require.ErrorIs(t, err, toolsearch.ErrLimit)
-			assert.Contains(t, err.Error(), `listing tools of "big": `+toolsearch.ErrLimit.Error()+": "+tt.want)
+			assert.Contains(t, err.Error(), `attach "big": listing tools: `+toolsearch.ErrLimit.Error()+": "+tt.want)
 			assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("big"))
 			for _, tool := range []string{"mcp__big__t1_0", "mcp__big__a"} {
 				_, found := reg.Lookup(tool)
@@ -263,7 +264,7 @@ func TestUnansweredPingDisconnects(t *testing.T) {
 	ev := newEvents()
 	opts := ev.options()
 	opts.PingInterval = 50 * time.Millisecond
-	servers := tsmcpgo.New(reg, opts)
+	servers := newServers(reg, opts)
 	var mute atomic.Bool
 	pings := make(chan struct{}, 100)
 	_, err := attachScripted(t, servers, "mute", map[string]func(context.Context) (any, error){"ping": func(ctx context.Context) (any, error) {
@@ -292,12 +293,12 @@ func TestUnansweredPingDisconnects(t *testing.T) {
 	}
 	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("mute"))
 	require.NotEmpty(t, ev.Errors())
-	assert.Contains(t, ev.Errors()[0], `mute: tsmcpgo: "mute" did not answer a ping within 50ms (Options.PingInterval)`)
+	assert.Contains(t, ev.Errors()[0], `mute: no answer to a ping within 50ms (Options.PingInterval)`)
 }
 
 func TestDoneIsNeverNil(t *testing.T) {
 	reg := &toolsearch.Registry{}
-	servers := tsmcpgo.New(reg, nil)
+	servers := newServers(reg, nil)
 	within(t, "Done of a name never attached", func() { <-servers.Done("never") })
 
 	c, err := client.NewInProcessClient(newServer(1))
@@ -309,7 +310,7 @@ func TestDoneIsNeverNil(t *testing.T) {
 		t.Fatal("Done is closed while the server is attached")
 	default:
 	}
-	require.ErrorIs(t, servers.Attach(context.Background(), "a", c), tsmcpgo.ErrServerAttached)
+	require.ErrorIs(t, servers.Attach(context.Background(), "a", c), mcphub.ErrAttached)
 	require.NoError(t, servers.Close("a"))
 	within(t, "<-Done once the server has gone", func() { <-servers.Done("a") })
 	assert.Nil(t, servers.Client("a"))
@@ -321,7 +322,7 @@ func TestDoneIsNeverNil(t *testing.T) {
 // isError flag.
 func TestErrorResultIsTheModelsText(t *testing.T) {
 	reg := &toolsearch.Registry{}
-	servers := tsmcpgo.New(reg, nil)
+	servers := newServers(reg, nil)
 	c, err := client.NewInProcessClient(newServer(2))
 	require.NoError(t, err)
 	require.NoError(t, servers.Attach(context.Background(), "mem", c))

@@ -18,8 +18,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/internal/eventlog"
 	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
+	"github.com/toolsearch/toolsearch/mcphub"
 )
 
 func TestConvertTool(t *testing.T) {
@@ -57,29 +57,16 @@ func TestConvertTool(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := tsmcpgo.ConvertTool("srv", tt.in)
+			got, err := tsmcpgo.Tool("srv", tt.in)
 			require.NoError(t, err)
 			assert.JSONEq(t, string(tt.want.InputSchema), string(got.InputSchema))
 			got.InputSchema, tt.want.InputSchema = nil, nil
 			assert.Equal(t, tt.want, got)
 		})
 	}
-	_, err := tsmcpgo.ConvertTool("srv", mcp.Tool{Name: "bad", InputSchema: mcp.ToolInputSchema{Type: "object",
+	_, err := tsmcpgo.Tool("srv", mcp.Tool{Name: "bad", InputSchema: mcp.ToolInputSchema{Type: "object",
 		Properties: map[string]any{"f": func() {}}}})
-	require.ErrorContains(t, err, `tool "bad" of server "srv": encoding its input schema`)
-}
-
-// events records what Attach reports through its Options.
-type events struct{ *eventlog.Log }
-
-func newEvents() *events { return &events{eventlog.New()} }
-
-func (e *events) options() *tsmcpgo.Options {
-	return &tsmcpgo.Options{
-		OnStatus: func(s string, st toolsearch.ServerStatus) { e.Event(s + ":" + st.String()) },
-		OnListed: func(s string, n int) { e.Event(fmt.Sprintf("%s:listed %d", s, n)) },
-		OnError:  func(s string, err error) { e.Error(s + ": " + err.Error()) },
-	}
+	require.ErrorContains(t, err, `tool "bad": encoding its input schema`)
 }
 
 func names(reg *toolsearch.Registry) []string {
@@ -111,13 +98,13 @@ func TestAttachInProcess(t *testing.T) {
 			srv := newServer(5)
 			var copts []client.ClientOption
 			if legacy {
-				copts = append(copts, client.WithLegacyProtocolOnly())
+				copts = append(copts, legacyProtocol())
 			}
 			c, err := client.NewInProcessClientWithOptions(srv, copts...)
 			require.NoError(t, err)
 			reg := &toolsearch.Registry{}
 			ev := newEvents()
-			servers := tsmcpgo.New(reg, ev.options())
+			servers := newServers(reg, ev.options())
 			require.NoError(t, servers.Attach(ctx, "mem", c))
 			assert.Equal(t, legacy, !mcp.IsModernProtocol(c.ProtocolVersion()), "protocol %s", c.ProtocolVersion())
 			assert.Equal(t, toolsearch.ServerConnected, reg.ServerStatus("mem"))
@@ -132,7 +119,7 @@ func TestAttachInProcess(t *testing.T) {
 
 			out, err := servers.CallTool(ctx, "mcp__mem__late", json.RawMessage(`{"text":"hi"}`))
 			require.NoError(t, err)
-			assert.Equal(t, `late {"text":"hi"}`, out.Content[0].(mcp.TextContent).Text)
+			assert.Equal(t, `late {"text":"hi"}`, out.Content[0].Text)
 			_, err = servers.CallTool(ctx, "mcp__other__late", nil)
 			require.ErrorIs(t, err, toolsearch.ErrUnknownTool)
 
@@ -154,7 +141,7 @@ func TestAttachBadToolIsSkipped(t *testing.T) {
 	require.NoError(t, err)
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := tsmcpgo.New(reg, ev.options())
+	servers := newServers(reg, ev.options())
 	require.NoError(t, servers.Attach(context.Background(), "s", c))
 	defer servers.Close("s")
 	assert.Equal(t, []string{"mcp__s__tool0"}, names(reg))
@@ -169,7 +156,7 @@ func TestAttachFailureMarksDisconnected(t *testing.T) {
 	require.NoError(t, c.Start(context.Background()))
 	require.NoError(t, c.Close())
 	reg := &toolsearch.Registry{}
-	servers := tsmcpgo.New(reg, nil)
+	servers := newServers(reg, nil)
 	err = servers.Attach(context.Background(), "gone", c)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"gone"`)
@@ -209,11 +196,11 @@ func (e *eagerTransport) SendNotification(ctx context.Context, n mcp.JSONRPCNoti
 
 func TestAttachListChangedDuringInitialize(t *testing.T) {
 	tr := &eagerTransport{Interface: transport.NewInProcessTransport(newServer(2)), errs: make(chan struct{}, 10)}
-	c := client.NewClient(tr, client.WithLegacyProtocolOnly())
+	c := client.NewClient(tr, legacyProtocol())
 	reg := &toolsearch.Registry{}
 	var mu sync.Mutex
 	var errs []string
-	servers := tsmcpgo.New(reg, &tsmcpgo.Options{OnError: func(_ string, err error) {
+	servers := newServers(reg, &mcphub.Options{OnError: func(_ string, err error) {
 		mu.Lock()
 		errs = append(errs, err.Error())
 		mu.Unlock()
@@ -256,7 +243,7 @@ func TestAttachHangingServerIsAbandoned(t *testing.T) {
 	h := &hangingTransport{Interface: transport.NewInProcessTransport(newServer(2)),
 		listing: make(chan struct{}), release: make(chan struct{})}
 	defer close(h.release)
-	c := client.NewClient(h, client.WithLegacyProtocolOnly())
+	c := client.NewClient(h, legacyProtocol())
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -265,10 +252,10 @@ func TestAttachHangingServerIsAbandoned(t *testing.T) {
 		<-h.listing // the caller gives up once the listing hangs
 		cancel()
 	}()
-	err := tsmcpgo.New(reg, ev.options()).Attach(ctx, "stalls", c)
+	err := newServers(reg, ev.options()).Attach(ctx, "stalls", c)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.Contains(t, err.Error(), `listing tools of "stalls"`)
+	assert.Contains(t, err.Error(), `attach "stalls": listing tools: `)
 	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("stalls"))
 	assert.Equal(t, []string{"stalls:pending", "stalls:disconnected"}, ev.Events())
 	assert.Empty(t, names(reg))

@@ -16,8 +16,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/internal/npmtest"
-	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
 )
 
 // serverEnv makes the test binary an MCP server over stdio (see TestMain)
@@ -43,7 +41,7 @@ func TestMain(m *testing.M) {
 
 // attachStdio starts the test binary as a stdio server and attaches it as
 // name.
-func attachStdio(t *testing.T, servers *tsmcpgo.Servers, name string, opts ...client.ClientOption) {
+func attachStdio(t *testing.T, servers *testServers, name string, opts ...client.ClientOption) {
 	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
@@ -63,9 +61,9 @@ func TestStdioServerThatDiesIsDisconnectedPromptly(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
 	opts := ev.options()
-	opts.PingInterval = -1 // only the call may notice: no pings, and no subscription stream on the legacy protocol
-	servers := tsmcpgo.New(reg, opts)
-	attachStdio(t, servers, "dies", client.WithLegacyProtocolOnly())
+	opts.NoPing = true // only the call may notice: no pings, and no subscription stream on the legacy protocol
+	servers := newServers(reg, opts)
+	attachStdio(t, servers, "dies", legacyProtocol())
 	sess := toolsearch.NewSession(reg, nil)
 	_, err := sess.CheckCall("mcp__dies__tool0", json.RawMessage(`{"text":"x"}`))
 	require.NoError(t, err)
@@ -94,15 +92,15 @@ func TestStdioServerKilledWhileIdleIsDisconnected(t *testing.T) {
 			reg := &toolsearch.Registry{}
 			opts := newEvents().options()
 			opts.PingInterval = 50 * time.Millisecond
-			servers := tsmcpgo.New(reg, opts)
+			servers := newServers(reg, opts)
 			var copts []client.ClientOption
 			if legacy {
-				copts = append(copts, client.WithLegacyProtocolOnly())
+				copts = append(copts, legacyProtocol())
 			}
 			attachStdio(t, servers, "idle", copts...)
 			out, err := servers.CallTool(context.Background(), "mcp__idle__pid", nil)
 			require.NoError(t, err)
-			pid, err := strconv.Atoi(out.Content[0].(mcp.TextContent).Text)
+			pid, err := strconv.Atoi(out.Content[0].Text)
 			require.NoError(t, err)
 			p, err := os.FindProcess(pid)
 			require.NoError(t, err)
@@ -118,14 +116,14 @@ func TestStdioServerKilledWhileIdleIsDisconnected(t *testing.T) {
 }
 
 func TestAttachStdioServerEverything(t *testing.T) {
-	script := npmtest.Server(t, "server-everything")
+	script := npmServer(t, "server-everything")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	c, err := client.NewStdioMCPClient("node", nil, script, "stdio")
 	require.NoError(t, err)
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := tsmcpgo.New(reg, ev.options())
+	servers := newServers(reg, ev.options())
 	require.NoError(t, servers.Attach(ctx, "everything", c))
 	defer servers.Close("everything")
 
@@ -143,5 +141,5 @@ func TestAttachStdioServerEverything(t *testing.T) {
 	out, err := servers.CallTool(ctx, "mcp__everything__echo", []byte(`{"message":"hello"}`))
 	require.NoError(t, err)
 	require.NotEmpty(t, out.Content)
-	assert.Contains(t, out.Content[0].(mcp.TextContent).Text, "hello")
+	assert.Contains(t, out.Content[0].Text, "hello")
 }

@@ -4,45 +4,61 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log"
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/mcphub"
 	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
-func ExampleServers_Connect() {
-	ctx := context.Background()
-	// An MCP server, in memory here; over stdio use &mcp.CommandTransport{...}.
+// weatherServer starts an MCP server in memory (over stdio, use
+// &mcp.CommandTransport{...} instead) and returns the client's transport.
+func weatherServer(ctx context.Context) mcp.Transport {
 	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1"}, nil)
 	for _, name := range []string{"get_forecast", "get_alerts"} {
 		server.AddTool(&mcp.Tool{Name: name, Description: "Weather: " + name, InputSchema: map[string]any{"type": "object"}},
 			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return &mcp.CallToolResult{}, nil
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Sunny"}, &mcp.TextContent{Text: "21°C"}}}, nil
 			})
 	}
 	serverSide, clientSide := mcp.NewInMemoryTransports()
 	if _, err := server.Connect(ctx, serverSide, nil); err != nil {
-		panic(err)
+		log.Fatal(err)
 	}
+	return clientSide
+}
 
+func ExampleSessions_Dial() {
+	ctx := context.Background()
 	reg := &toolsearch.Registry{}
-	servers := tsmcpsdk.New(reg, nil)
-	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, servers.ClientOptions(nil))
-	session, err := servers.Connect(ctx, "weather", client, clientSide, nil)
+	hub, err := mcphub.New(reg, nil)
 	if err != nil {
-		panic(err)
+		log.Fatal(err)
 	}
-	defer session.Close()
+	var sessions tsmcpsdk.Sessions
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, sessions.ClientOptions(nil))
+	// Several servers given to one Attach are started in parallel.
+	if err := hub.Attach(ctx, sessions.Dial("weather", client, weatherServer(ctx), nil)); err != nil {
+		log.Fatal(err)
+	}
+	defer hub.Close("weather")
 
 	fmt.Println(reg.ServerStatus("weather"), len(slices.Collect(reg.Tools())))
 	res, _ := toolsearch.NewSearcher(reg, nil).Search("forecast", 0)
 	for _, m := range res.Matches {
 		fmt.Println(m.Name)
 	}
+	out, err := hub.CallTool(ctx, res.Matches[0].Name, json.RawMessage(`{"city":"Paris"}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%q isError=%v\n", out.Text(), out.IsError)
 	// Output:
 	// connected 2
 	// mcp__weather__get_forecast
+	// "Sunny\n21°C" isError=false
 }
 
 func ExampleErrorResult() {
@@ -59,29 +75,26 @@ func ExampleErrorResult() {
 	// {"content":[{"type":"text","text":"No tool named mcp__weather__get_forcast is available. Did you mean mcp__weather__get_forecast?"}],"isError":true}
 }
 
-// CallToolText is CallTool for agent frameworks whose tool output is a
-// string, such as the Config.CallTool of the eino and Genkit adapters.
-func ExampleServers_CallToolText() {
+// CallToolResult turns a hub's result back into the SDK's type, for a
+// program that passes it on to an MCP client of its own.
+func ExampleCallToolResult() {
 	ctx := context.Background()
-	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1"}, nil)
-	server.AddTool(&mcp.Tool{Name: "get_forecast", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Sunny"}, &mcp.TextContent{Text: "21°C"}}}, nil
-		})
-	serverSide, clientSide := mcp.NewInMemoryTransports()
-	if _, err := server.Connect(ctx, serverSide, nil); err != nil {
-		panic(err)
+	hub, _ := mcphub.New(nil, nil)
+	var sessions tsmcpsdk.Sessions
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, sessions.ClientOptions(nil))
+	if err := hub.Attach(ctx, sessions.Dial("weather", client, weatherServer(ctx), nil)); err != nil {
+		log.Fatal(err)
 	}
-	servers := tsmcpsdk.New(&toolsearch.Registry{}, nil)
-	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, servers.ClientOptions(nil))
-	session, err := servers.Connect(ctx, "weather", client, clientSide, nil)
+	defer hub.Close("weather")
+	res, err := hub.CallTool(ctx, "mcp__weather__get_alerts", nil)
 	if err != nil {
-		panic(err)
+		log.Fatal(err)
 	}
-	defer session.Close()
-
-	text, err := servers.CallToolText(ctx, "mcp__weather__get_forecast", json.RawMessage(`{"city":"Paris"}`))
-	fmt.Printf("%q %v\n", text, err)
+	out, err := tsmcpsdk.CallToolResult(res)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(out.Content), out.Content[0].(*mcp.TextContent).Text)
 	// Output:
-	// "Sunny\n21°C" <nil>
+	// 2 Sunny
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
 // listing returns a server whose tools/list is answered by list (called
@@ -37,7 +36,7 @@ func listing(list func(ctx context.Context) (*mcp.ListToolsResult, error)) *mcp.
 }
 
 // connect connects srv to servers as server.
-func connect(t *testing.T, ctx context.Context, servers *tsmcpsdk.Servers, server string, srv *mcp.Server) (*mcp.ServerSession, *mcp.ClientSession, error) {
+func connect(t *testing.T, ctx context.Context, servers *testServers, server string, srv *mcp.Server) (*mcp.ServerSession, *mcp.ClientSession, error) {
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
 	st, ct := mcp.NewInMemoryTransports()
@@ -55,7 +54,7 @@ func rawTool(name, desc, schema string) *mcp.Tool {
 func TestHostileServerHangsOnToolsList(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := tsmcpsdk.New(reg, ev.options())
+	servers := newServers(reg, ev.options())
 	_, _, err := connect(t, context.Background(), servers, "good", newServer(2))
 	require.NoError(t, err)
 
@@ -103,7 +102,7 @@ func TestHostileServerHangsOnToolsList(t *testing.T) {
 func TestHostileServerListsBadTools(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := tsmcpsdk.New(reg, ev.options())
+	servers := newServers(reg, ev.options())
 	_, _, err := connect(t, context.Background(), servers, "good", newServer(1))
 	require.NoError(t, err)
 
@@ -191,7 +190,7 @@ func TestHostileServerListsBadTools(t *testing.T) {
 func TestHostileServerDisconnectsMidConversation(t *testing.T) {
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := tsmcpsdk.New(reg, ev.options())
+	servers := newServers(reg, ev.options())
 	_, _, err := connect(t, context.Background(), servers, "good", newServer(1))
 	require.NoError(t, err)
 	flakySrv := mcp.NewServer(&mcp.Implementation{Name: "flaky", Version: "0"}, nil)
@@ -235,7 +234,7 @@ func TestHostileServerDisconnectsMidConversation(t *testing.T) {
 	require.NoError(t, err, "the other server keeps working")
 	out, err := servers.CallTool(context.Background(), call.Tool.Name, call.Arguments)
 	require.NoError(t, err)
-	assert.Equal(t, `tool0 {"text":"2"}`, out.Content[0].(*mcp.TextContent).Text)
+	assert.Equal(t, `tool0 {"text":"2"}`, out.Content[0].Text)
 	assert.Empty(t, ev.Errors())
 }
 

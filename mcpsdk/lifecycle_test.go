@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/mcphub"
 	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
@@ -64,7 +65,7 @@ func (s *stallAfterFirst) list(ctx context.Context) (*mcp.ListToolsResult, error
 // with a tools/list_changed notification or, if refresh is set, with a
 // Refresh whose error goes to refreshed; it returns once the re-listing is
 // stalled.
-func stalledServer(t *testing.T, servers *tsmcpsdk.Servers, name string, refresh bool) (refreshed chan error) {
+func stalledServer(t *testing.T, servers *testServers, name string, refresh bool) (refreshed chan error) {
 	t.Helper()
 	st := newStall()
 	srv := listing(st.list)
@@ -89,7 +90,7 @@ func TestCloseWhileAListingStalls(t *testing.T) {
 		t.Run(fmt.Sprintf("refresh=%v", refresh), func(t *testing.T) {
 			reg := &toolsearch.Registry{}
 			ev := newEvents()
-			servers := tsmcpsdk.New(reg, ev.options()) // ListTimeout: the default 30 s
+			servers := newServers(reg, ev.options()) // ListTimeout: the default 30 s
 			refreshed := stalledServer(t, servers, "slow", refresh)
 
 			within(t, "Close during a stalled listing", func() { _ = servers.Close("slow") })
@@ -100,7 +101,7 @@ func TestCloseWhileAListingStalls(t *testing.T) {
 			}
 			if refresh {
 				within(t, "the stalled Refresh", func() {
-					assert.ErrorContains(t, <-refreshed, `listing tools of "slow": the server was closed`)
+					assert.ErrorContains(t, <-refreshed, `refresh "slow": listing tools: the server was closed`)
 				})
 			}
 			assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("slow"))
@@ -108,14 +109,14 @@ func TestCloseWhileAListingStalls(t *testing.T) {
 			assert.True(t, kept, "a closed server's tools are kept")
 			assert.Empty(t, names(reg), "and not offered")
 			assert.Empty(t, ev.Errors(), "an abandoned listing is not an error of the server")
-			require.ErrorIs(t, servers.Close("slow"), tsmcpsdk.ErrNotAttached)
+			require.ErrorIs(t, servers.Close("slow"), mcphub.ErrNotAttached)
 		})
 	}
 }
 
 func TestRefreshHonoursItsContext(t *testing.T) {
 	reg := &toolsearch.Registry{}
-	servers := tsmcpsdk.New(reg, nil)
+	servers := newServers(reg, nil)
 	stalledServer(t, servers, "slow", false)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -123,10 +124,10 @@ func TestRefreshHonoursItsContext(t *testing.T) {
 	var err error
 	within(t, "Refresh with a 50ms context", func() { err = servers.Refresh(ctx, "slow") })
 	require.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Contains(t, err.Error(), `listing tools of "slow"`)
+	assert.Contains(t, err.Error(), `refresh "slow": listing tools: `)
 	assert.Equal(t, toolsearch.ServerConnected, reg.ServerStatus("slow"), "the caller giving up says nothing about the server")
 	require.NoError(t, servers.Close("slow"))
-	require.ErrorIs(t, servers.Refresh(context.Background(), "slow"), tsmcpsdk.ErrNotAttached)
+	require.ErrorIs(t, servers.Refresh(context.Background(), "slow"), mcphub.ErrNotAttached)
 }
 
 func TestRelistingIsBoundedByListTimeout(t *testing.T) {
@@ -134,11 +135,11 @@ func TestRelistingIsBoundedByListTimeout(t *testing.T) {
 	ev := newEvents()
 	opts := ev.options()
 	opts.ListTimeout = 100 * time.Millisecond
-	servers := tsmcpsdk.New(reg, opts)
+	servers := newServers(reg, opts)
 	stalledServer(t, servers, "slow", false)
 
 	ev.WaitFor(t, "the stalled re-listing to time out", func() bool { return len(ev.Errors()) > 0 })
-	assert.Contains(t, ev.Errors()[0], `slow: tsmcpsdk: re-listing tools of "slow" after tools/list_changed: tsmcpsdk: listing tools of "slow": no complete tool list within 100ms (Options.ListTimeout)`)
+	assert.Contains(t, ev.Errors()[0], `slow: after tools/list_changed: listing tools: no complete tool list within 100ms (Options.ListTimeout)`)
 	ev.WaitFor(t, "the server to be marked disconnected", func() bool { return reg.ServerStatus("slow") == toolsearch.ServerDisconnected })
 	assert.Empty(t, names(reg), "a server whose tool list is unknown offers no stale tools")
 	assert.Equal(t, []string{"slow:pending", "slow:listed 1", "slow:connected", "slow:disconnected"}, ev.Events())
@@ -155,7 +156,7 @@ func TestAFailedListingIsRecoveredByTheNextOne(t *testing.T) {
 		}
 		return &mcp.ListToolsResult{Tools: []*mcp.Tool{objectTool("t", "A tool.")}}, nil
 	})
-	servers := tsmcpsdk.New(reg, ev.options())
+	servers := newServers(reg, ev.options())
 	_, _, err := connect(t, context.Background(), servers, "flaky", srv)
 	require.NoError(t, err)
 
@@ -187,24 +188,24 @@ func endless(perPage int) func(context.Context) (*mcp.ListToolsResult, error) {
 func TestListingsAreBounded(t *testing.T) {
 	tests := []struct {
 		name string
-		opts tsmcpsdk.Options
+		opts mcphub.Options
 		list func(context.Context) (*mcp.ListToolsResult, error)
 		want string
 	}{
-		{"endless empty pages, default bound", tsmcpsdk.Options{}, endless(0), "more than 1000 pages (Options.MaxListPages)"},
-		{"endless pages", tsmcpsdk.Options{MaxListPages: 5}, endless(1), "more than 5 pages (Options.MaxListPages)"},
-		{"too many tools in pages", tsmcpsdk.Options{MaxListTools: 7}, endless(3), "more than 7 tools (Options.MaxListTools)"},
-		{"too many tools in one page", tsmcpsdk.Options{MaxListTools: 2}, func(context.Context) (*mcp.ListToolsResult, error) {
+		{"endless empty pages, default bound", mcphub.Options{}, endless(0), "more than 1000 pages (Options.MaxListPages)"},
+		{"endless pages", mcphub.Options{MaxListPages: 5}, endless(1), "more than 5 pages (Options.MaxListPages)"},
+		{"too many tools in pages", mcphub.Options{MaxListTools: 7}, endless(3), "more than 7 tools (Options.MaxListTools)"},
+		{"too many tools in one page", mcphub.Options{MaxListTools: 2}, func(context.Context) (*mcp.ListToolsResult, error) {
 			return &mcp.ListToolsResult{Tools: []*mcp.Tool{objectTool("a", ""), objectTool("b", ""), objectTool("c", "")}}, nil
 		}, "more than 2 tools (Options.MaxListTools)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := &toolsearch.Registry{}
-			servers := tsmcpsdk.New(reg, &tt.opts)
+			servers := newServers(reg, &tt.opts)
 			_, _, err := connect(t, context.Background(), servers, "big", listing(tt.list))
 			require.ErrorIs(t, err, toolsearch.ErrLimit)
-			assert.Contains(t, err.Error(), `listing tools of "big": `+toolsearch.ErrLimit.Error()+": "+tt.want)
+			assert.Contains(t, err.Error(), `attach "big": listing tools: `+toolsearch.ErrLimit.Error()+": "+tt.want)
 			assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("big"))
 			for _, tool := range []string{"mcp__big__t1_0", "mcp__big__a"} {
 				_, found := reg.Lookup(tool)
@@ -225,7 +226,7 @@ func TestARelistingOverABoundIsReported(t *testing.T) {
 	}
 	next.Store(&first)
 	srv := listing(func(ctx context.Context) (*mcp.ListToolsResult, error) { return (*next.Load())(ctx) })
-	servers := tsmcpsdk.New(reg, opts)
+	servers := newServers(reg, opts)
 	_, _, err := connect(t, context.Background(), servers, "grows", srv)
 	require.NoError(t, err)
 
@@ -244,7 +245,7 @@ func TestUnansweredPingDisconnects(t *testing.T) {
 	ev := newEvents()
 	opts := ev.options()
 	opts.PingInterval = 50 * time.Millisecond
-	servers := tsmcpsdk.New(reg, opts)
+	servers := newServers(reg, opts)
 	srv := newServer(1)
 	var mute atomic.Bool
 	pings := make(chan struct{}, 100)
@@ -279,12 +280,12 @@ func TestUnansweredPingDisconnects(t *testing.T) {
 	}
 	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("mute"))
 	require.NotEmpty(t, ev.Errors())
-	assert.Contains(t, ev.Errors()[0], `mute: tsmcpsdk: "mute" did not answer a ping within 50ms (Options.PingInterval)`)
+	assert.Contains(t, ev.Errors()[0], `mute: no answer to a ping within 50ms (Options.PingInterval)`)
 }
 
 func TestDoneIsNeverNil(t *testing.T) {
 	reg := &toolsearch.Registry{}
-	servers := tsmcpsdk.New(reg, nil)
+	servers := newServers(reg, nil)
 	within(t, "Done of a name never attached", func() { <-servers.Done("never") })
 
 	_, cs, err := connect(t, context.Background(), servers, "a", newServer(1))
@@ -304,7 +305,7 @@ func TestAttachAnOpenSession(t *testing.T) {
 	ctx := context.Background()
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := tsmcpsdk.New(reg, ev.options())
+	servers := newServers(reg, ev.options())
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
 	st, ct := mcp.NewInMemoryTransports()
 	_, err := newServer(2).Connect(ctx, st, nil)
@@ -312,11 +313,11 @@ func TestAttachAnOpenSession(t *testing.T) {
 	cs, err := client.Connect(ctx, ct, nil)
 	require.NoError(t, err)
 
-	require.NoError(t, servers.Attach(ctx, "open", cs))
+	require.NoError(t, servers.AttachSession(ctx, "open", cs))
 	assert.Same(t, cs, servers.Session("open"))
 	assert.Equal(t, []string{"mcp__open__tool0", "mcp__open__tool1"}, names(reg))
-	require.ErrorIs(t, servers.Attach(ctx, "open", cs), tsmcpsdk.ErrServerAttached)
-	require.ErrorContains(t, servers.Attach(ctx, "", cs), "empty server name")
+	require.ErrorIs(t, servers.AttachSession(ctx, "open", cs), mcphub.ErrAttached)
+	require.ErrorContains(t, servers.AttachSession(ctx, "", cs), "empty server name")
 
 	require.NoError(t, servers.Close("open"))
 	assert.Nil(t, servers.Session("open"))
@@ -329,7 +330,7 @@ func TestAttachAnOpenSession(t *testing.T) {
 // isError flag.
 func TestErrorResultIsTheModelsText(t *testing.T) {
 	reg := &toolsearch.Registry{}
-	servers := tsmcpsdk.New(reg, nil)
+	servers := newServers(reg, nil)
 	_, _, err := connect(t, context.Background(), servers, "mem", newServer(2))
 	require.NoError(t, err)
 	sess := toolsearch.NewSession(reg, nil)

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/internal/eventlog"
+	"github.com/toolsearch/toolsearch/mcphub"
 	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
@@ -56,7 +56,7 @@ func TestConvertTool(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := tsmcpsdk.ConvertTool("srv", tt.in)
+			got, err := tsmcpsdk.Tool("srv", tt.in)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
 		})
@@ -64,7 +64,7 @@ func TestConvertTool(t *testing.T) {
 }
 
 func TestConvertToolMetaOfTheWrongType(t *testing.T) {
-	got, err := tsmcpsdk.ConvertTool("srv", &mcp.Tool{Name: "t", Meta: mcp.Meta{"anthropic/alwaysLoad": "true", "anthropic/searchHint": 3}})
+	got, err := tsmcpsdk.Tool("srv", &mcp.Tool{Name: "t", Meta: mcp.Meta{"anthropic/alwaysLoad": "true", "anthropic/searchHint": 3}})
 	require.NoError(t, err, "converting keeps the tool; registering it reports the _meta values")
 	assert.Equal(t, "mcp__srv__t", got.Name)
 	assert.False(t, got.AlwaysLoad)
@@ -75,24 +75,10 @@ func TestConvertToolMetaOfTheWrongType(t *testing.T) {
 }
 
 func TestConvertToolErrors(t *testing.T) {
-	_, err := tsmcpsdk.ConvertTool("srv", nil)
-	require.ErrorContains(t, err, `server "srv" listed a nil tool`)
-	_, err = tsmcpsdk.ConvertTool("srv", &mcp.Tool{Name: "bad", InputSchema: map[string]any{"f": func() {}}})
-	require.ErrorContains(t, err, `tool "bad" of server "srv": encoding its input schema`)
-}
-
-// events records OnChange and OnError calls and lets a test wait for one.
-// events records what Servers reports through its Options.
-type events struct{ *eventlog.Log }
-
-func newEvents() *events { return &events{eventlog.New()} }
-
-func (e *events) options() *tsmcpsdk.Options {
-	return &tsmcpsdk.Options{
-		OnListed: func(server string, n int) { e.Event(fmt.Sprintf("%s:listed %d", server, n)) },
-		OnStatus: func(server string, st toolsearch.ServerStatus) { e.Event(server + ":" + st.String()) },
-		OnError:  func(server string, err error) { e.Error(server + ": " + err.Error()) },
-	}
+	_, err := tsmcpsdk.Tool("srv", nil)
+	require.EqualError(t, err, "a nil tool was listed")
+	_, err = tsmcpsdk.Tool("srv", &mcp.Tool{Name: "bad", InputSchema: map[string]any{"f": func() {}}})
+	require.ErrorContains(t, err, `tool "bad": encoding its input schema`)
 }
 
 func names(reg *toolsearch.Registry) []string {
@@ -128,7 +114,7 @@ func TestServersInMemory(t *testing.T) {
 			ctx := context.Background()
 			reg := &toolsearch.Registry{}
 			ev := newEvents()
-			servers := tsmcpsdk.New(reg, ev.options())
+			servers := newServers(reg, ev.options())
 			client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
 
 			srv := newServer(5)
@@ -163,7 +149,7 @@ func TestServersInMemory(t *testing.T) {
 			// Calls are routed to the right session under the raw MCP name.
 			out, err := servers.CallTool(ctx, "mcp__mem__late", json.RawMessage(`{"text":"hi"}`))
 			require.NoError(t, err)
-			assert.Equal(t, `late {"text":"hi"}`, out.Content[0].(*mcp.TextContent).Text)
+			assert.Equal(t, `late {"text":"hi"}`, out.Content[0].Text)
 			_, err = servers.CallTool(ctx, "mcp__mem__nope", nil)
 			require.ErrorIs(t, err, toolsearch.ErrUnknownTool)
 
@@ -196,7 +182,7 @@ func cmpOr(a, b string) string {
 func TestServersClientCloses(t *testing.T) {
 	ctx := context.Background()
 	reg := &toolsearch.Registry{}
-	servers := tsmcpsdk.New(reg, nil)
+	servers := newServers(reg, nil)
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
 	st, ct := mcp.NewInMemoryTransports()
 	_, err := newServer(1).Connect(ctx, st, nil)
@@ -222,7 +208,7 @@ func TestServersBadToolsDoNotStopTheServer(t *testing.T) {
 	ctx := context.Background()
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := tsmcpsdk.New(reg, ev.options())
+	servers := newServers(reg, ev.options())
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
 	srv := newServer(1)
 	srv.AddTool(&mcp.Tool{Name: "broken", InputSchema: map[string]any{"type": "object",
@@ -243,7 +229,7 @@ func TestServersBadToolsDoNotStopTheServer(t *testing.T) {
 func TestServersErrors(t *testing.T) {
 	ctx := context.Background()
 	reg := &toolsearch.Registry{}
-	servers := tsmcpsdk.New(reg, nil)
+	servers := newServers(reg, nil)
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
 
 	st, ct := mcp.NewInMemoryTransports()
@@ -252,7 +238,7 @@ func TestServersErrors(t *testing.T) {
 	_, err = servers.Connect(ctx, "dup", client, ct, nil)
 	require.NoError(t, err)
 	_, err = servers.Connect(ctx, "dup", client, ct, nil)
-	require.ErrorIs(t, err, tsmcpsdk.ErrServerAttached)
+	require.ErrorIs(t, err, mcphub.ErrAttached)
 
 	_, err = servers.Connect(ctx, "", client, ct, nil)
 	require.ErrorContains(t, err, "empty server name")
@@ -267,7 +253,7 @@ func TestServersErrors(t *testing.T) {
 	defer cancel()
 	_, err = servers.Connect(cctx, "gone", client, ct, nil)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `mcpsdk: connect "gone"`)
+	assert.Contains(t, err.Error(), `attach "gone": connecting: `)
 	assert.Equal(t, toolsearch.ServerDisconnected, reg.ServerStatus("gone"))
 }
 
@@ -275,7 +261,7 @@ func TestClientOptionsChainsTheCallersHandler(t *testing.T) {
 	ctx := context.Background()
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := tsmcpsdk.New(reg, ev.options())
+	servers := newServers(reg, ev.options())
 	theirs := make(chan struct{}, 10)
 	opts := servers.ClientOptions(&mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 		theirs <- struct{}{}

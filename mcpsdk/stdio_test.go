@@ -13,8 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/internal/npmtest"
-	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
+	"github.com/toolsearch/toolsearch/mcpsdk/internal/npmtest"
 )
 
 // serverEnv makes the test binary an MCP server over stdio (see TestMain)
@@ -45,7 +44,7 @@ func TestStdioServerThatDiesIsDisconnectedPromptly(t *testing.T) {
 	cmd.Env = append(os.Environ(), serverEnv+"=1")
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := tsmcpsdk.New(reg, ev.options())
+	servers := newServers(reg, ev.options())
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, servers.ClientOptions(nil))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -77,7 +76,7 @@ func TestServersStdioServerEverything(t *testing.T) {
 
 	reg := &toolsearch.Registry{}
 	ev := newEvents()
-	servers := tsmcpsdk.New(reg, ev.options())
+	servers := newServers(reg, ev.options())
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolsearch-test", Version: "0"}, servers.ClientOptions(nil))
 	cs, err := servers.Connect(ctx, "everything", client,
 		&mcp.CommandTransport{Command: exec.Command("node", script, "stdio"), TerminateDuration: time.Second}, nil)
@@ -110,7 +109,7 @@ func TestServersStdioServerEverything(t *testing.T) {
 	out, err := servers.CallTool(ctx, "mcp__everything__echo", []byte(`{"message":"hello"}`))
 	require.NoError(t, err)
 	require.NotEmpty(t, out.Content)
-	assert.Contains(t, out.Content[0].(*mcp.TextContent).Text, "hello")
+	assert.Contains(t, out.Content[0].Text, "hello")
 
 	done := servers.Done("everything")
 	// server-everything does not exit when its stdin closes; the transport

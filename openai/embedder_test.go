@@ -19,9 +19,9 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/toolsearch/toolsearch/internal/wiretest"
 	tsopenai "github.com/toolsearch/toolsearch/openai"
 	"github.com/toolsearch/toolsearch/semantic"
+	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
 var _ semantic.Embedder = (*tsopenai.Embedder)(nil)
@@ -159,7 +159,7 @@ func TestWireEmbeddings(t *testing.T) {
 	require.Len(t, reqs, 1)
 	assert.Equal(t, "/v1/embeddings", reqs[0].path)
 	assert.Equal(t, "Bearer test-key", reqs[0].auth)
-	wiretest.Golden(t, *update, "embeddings.json", reqs[0].body)
+	toolsearchtest.GoldenJSON(t, "testdata/embeddings.json", reqs[0].body, *update)
 	assert.Empty(t, sl.waits())
 }
 
@@ -184,7 +184,7 @@ func TestWireEmbeddingsBatches(t *testing.T) {
 		assert.Nil(t, req.Dimensions, "request %d: no dimensions without SendDimensions", i)
 		batches = append(batches, req.Input)
 		if i == 0 {
-			wiretest.Golden(t, *update, "embeddings_batch1.json", r.body)
+			toolsearchtest.GoldenJSON(t, "testdata/embeddings_batch1.json", r.body, *update)
 		}
 	}
 	// At most 3 texts and 10 bytes each.

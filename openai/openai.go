@@ -6,16 +6,20 @@
 //     the inline JSON (schemas included) in a role "tool" message, and the
 //     discovered tools join the function tools of the next request (or,
 //     with the Session's call bridge, stay behind the fixed CallTool tool).
-//     Create the Session with Format toolsearch.FormatInline.
+//     NewChatSession makes its Session, at a text Format.
 //   - The Responses API supports client-executed tool search: ToolSearch is
 //     sent as a {"type":"tool_search","execution":"client"} tool, the model
-//     answers with a tool_search_call item, and HandleToolSearchCall returns
-//     the tool_search_output item carrying the found tools as function
-//     definitions with defer_loading. Discovered tools are also sent in
-//     later requests' tools with defer_loading. Create the Session with
-//     Format toolsearch.FormatToolReference so that Tools marks them.
+//     answers with a tool_search_call item, and ResponsesSession.Handle
+//     returns the tool_search_output item carrying the found tools as
+//     function definitions with defer_loading. Discovered tools are also
+//     sent in later requests' tools with defer_loading. NewResponsesSession
+//     makes its Session, at Format toolsearch.FormatToolReference so that
+//     Tools marks them.
 //
-// The conversation state is a *toolsearch.Session, one per conversation.
+// The conversation state is a ChatSession or a ResponsesSession, one per
+// conversation: a *toolsearch.Session at the Format its mapping needs (a
+// Format the mapping cannot carry is an error of the constructor), whose
+// Tools, Handle and Resume speak the SDK's types.
 //
 // # Errors for the model
 //
@@ -31,9 +35,11 @@
 package tsopenai
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/param"
@@ -46,6 +52,15 @@ import (
 // JSON object, which the SDK's function parameters require.
 var ErrSchema = errors.New("tsopenai: input schema is not a JSON object")
 
+// ErrFormat is returned (wrapped) by NewChatSession and
+// NewResponsesSession for SessionOptions whose Format the mapping cannot
+// carry.
+var ErrFormat = errors.New("tsopenai: the mapping cannot carry this Format")
+
+// ErrHistory is returned (wrapped) by the Resume methods for a history
+// that cannot be encoded.
+var ErrHistory = errors.New("tsopenai: cannot read the history")
+
 func parameters(d toolsearch.ToolDefinition) (map[string]any, error) {
 	if len(d.InputSchema) == 0 {
 		return map[string]any{"type": "object"}, nil
@@ -57,18 +72,23 @@ func parameters(d toolsearch.ToolDefinition) (map[string]any, error) {
 	return m, nil
 }
 
-// ChatToolParam converts one tool definition into a Chat Completions
-// function tool. DeferLoading is dropped: Chat Completions has none.
-func ChatToolParam(d toolsearch.ToolDefinition) (openai.ChatCompletionToolUnionParam, error) {
-	p, err := parameters(d)
-	if err != nil {
-		return openai.ChatCompletionToolUnionParam{}, err
+// sessionOptions returns a copy of opts (nil: the defaults) whose zero
+// Format is def, or an error wrapping ErrFormat if its Format is not one
+// of allowed.
+func sessionOptions(opts *toolsearch.SessionOptions, def toolsearch.Format, allowed ...toolsearch.Format) (*toolsearch.SessionOptions, error) {
+	var o toolsearch.SessionOptions
+	if opts != nil {
+		o = *opts
 	}
-	f := shared.FunctionDefinitionParam{Name: d.Name, Parameters: p}
-	if d.Description != "" {
-		f.Description = openai.String(d.Description)
+	if o.Format == toolsearch.FormatInline { // the zero Format
+		o.Format = def
 	}
-	return openai.ChatCompletionFunctionTool(f), nil
+	for _, f := range allowed {
+		if o.Format == f {
+			return &o, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %v (it needs %v)", ErrFormat, o.Format, allowed)
 }
 
 // convert returns s's tool definitions for the next request converted with
@@ -88,49 +108,94 @@ func convert[T any](s *toolsearch.Session, f func(toolsearch.ToolDefinition) (T,
 	return out, skipped
 }
 
-// ChatTools returns the Chat Completions tools for the next turn of s: the
-// tools that are not deferred, ToolSearch, and the discovered tools (see
-// toolsearch.Session.Tools). A tool whose lazy schema cannot be loaded or
-// that cannot be converted is left out, and skipped holds one error per
-// such tool: send the tools all the same.
-func ChatTools(s *toolsearch.Session) (tools []openai.ChatCompletionToolUnionParam, skipped []error) {
-	return convert(s, ChatToolParam)
-}
-
-// HandleChatToolCall answers call if it is a ToolSearch call: it runs the
-// search with toolsearch.Session.Call (recording the tools found as
-// discovered) and returns the
-// role "tool" message to send back, whose content is the inline result
-// (the tools' names, descriptions and schemas as JSON). For arguments the
-// search cannot answer, the content is the error's text, which tells the
-// model what was wrong. ok is false, and nothing is done, for any other
-// call.
-func HandleChatToolCall(s *toolsearch.Session, call openai.ChatCompletionMessageToolCallUnion) (msg openai.ChatCompletionMessageParamUnion, ok bool) {
-	if call.Type != "function" || call.Function.Name != toolsearch.ToolSearchName {
-		return openai.ChatCompletionMessageParamUnion{}, false
-	}
-	res, err := s.Call(json.RawMessage(call.Function.Arguments))
-	if err != nil {
-		return openai.ToolMessage(err.Error(), call.ID), true
-	}
-	return openai.ToolMessage(string(res.JSON()), call.ID), true
-}
-
-// ErrHistory is returned (wrapped) by the Resume functions for a history
-// that cannot be encoded.
-var ErrHistory = errors.New("tsopenai: cannot read the history")
-
-// ResumeChat rebuilds s's discovered set from a Chat Completions history:
-// every inline ToolSearch result in a role "tool" message marks its tools
-// discovered (see toolsearch.Session.Resume). A history that cannot be read
-// is an error, and nothing is added; a name that is not a valid tool name
-// is skipped, with one error per name in skipped, and the others are added.
-func ResumeChat(s *toolsearch.Session, history []openai.ChatCompletionMessageParamUnion) (skipped []error, err error) {
+// resume marks discovered, in s, the tools that history (any of the SDK's
+// message types) shows ToolSearch returned.
+func resume(s *toolsearch.Session, history any) (skipped []error, err error) {
 	b, err := json.Marshal(history)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrHistory, err)
 	}
 	return s.Resume(b)
+}
+
+// ChatToolParam converts one tool definition into a Chat Completions
+// function tool. DeferLoading is dropped: Chat Completions has none.
+func ChatToolParam(d toolsearch.ToolDefinition) (openai.ChatCompletionToolUnionParam, error) {
+	p, err := parameters(d)
+	if err != nil {
+		return openai.ChatCompletionToolUnionParam{}, err
+	}
+	f := shared.FunctionDefinitionParam{Name: d.Name, Parameters: p}
+	if d.Description != "" {
+		f.Description = openai.String(d.Description)
+	}
+	return openai.ChatCompletionFunctionTool(f), nil
+}
+
+// ChatSession is the state of one Chat Completions conversation: a
+// *toolsearch.Session (its methods are Session's, CheckCall, Snapshot,
+// Announce and the others) at a text Format, whose Tools, Handle and
+// Resume speak the SDK's types. Tools and Resume stand in for the
+// toolsearch.Session methods of the same name, which stay reachable as
+// s.Session.Tools and s.Session.Resume. Make it with NewChatSession.
+type ChatSession struct {
+	*toolsearch.Session
+}
+
+// NewChatSession returns the Session of a new Chat Completions
+// conversation over reg, with opts (nil means the defaults; opts is
+// copied). Chat Completions has no deferred loading: the Format is
+// toolsearch.FormatInline (the zero Format: the result as JSON, schemas
+// included) or toolsearch.FormatFunctions; FormatToolReference is an error
+// wrapping ErrFormat.
+func NewChatSession(reg *toolsearch.Registry, opts *toolsearch.SessionOptions) (*ChatSession, error) {
+	o, err := sessionOptions(opts, toolsearch.FormatInline, toolsearch.FormatInline, toolsearch.FormatFunctions)
+	if err != nil {
+		return nil, err
+	}
+	return &ChatSession{toolsearch.NewSession(reg, o)}, nil
+}
+
+// Tools returns the Chat Completions tools for the next turn: the tools
+// that are not deferred, ToolSearch, and the discovered tools (see
+// toolsearch.Session.Tools). A tool whose lazy schema cannot be loaded or
+// that cannot be converted is left out, and skipped holds one error per
+// such tool: send the tools all the same.
+func (s *ChatSession) Tools() (tools []openai.ChatCompletionToolUnionParam, skipped []error) {
+	return convert(s.Session, ChatToolParam)
+}
+
+// Handle answers call if it is a ToolSearch call: it runs the search with
+// toolsearch.Session.CallContext (ctx bounds a strategy that makes a
+// network call; the tools found are recorded as discovered) and returns
+// the role "tool" message to send back, whose content is the result in the
+// Session's Format (inline: the tools' names, descriptions and schemas as
+// JSON). For arguments the search cannot answer, the content is the
+// error's text, which tells the model what was wrong. ok is false, and
+// nothing is done, for any other call.
+func (s *ChatSession) Handle(ctx context.Context, call openai.ChatCompletionMessageToolCallUnion) (msg openai.ChatCompletionMessageParamUnion, ok bool) {
+	if call.Type != "function" || call.Function.Name != toolsearch.ToolSearchName {
+		return openai.ChatCompletionMessageParamUnion{}, false
+	}
+	res, err := s.CallContext(ctx, json.RawMessage(call.Function.Arguments))
+	if err != nil {
+		return openai.ToolMessage(err.Error(), call.ID), true
+	}
+	content, after := res.Content(s.Format())
+	texts := make([]string, 0, len(content)+len(after))
+	for _, b := range append(content, after...) {
+		texts = append(texts, b.Text)
+	}
+	return openai.ToolMessage(strings.Join(texts, "\n\n"), call.ID), true
+}
+
+// Resume rebuilds s's discovered set from a Chat Completions history:
+// every inline ToolSearch result in a role "tool" message marks its tools
+// discovered (see toolsearch.Session.Resume). A history that cannot be read
+// is an error, and nothing is added; a name that is not a valid tool name
+// is skipped, with one error per name in skipped, and the others are added.
+func (s *ChatSession) Resume(history []openai.ChatCompletionMessageParamUnion) (skipped []error, err error) {
+	return resume(s.Session, history)
 }
 
 // FunctionToolParam converts one tool definition into a Responses function
@@ -151,14 +216,35 @@ func FunctionToolParam(d toolsearch.ToolDefinition) (*responses.FunctionToolPara
 	return f, nil
 }
 
-// ResponsesTools returns the Responses API tools for the next turn of s:
-// ToolSearch becomes a client-executed tool_search tool (same description
-// and parameters), every other definition a function tool, the discovered
-// ones with defer_loading. A tool whose lazy schema cannot be loaded or
-// that cannot be converted is left out, and skipped holds one error per
-// such tool: send the tools all the same.
-func ResponsesTools(s *toolsearch.Session) (tools []responses.ToolUnionParam, skipped []error) {
-	return convert(s, responsesTool)
+// ResponsesSession is the state of one Responses API conversation: a
+// *toolsearch.Session at Format toolsearch.FormatToolReference, whose
+// Tools, Handle and Resume speak the SDK's types (see ChatSession). Make it
+// with NewResponsesSession.
+type ResponsesSession struct {
+	*toolsearch.Session
+}
+
+// NewResponsesSession returns the Session of a new Responses API
+// conversation over reg, with opts (nil means the defaults; opts is
+// copied). A zero Format is set to toolsearch.FormatToolReference, which
+// marks the discovered tools defer_loading; any other Format is an error
+// wrapping ErrFormat.
+func NewResponsesSession(reg *toolsearch.Registry, opts *toolsearch.SessionOptions) (*ResponsesSession, error) {
+	o, err := sessionOptions(opts, toolsearch.FormatToolReference, toolsearch.FormatToolReference)
+	if err != nil {
+		return nil, err
+	}
+	return &ResponsesSession{toolsearch.NewSession(reg, o)}, nil
+}
+
+// Tools returns the Responses API tools for the next turn: ToolSearch
+// becomes a client-executed tool_search tool (same description and
+// parameters), every other definition a function tool, the discovered ones
+// with defer_loading. A tool whose lazy schema cannot be loaded or that
+// cannot be converted is left out, and skipped holds one error per such
+// tool: send the tools all the same.
+func (s *ResponsesSession) Tools() (tools []responses.ToolUnionParam, skipped []error) {
+	return convert(s.Session, responsesTool)
 }
 
 func responsesTool(d toolsearch.ToolDefinition) (responses.ToolUnionParam, error) {
@@ -180,26 +266,36 @@ func responsesTool(d toolsearch.ToolDefinition) (responses.ToolUnionParam, error
 	return responses.ToolUnionParam{OfFunction: f}, nil
 }
 
-// HandleToolSearchCall answers item if it is a client-executed
-// tool_search_call: it runs the search with toolsearch.Session.Call
-// (recording the tools found as discovered) and returns the input items for
-// the next request: the call,
-// replayed (drop it when chaining with previous_response_id), and the
-// tool_search_output holding each tool found as a function definition
-// with defer_loading. For arguments the search cannot answer, the output
-// lists no tools and a third item, a user message, holds the error's text,
-// which tells the model what was wrong. ok is false, and nothing is done,
-// for any other item. A tool found that cannot be converted is left out of
-// the output, and skipped holds one error per such tool (or, for an item
-// built in Go whose arguments cannot be encoded as JSON, that error: the
-// output then lists no tools); send the items all the same.
-func HandleToolSearchCall(s *toolsearch.Session, item responses.ResponseOutputItemUnion) (items []responses.ResponseInputItemUnionParam, ok bool, skipped []error) {
+// ResponsesAnswer is the answer to a tool_search_call: the input items for
+// the next request, and the tools found that could not be converted.
+type ResponsesAnswer struct {
+	// Items are the call, replayed (drop it when chaining with
+	// previous_response_id), and the tool_search_output; for arguments
+	// the search cannot answer, a third item, a user message with the
+	// error's text.
+	Items []responses.ResponseInputItemUnionParam
+	// Skipped holds one error per tool found that could not be
+	// converted, and left out of the output (or, for an item built in Go
+	// whose arguments cannot be encoded as JSON, that error: the output
+	// then lists no tools). Send the items all the same.
+	Skipped []error
+}
+
+// Handle answers item if it is a client-executed tool_search_call: it
+// runs the search with toolsearch.Session.CallContext (ctx bounds a
+// strategy that makes a network call; the tools found are recorded as
+// discovered) and returns the answer, whose tool_search_output holds each
+// tool found as a function definition with defer_loading. For arguments
+// the search cannot answer, the output lists no tools and a user message
+// holds the error's text, which tells the model what was wrong. ok is
+// false, and nothing is done, for any other item.
+func (s *ResponsesSession) Handle(ctx context.Context, item responses.ResponseOutputItemUnion) (a ResponsesAnswer, ok bool) {
 	if item.Type != "tool_search_call" {
-		return nil, false, nil
+		return ResponsesAnswer{}, false
 	}
 	call := item.AsToolSearchCall()
 	if call.Execution != "" && call.Execution != "client" {
-		return nil, false, nil
+		return ResponsesAnswer{}, false
 	}
 	replay := &responses.ResponseInputItemToolSearchCallParam{
 		Arguments: call.Arguments,
@@ -216,35 +312,33 @@ func HandleToolSearchCall(s *toolsearch.Session, item responses.ResponseOutputIt
 		Execution: responses.ResponseToolSearchOutputItemParamExecutionClient,
 		Status:    responses.ResponseToolSearchOutputItemParamStatusCompleted,
 	}
-	items = []responses.ResponseInputItemUnionParam{{OfToolSearchCall: replay}, {OfToolSearchOutput: out}}
+	a.Items = []responses.ResponseInputItemUnionParam{{OfToolSearchCall: replay}, {OfToolSearchOutput: out}}
 	args, err := json.Marshal(call.Arguments)
 	if err != nil {
-		return items, true, []error{fmt.Errorf("tsopenai: tool_search_call %q: encoding its arguments: %w", call.CallID, err)}
+		a.Skipped = []error{fmt.Errorf("tool_search_call %q: encoding its arguments: %w", call.CallID, err)}
+		return a, true
 	}
-	res, err := s.Call(args)
+	res, err := s.CallContext(ctx, args)
 	if err != nil {
-		return append(items, responses.ResponseInputItemParamOfMessage(err.Error(), responses.EasyInputMessageRoleUser)), true, nil
+		a.Items = append(a.Items, responses.ResponseInputItemParamOfMessage(err.Error(), responses.EasyInputMessageRoleUser))
+		return a, true
 	}
 	for _, m := range res.Matches {
 		f, err := FunctionToolParam(toolsearch.ToolDefinition{Name: m.Name, Description: m.Description, InputSchema: m.Schema, DeferLoading: true})
 		if err != nil {
-			skipped = append(skipped, err)
+			a.Skipped = append(a.Skipped, err)
 			continue
 		}
 		out.Tools = append(out.Tools, responses.ResponseToolSearchOutputItemParamToolUnion{OfFunction: f})
 	}
-	return items, true, skipped
+	return a, true
 }
 
-// ResumeResponses rebuilds s's discovered set from a Responses API input
-// history: the function tools in every tool_search_output item, and every
-// inline ToolSearch result in a function_call_output, mark their tools
-// discovered. Errors and skipped names are as for ResumeChat.
-func ResumeResponses(s *toolsearch.Session, history []responses.ResponseInputItemUnionParam) (skipped []error, err error) {
-	b, err := json.Marshal(history)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrHistory, err)
-	}
+// Resume rebuilds s's discovered set from a Responses API input history:
+// the function tools in every tool_search_output item, and every inline
+// ToolSearch result in a function_call_output, mark their tools
+// discovered. Errors and skipped names are as for ChatSession.Resume.
+func (s *ResponsesSession) Resume(history []responses.ResponseInputItemUnionParam) (skipped []error, err error) {
 	var names []string
 	for _, it := range history {
 		if out := it.OfToolSearchOutput; out != nil {
@@ -255,7 +349,7 @@ func ResumeResponses(s *toolsearch.Session, history []responses.ResponseInputIte
 			}
 		}
 	}
-	skipped, err = s.Resume(b)
+	skipped, err = resume(s.Session, history)
 	if err != nil {
 		return nil, err
 	}

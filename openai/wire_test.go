@@ -14,9 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/internal/scripted"
-	"github.com/toolsearch/toolsearch/internal/wiretest"
 	tsopenai "github.com/toolsearch/toolsearch/openai"
+	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden request bodies in testdata/")
@@ -50,8 +49,8 @@ func toolNames(t *testing.T, body []byte) (names, deferred []string) {
 	return names, deferred
 }
 
-func chatCompletion(id, finish, message string) string {
-	return fmt.Sprintf(`{"id":%q,"object":"chat.completion","created":1,"model":"gpt-5.6-sol","choices":[{"index":0,"finish_reason":%q,"logprobs":null,"message":%s}],"usage":{"prompt_tokens":100,"completion_tokens":20,"total_tokens":120}}`, id, finish, message)
+func chatCompletion(id, finish, message string) toolsearchtest.Turn {
+	return toolsearchtest.Raw(fmt.Sprintf(`{"id":%q,"object":"chat.completion","created":1,"model":"gpt-5.6-sol","choices":[{"index":0,"finish_reason":%q,"logprobs":null,"message":%s}],"usage":{"prompt_tokens":100,"completion_tokens":20,"total_tokens":120}}`, id, finish, message))
 }
 
 func toolCall(id, name, args string) string {
@@ -59,7 +58,7 @@ func toolCall(id, name, args string) string {
 }
 
 func TestWireChatCompletions(t *testing.T) {
-	model := scripted.New(
+	model := toolsearchtest.NewServer(
 		chatCompletion("c1", "tool_calls", toolCall("call_1", "ToolSearch", `{"query":"forecast"}`)),
 		chatCompletion("c2", "tool_calls", toolCall("call_2", "mcp__weather__get_forecast", `{"city":"Paris"}`)),
 		chatCompletion("c3", "tool_calls", toolCall("call_3", "ToolSearch", `{"query":3}`)),
@@ -67,13 +66,13 @@ func TestWireChatCompletions(t *testing.T) {
 	)
 	defer model.Close()
 	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-	reg := wiretest.Registry(t)
-	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatInline})
+	reg := weatherRegistry(t)
+	conv := newChat(t, reg, nil)
 	system := conv.SystemPromptSection()
 
 	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage("What is the forecast for Paris?")}
 	for range 10 {
-		tools, skipped := tsopenai.ChatTools(conv)
+		tools, skipped := conv.Tools()
 		require.Empty(t, skipped)
 		resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
 			Model: openai.ChatModelGPT5_6Sol, Messages: msgs, Tools: tools,
@@ -85,7 +84,7 @@ func TestWireChatCompletions(t *testing.T) {
 			break
 		}
 		for _, call := range m.ToolCalls {
-			if out, ok := tsopenai.HandleChatToolCall(conv, call); ok {
+			if out, ok := conv.Handle(context.Background(), call); ok {
 				msgs = append(msgs, out)
 				continue
 			}
@@ -97,7 +96,7 @@ func TestWireChatCompletions(t *testing.T) {
 	require.Len(t, reqs, 4)
 	for i, r := range reqs {
 		assert.Equal(t, "/chat/completions", r.Path)
-		wiretest.Golden(t, *update, fmt.Sprintf("chat_turn%d.json", i+1), r.Body)
+		toolsearchtest.GoldenJSON(t, "testdata/"+fmt.Sprintf("chat_turn%d.json", i+1), r.Body, *update)
 	}
 	names, deferred := toolNames(t, reqs[0].Body)
 	assert.Equal(t, []string{"get_time", "ToolSearch"}, names, "turn 1: core tools and ToolSearch")
@@ -136,11 +135,11 @@ func TestWireChatCompletions(t *testing.T) {
 	assert.Equal(t, wantErr.Error(), answer.Content, "the error convention: the text as toolsearch wrote it, no prefix")
 
 	// Resume from the history gives the same tools as the last turn.
-	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatInline})
-	skipped, err := tsopenai.ResumeChat(conv2, msgs)
+	conv2 := newChat(t, reg, nil)
+	skipped, err := conv2.Resume(msgs)
 	require.NoError(t, err)
 	require.Empty(t, skipped)
-	got, skipped := tsopenai.ChatTools(conv2)
+	got, skipped := conv2.Tools()
 	require.Empty(t, skipped)
 	b, err := json.Marshal(got)
 	require.NoError(t, err)
@@ -151,26 +150,26 @@ func TestWireChatCompletions(t *testing.T) {
 	assert.JSONEq(t, string(lastReq.Tools), string(b))
 }
 
-func response(id string, output ...string) string {
-	return fmt.Sprintf(`{"id":%q,"object":"response","created_at":1,"status":"completed","model":"gpt-5.6-sol","output":[%s],"parallel_tool_calls":true,"tool_choice":"auto","tools":[],"usage":{"input_tokens":100,"output_tokens":20,"total_tokens":120,"input_tokens_details":{"cached_tokens":0},"output_tokens_details":{"reasoning_tokens":0}}}`,
-		id, strings.Join(output, ","))
+func response(id string, output ...string) toolsearchtest.Turn {
+	return toolsearchtest.Raw(fmt.Sprintf(`{"id":%q,"object":"response","created_at":1,"status":"completed","model":"gpt-5.6-sol","output":[%s],"parallel_tool_calls":true,"tool_choice":"auto","tools":[],"usage":{"input_tokens":100,"output_tokens":20,"total_tokens":120,"input_tokens_details":{"cached_tokens":0},"output_tokens_details":{"reasoning_tokens":0}}}`,
+		id, strings.Join(output, ",")))
 }
 
 func TestWireResponses(t *testing.T) {
-	model := scripted.New(
+	model := toolsearchtest.NewServer(
 		response("r1", `{"type":"tool_search_call","id":"ts_1","call_id":"call_1","arguments":{"query":"forecast"},"execution":"client","status":"completed"}`),
 		response("r2", `{"type":"function_call","id":"fc_1","call_id":"call_2","name":"mcp__weather__get_forecast","arguments":"{\"city\":\"Paris\"}","status":"completed"}`),
 		response("r3", `{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"It is sunny in Paris, 21°C.","annotations":[]}]}`),
 	)
 	defer model.Close()
 	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-	reg := wiretest.Registry(t)
-	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	reg := weatherRegistry(t)
+	conv := newResponses(t, reg, nil)
 	system := conv.SystemPromptSection()
 
 	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage("What is the forecast for Paris?", responses.EasyInputMessageRoleUser)}
 	for range 10 {
-		tools, skipped := tsopenai.ResponsesTools(conv)
+		tools, skipped := conv.Tools()
 		require.Empty(t, skipped)
 		resp, err := client.Responses.New(context.Background(), responses.ResponseNewParams{
 			Model:        openai.ChatModelGPT5_6Sol,
@@ -181,7 +180,8 @@ func TestWireResponses(t *testing.T) {
 		require.NoError(t, err)
 		called := false
 		for _, item := range resp.Output {
-			if items, ok, skipped := tsopenai.HandleToolSearchCall(conv, item); ok {
+			if a, ok := conv.Handle(context.Background(), item); ok {
+				items, skipped := a.Items, a.Skipped
 				require.Empty(t, skipped)
 				input = append(input, items...)
 				called = true
@@ -205,7 +205,7 @@ func TestWireResponses(t *testing.T) {
 	require.Len(t, reqs, 3)
 	for i, r := range reqs {
 		assert.Equal(t, "/responses", r.Path)
-		wiretest.Golden(t, *update, fmt.Sprintf("responses_turn%d.json", i+1), r.Body)
+		toolsearchtest.GoldenJSON(t, "testdata/"+fmt.Sprintf("responses_turn%d.json", i+1), r.Body, *update)
 	}
 	names, deferred := toolNames(t, reqs[0].Body)
 	assert.Equal(t, []string{"get_time", "tool_search"}, names, "turn 1: core tools and the client tool_search")
@@ -225,11 +225,11 @@ func TestWireResponses(t *testing.T) {
 		 "parameters":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}]}`, string(turn2.Input[2]))
 
 	// Resume from the input items gives the same tools as the last turn.
-	conv2 := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
-	skipped, err := tsopenai.ResumeResponses(conv2, input)
+	conv2 := newResponses(t, reg, nil)
+	skipped, err := conv2.Resume(input)
 	require.NoError(t, err)
 	require.Empty(t, skipped)
-	got, skipped := tsopenai.ResponsesTools(conv2)
+	got, skipped := conv2.Tools()
 	require.Empty(t, skipped)
 	b, err := json.Marshal(got)
 	require.NoError(t, err)
@@ -244,11 +244,12 @@ func TestWireResponses(t *testing.T) {
 // Responses API: the output lists no tools, and a user message after it
 // holds the error's text exactly as toolsearch wrote it.
 func TestHandleToolSearchCallBadArguments(t *testing.T) {
-	reg := wiretest.Registry(t)
-	conv := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	reg := weatherRegistry(t)
+	conv := newResponses(t, reg, nil)
 	var item responses.ResponseOutputItemUnion
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"tool_search_call","id":"ts","call_id":"c","arguments":{"query":1},"execution":"client","status":"completed"}`), &item))
-	items, ok, skipped := tsopenai.HandleToolSearchCall(conv, item)
+	a, ok := conv.Handle(context.Background(), item)
+	items, skipped := a.Items, a.Skipped
 	assert.True(t, ok)
 	require.Empty(t, skipped, "an error for the model is in the items, not returned")
 	require.Len(t, items, 3)
@@ -263,7 +264,8 @@ func TestHandleToolSearchCallBadArguments(t *testing.T) {
 	assert.JSONEq(t, string(wantMsg), string(b))
 
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"function_call","id":"f","call_id":"c","name":"x","arguments":"{}"}`), &item))
-	_, ok, skipped = tsopenai.HandleToolSearchCall(conv, item)
+	a, ok = conv.Handle(context.Background(), item)
+	skipped = a.Skipped
 	assert.False(t, ok)
 	assert.Empty(t, skipped)
 }
@@ -281,18 +283,18 @@ func TestSchemaErrors(t *testing.T) {
 // With the Session's call bridge the Chat Completions tool list is the same
 // on every turn: found tools are called through CallTool.
 func TestWireChatCompletionsCallBridge(t *testing.T) {
-	model := scripted.New(
+	model := toolsearchtest.NewServer(
 		chatCompletion("c1", "tool_calls", toolCall("call_1", "ToolSearch", `{"query":"forecast"}`)),
 		chatCompletion("c2", "tool_calls", toolCall("call_2", "CallTool", `{"name":"mcp__weather__get_forecast","arguments":{"city":"Paris"}}`)),
 		chatCompletion("c3", "stop", `{"role":"assistant","content":"Sunny.","refusal":null}`),
 	)
 	defer model.Close()
 	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-	conv := toolsearch.NewSession(wiretest.Registry(t), &toolsearch.SessionOptions{Format: toolsearch.FormatInline, CallBridge: true})
+	conv := newChat(t, weatherRegistry(t), &toolsearch.SessionOptions{CallBridge: true})
 	msgs := []openai.ChatCompletionMessageParamUnion{openai.UserMessage("What is the forecast for Paris?")}
 	var ran []string
 	for range 10 {
-		tools, skipped := tsopenai.ChatTools(conv)
+		tools, skipped := conv.Tools()
 		require.Empty(t, skipped)
 		resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
 			Model: openai.ChatModelGPT5_6Sol, Messages: msgs, Tools: tools,
@@ -304,7 +306,7 @@ func TestWireChatCompletionsCallBridge(t *testing.T) {
 			break
 		}
 		for _, call := range m.ToolCalls {
-			if out, ok := tsopenai.HandleChatToolCall(conv, call); ok {
+			if out, ok := conv.Handle(context.Background(), call); ok {
 				msgs = append(msgs, out)
 				continue
 			}
@@ -337,13 +339,12 @@ func TestWireChatCompletionsCallBridge(t *testing.T) {
 // A tool whose lazy schema cannot be loaded is left out of ChatTools and
 // ResponsesTools and named in skipped; the other tools are returned.
 func TestToolsSkipBrokenLazySchema(t *testing.T) {
-	conv := toolsearch.NewSession(wiretest.BrokenSchemaRegistry(t), nil)
-	chat, skipped := tsopenai.ChatTools(conv)
+	chat, skipped := newChat(t, brokenSchemaRegistry(t), nil).Tools()
 	require.Len(t, skipped, 1)
 	assert.Contains(t, skipped[0].Error(), `"broken": server said no`)
 	require.Len(t, chat, 2)
 	assert.Equal(t, "get_time", chat[0].OfFunction.Function.Name)
-	resp, skipped := tsopenai.ResponsesTools(conv)
+	resp, skipped := newResponses(t, brokenSchemaRegistry(t), nil).Tools()
 	require.Len(t, skipped, 1)
 	assert.Contains(t, skipped[0].Error(), `"broken": server said no`)
 	require.Len(t, resp, 2)
@@ -353,12 +354,12 @@ func TestToolsSkipBrokenLazySchema(t *testing.T) {
 // ResumeResponses adds the valid names of a tool_search_output and skips
 // the others, one error each.
 func TestResumeResponsesSkipsBadNames(t *testing.T) {
-	conv := toolsearch.NewSession(wiretest.Registry(t), nil)
+	conv := newResponses(t, weatherRegistry(t), nil)
 	var history []responses.ResponseInputItemUnionParam
 	require.NoError(t, json.Unmarshal([]byte(`[{"type":"tool_search_output","call_id":"c","execution":"client","status":"completed","tools":[
 		{"type":"function","name":"mcp__weather__get_forecast","parameters":{"type":"object"}},
 		{"type":"function","name":"bad name","parameters":{"type":"object"}}]}]`), &history))
-	skipped, err := tsopenai.ResumeResponses(conv, history)
+	skipped, err := conv.Resume(history)
 	require.NoError(t, err)
 	require.Len(t, skipped, 1)
 	assert.ErrorIs(t, skipped[0], toolsearch.ErrInvalidName)

@@ -1,47 +1,55 @@
 #!/usr/bin/env bash
-# Consumer check: modules outside the repository import the root package
-# and every adapter, as a user's module would, and build, run and vendor
-# with go.work out of the picture (GOWORK=off). No go.mod of the repository
-# has a replace directive: the adapters require the root (and, for the eino
-# and genkit adapters' MCP tests, the mcpsdk adapter) at the version they
-# will be tagged with, and the consumer's own go.mod replaces each module
-# with this checkout, as someone who vendors or tests unreleased code does.
+# Consumer check: modules outside the repository use the root package and
+# the adapters as a user's module would, following the README's "Versions
+# and tags" recipe: go.work out of the picture (GOWORK=off), the version
+# the adapters ask for required, and one replace line per module taken from
+# this checkout, in the consumer's own go.mod. No go.mod of the repository
+# has a replace directive.
 #
-# Two consumers: one with the root and every adapter but genkit, and one
-# with the root and genkit. Genkit v1.4.0 cannot share a build list with the
-# anthropic adapter (anthropic-sdk-go v2 needs invopop/jsonschema v0.14.0,
-# Genkit is written against v0.13.0), so a module cannot import both.
+#   1. each adapter alone: a module using one adapter, with replace lines
+#      for the root and that adapter only, tidies, builds, runs and vendors;
+#   2. every example program of the repository, copied into a fresh module
+#      of its own (replace lines for the root and its adapter only), builds
+#      and runs;
+#   3. one module with the root and every adapter but genkit (Genkit v1.4.0
+#      cannot share a build list with the anthropic adapter: anthropic-sdk-go
+#      v2 needs invopop/jsonschema v0.14.0, Genkit is written against
+#      v0.13.0), which attaches servers of both MCP adapters to one hub.
+#
 # Called by .ci/run; needs the module proxy (or a warm module cache).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 version=v0.1.0
-all=(anthropic eino genkit mcpgo mcpsdk openai)
 
 if grep -n '^[[:space:]]*replace\b' "$repo/go.mod" "$repo"/*/go.mod; then
   echo "consumer-check: the go.mod files above have a replace directive" >&2
   exit 1
 fi
 
-# consumer NAME ADAPTER...: builds, runs and vendors the module whose
-# main.go is on stdin, requiring the root and the adapters named.
+# gomod NAME ADAPTER...: the go.mod of a consumer module requiring the root
+# and the adapters named, each replaced with the checkout.
+gomod() {
+  local name=$1; shift
+  echo "module example.com/$name"
+  echo
+  echo "go 1.26"
+  echo
+  echo "require github.com/toolsearch/toolsearch $version"
+  for a in "$@"; do echo "require github.com/toolsearch/toolsearch/$a $version"; done
+  echo
+  echo "replace github.com/toolsearch/toolsearch => $repo"
+  for a in "$@"; do echo "replace github.com/toolsearch/toolsearch/$a => $repo/$a"; done
+}
+
+# consumer NAME ADAPTER...: tidies, builds, runs and vendors the module
+# whose main.go is on stdin.
 consumer() {
   local name=$1; shift
   local dir
   dir=$(mktemp -d)
   trap 'rm -rf "$dir"' RETURN
   cat > "$dir/main.go"
-  {
-    echo "module example.com/$name"
-    echo
-    echo "go 1.26"
-    echo
-    echo "require github.com/toolsearch/toolsearch $version"
-    for a in "$@"; do echo "require github.com/toolsearch/toolsearch/$a $version"; done
-    echo
-    # Every module of the checkout: an adapter may require another one.
-    echo "replace github.com/toolsearch/toolsearch => $repo"
-    for a in "${all[@]}"; do echo "replace github.com/toolsearch/toolsearch/$a => $repo/$a"; done
-  } > "$dir/go.mod"
+  gomod "$name" "$@" > "$dir/go.mod"
   (
     cd "$dir"
     export GOWORK=off
@@ -54,8 +62,30 @@ consumer() {
   echo "consumer-check: $name ok"
 }
 
-consumer consumer anthropic eino mcpgo mcpsdk openai <<'EOF'
-// Command consumer uses the root package and every adapter but genkit.
+# example DIR [ADAPTER]: copies the example program in DIR (its Go files
+# and testdata) into a fresh module, which must tidy, build, run and pass
+# its tests.
+example() {
+  local src=$repo/$1 adapter=${2:-}
+  local dir
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' RETURN
+  cp "$src"/*.go "$dir"/
+  if [ -d "$src/testdata" ]; then cp -r "$src/testdata" "$dir"/; fi
+  gomod "$(basename "$src")" $adapter > "$dir/go.mod"
+  (
+    cd "$dir"
+    export GOWORK=off
+    go mod tidy
+    go build ./...
+    go run . > /dev/null
+    go test ./...
+  )
+  echo "consumer-check: example $1 ok"
+}
+
+# 1. Each adapter alone.
+consumer anthropiconly anthropic <<'EOF2'
 package main
 
 import (
@@ -63,26 +93,57 @@ import (
 
 	"github.com/toolsearch/toolsearch"
 	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
-	tseino "github.com/toolsearch/toolsearch/eino"
-	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
-	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
+)
+
+func main() {
+	s, err := tsanthropic.NewSession(&toolsearch.Registry{}, nil)
+	if err != nil {
+		panic(err)
+	}
+	tools, _ := s.Tools()
+	fmt.Println("anthropiconly:", len(tools), "tools")
+}
+EOF2
+
+consumer openaionly openai <<'EOF2'
+package main
+
+import (
+	"fmt"
+
+	"github.com/toolsearch/toolsearch"
 	tsopenai "github.com/toolsearch/toolsearch/openai"
 )
 
-var entryPoints = []any{tsanthropic.Tools, tsanthropic.NewToolResults, tsopenai.ChatTools,
-	tsopenai.HandleToolSearchCall, tsmcpsdk.New, tsmcpsdk.ErrorResult, tsmcpgo.New, tsmcpgo.ErrorResult,
-	tseino.New, tseino.Tool, tseino.ToolInfo}
+func main() {
+	s, err := tsopenai.NewResponsesSession(&toolsearch.Registry{}, nil)
+	if err != nil {
+		panic(err)
+	}
+	tools, _ := s.Tools()
+	fmt.Println("openaionly:", len(tools), "tools")
+}
+EOF2
+
+consumer einoonly eino <<'EOF2'
+package main
+
+import (
+	"context"
+	"fmt"
+
+	tseino "github.com/toolsearch/toolsearch/eino"
+)
 
 func main() {
-	reg := &toolsearch.Registry{}
-	_ = tsmcpsdk.New(reg, nil)
-	_ = tsmcpgo.New(reg, nil)
-	fmt.Println("consumer: root and", len(entryPoints), "adapter entry points linked")
+	if _, err := tseino.New(context.Background(), nil); err != nil {
+		panic(err)
+	}
+	fmt.Println("einoonly: middleware made")
 }
-EOF
+EOF2
 
-consumer genkitconsumer genkit <<'EOF'
-// Command genkitconsumer uses the root package and the genkit adapter.
+consumer genkitonly genkit <<'EOF2'
 package main
 
 import (
@@ -92,15 +153,126 @@ import (
 	tsgenkit "github.com/toolsearch/toolsearch/genkit"
 )
 
-var entryPoints = []any{tsgenkit.New, tsgenkit.Tool, tsgenkit.ToolDefinition}
-
 func main() {
-	deferred, err := tsgenkit.New(&tsgenkit.Config{Registry: &toolsearch.Registry{}})
+	deferred, err := tsgenkit.New(nil)
 	if err != nil {
 		panic(err)
 	}
-	_ = deferred.Conversation(toolsearch.NewSession(deferred.Registry(), nil))
-	fmt.Println("genkitconsumer: root and", len(entryPoints), "genkit adapter entry points linked")
+	if _, err := deferred.Conversation(toolsearch.NewSession(deferred.Registry(), nil)); err != nil {
+		panic(err)
+	}
+	fmt.Println("genkitonly: conversation made")
 }
-EOF
-echo "consumer-check: ok (GOWORK=off, replace lines in the consumers' go.mod only, vendored builds too)"
+EOF2
+
+consumer mcpsdkonly mcpsdk <<'EOF2'
+package main
+
+import (
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/mcphub"
+	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
+)
+
+func main() {
+	if _, err := mcphub.New(nil, nil); err != nil {
+		panic(err)
+	}
+	var sessions tsmcpsdk.Sessions
+	_ = mcp.NewClient(&mcp.Implementation{Name: "consumer", Version: "0"}, sessions.ClientOptions(nil))
+	fmt.Println("mcpsdkonly: client made")
+}
+EOF2
+
+consumer mcpgoonly mcpgo <<'EOF2'
+package main
+
+import (
+	"fmt"
+
+	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
+)
+
+func main() {
+	s := tsmcpgo.Client("memory", nil, nil)
+	fmt.Println("mcpgoonly: server", s.Name)
+}
+EOF2
+
+# 2. Every example program, copied out.
+example examples/quickstart
+example anthropic/examples/agent anthropic
+example openai/examples/agent openai
+example eino/examples/agent eino
+example genkit/examples/agent genkit
+example mcpsdk/examples/inmemory mcpsdk
+example mcpgo/examples/inprocess mcpgo
+
+# 3. The root and every adapter but genkit in one module; servers of both
+# MCP adapters in one hub, whose CallTool routes to either.
+consumer consumer anthropic eino mcpgo mcpsdk openai <<'EOF2'
+// Command consumer uses the root package and every adapter but genkit.
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/client"
+	gomcp "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch"
+	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
+	tseino "github.com/toolsearch/toolsearch/eino"
+	"github.com/toolsearch/toolsearch/mcphub"
+	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
+	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
+	tsopenai "github.com/toolsearch/toolsearch/openai"
+)
+
+var entryPoints = []any{tsanthropic.NewSession, tsanthropic.ToolParam, tsopenai.NewChatSession, tsopenai.NewResponsesSession,
+	tsmcpsdk.Tool, tsmcpsdk.ErrorResult, tsmcpgo.Tool, tsmcpgo.ErrorResult, tseino.New, tseino.Tool, tseino.ToolInfo}
+
+func main() {
+	ctx := context.Background()
+	hub, err := mcphub.New(nil, nil)
+	if err != nil {
+		panic(err)
+	}
+	sdkServer := mcp.NewServer(&mcp.Implementation{Name: "sdk", Version: "1"}, nil)
+	sdkServer.AddTool(&mcp.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "from the go-sdk server"}}}, nil
+		})
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	if _, err := sdkServer.Connect(ctx, serverSide, nil); err != nil {
+		panic(err)
+	}
+	var sessions tsmcpsdk.Sessions
+	sdkClient := mcp.NewClient(&mcp.Implementation{Name: "consumer", Version: "0"}, sessions.ClientOptions(nil))
+	goServer := server.NewMCPServer("mcpgo", "1", server.WithToolCapabilities(true))
+	goServer.AddTool(gomcp.NewTool("echo"), func(context.Context, gomcp.CallToolRequest) (*gomcp.CallToolResult, error) {
+		return gomcp.NewToolResultText("from the mcp-go server"), nil
+	})
+	goClient, err := client.NewInProcessClient(goServer)
+	if err != nil {
+		panic(err)
+	}
+	if err := hub.Attach(ctx, sessions.Dial("sdk", sdkClient, clientSide, nil), tsmcpgo.Client("mcpgo", goClient, nil)); err != nil {
+		panic(err)
+	}
+	for _, name := range []string{"mcp__sdk__echo", "mcp__mcpgo__echo"} {
+		res, err := hub.CallTool(ctx, name, nil)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(name, "→", res.Text())
+	}
+	_ = toolsearch.NewSession(hub.Registry(), nil)
+	fmt.Println("consumer: root and", len(entryPoints), "adapter entry points linked")
+}
+EOF2
+echo "consumer-check: ok (GOWORK=off, replace lines in the consumers' go.mod only, each adapter alone, every example copied out, vendored builds too)"

@@ -25,7 +25,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/toolsearch/toolsearch"
 	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
-	"github.com/toolsearch/toolsearch/internal/scripted"
+	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
 func main() {
@@ -33,7 +33,7 @@ func main() {
 	flag.Parse()
 	var opts []option.RequestOption
 	if !*real {
-		model := scripted.New(script...)
+		model := toolsearchtest.NewServer(script...)
 		defer model.Close()
 		opts = append(opts, option.WithBaseURL(model.URL), option.WithAPIKey("scripted"))
 	}
@@ -43,13 +43,10 @@ func main() {
 }
 
 // script is what the scripted model answers, turn by turn.
-var script = []string{
-	`{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1},
-	  "content":[{"type":"tool_use","id":"toolu_1","name":"ToolSearch","input":{"query":"weather forecast"}}]}`,
-	`{"id":"msg_2","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1},
-	  "content":[{"type":"tool_use","id":"toolu_2","name":"mcp__weather__get_forecast","input":{"city":"Paris"}}]}`,
-	`{"id":"msg_3","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1},
-	  "content":[{"type":"text","text":"Tomorrow in Paris: sunny, 21°C."}]}`,
+var script = []toolsearchtest.Turn{
+	toolsearchtest.ToolCall("ToolSearch", `{"query":"weather forecast"}`),
+	toolsearchtest.ToolCall("mcp__weather__get_forecast", `{"city":"Paris"}`),
+	toolsearchtest.Text("Tomorrow in Paris: sunny, 21°C."),
 }
 
 func registry() (*toolsearch.Registry, error) {
@@ -68,10 +65,13 @@ func run(ctx context.Context, w io.Writer, client anthropic.Client) error {
 	if err != nil {
 		return err
 	}
-	session := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	session, err := tsanthropic.NewSession(reg, nil) // Format: FormatToolReference, the mapping's
+	if err != nil {
+		return err
+	}
 	msgs := []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("What is the weather forecast for Paris tomorrow?"))}
 	for turn := 1; turn <= 8; turn++ {
-		tools, skipped := tsanthropic.Tools(session)
+		tools, skipped := session.Tools()
 		for _, err := range skipped { // a tool left out; the others are sent
 			fmt.Fprintf(w, "  skipped: %v\n", err)
 		}
@@ -91,7 +91,7 @@ func run(ctx context.Context, w io.Writer, client anthropic.Client) error {
 			return err
 		}
 		msgs = append(msgs, resp.ToParam())
-		results := tsanthropic.NewToolResults(session) // the user message answering this turn
+		var results tsanthropic.ToolResults // the user message answering this turn
 		for _, b := range resp.Content {
 			switch b.Type {
 			case "text":
@@ -99,7 +99,8 @@ func run(ctx context.Context, w io.Writer, client anthropic.Client) error {
 			case "tool_use":
 				use := b.AsToolUse()
 				fmt.Fprintf(w, "  model calls %s %s\n", use.Name, use.Input)
-				if results.Handle(use) { // a ToolSearch call, answered
+				if answer, ok := session.Handle(ctx, use); ok { // a ToolSearch call, answered
+					results.AddAnswer(answer)
 					fmt.Fprintf(w, "  discovered: %v\n", session.Snapshot().Discovered)
 					continue
 				}

@@ -10,11 +10,11 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/toolsearch/toolsearch/internal/scripted"
+	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
 func TestRunScripted(t *testing.T) {
-	model := scripted.New(script...)
+	model := toolsearchtest.NewServer(script...)
 	defer model.Close()
 	var out bytes.Buffer
 	require.NoError(t, run(context.Background(), &out, anthropic.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("scripted"))))

@@ -21,7 +21,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 	tseino "github.com/toolsearch/toolsearch/eino"
-	"github.com/toolsearch/toolsearch/eino/internal/scriptedmodel"
+	"github.com/toolsearch/toolsearch/eino/einotest"
 )
 
 func main() {
@@ -32,8 +32,8 @@ func main() {
 
 // script is what the scripted model answers, call by call.
 var script = []*schema.Message{
-	scriptedmodel.ToolCall("call_1", "ToolSearch", `{"query":"weather forecast"}`),
-	scriptedmodel.ToolCall("call_2", "get_forecast", `{"city":"Paris"}`),
+	einotest.ToolCall("call_1", "ToolSearch", `{"query":"weather forecast"}`),
+	einotest.ToolCall("call_2", "get_forecast", `{"city":"Paris"}`),
 	schema.AssistantMessage("Tomorrow in Paris: sunny, 21°C.", nil),
 }
 
@@ -86,7 +86,7 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	// The lines a framework user adds: the middleware, built from the
 	// tools to defer, in the agent's Handlers.
-	mw, err := tseino.New(ctx, &tseino.Config{DynamicTools: dynamic})
+	mw, err := tseino.New(ctx, &tseino.Options{DynamicTools: dynamic})
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func run(ctx context.Context, w io.Writer) error {
 		Name:        "weather",
 		Description: "Answers questions about the weather",
 		Instruction: "You are a helpful assistant.",
-		Model:       scriptedmodel.New(w, script...),
+		Model:       einotest.New(w, script...),
 		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: []tool.BaseTool{static}}},
 		Handlers:    []adk.ChatModelAgentMiddleware{mw},
 	})

@@ -19,7 +19,7 @@ import (
 	"github.com/firebase/genkit/go/genkit"
 	"github.com/toolsearch/toolsearch"
 	tsgenkit "github.com/toolsearch/toolsearch/genkit"
-	"github.com/toolsearch/toolsearch/genkit/internal/scriptedmodel"
+	"github.com/toolsearch/toolsearch/genkit/genkittest"
 )
 
 func main() {
@@ -30,8 +30,8 @@ func main() {
 
 // script is what the scripted model answers, call by call.
 var script = []*ai.Message{
-	scriptedmodel.ToolCall("call_1", "ToolSearch", `{"query":"weather forecast"}`),
-	scriptedmodel.ToolCall("call_2", "get_forecast", `{"city":"Paris"}`),
+	genkittest.ToolCall("call_1", "ToolSearch", `{"query":"weather forecast"}`),
+	genkittest.ToolCall("call_2", "get_forecast", `{"city":"Paris"}`),
 	ai.NewModelTextMessage("Tomorrow in Paris: sunny, 21°C."),
 }
 
@@ -69,17 +69,20 @@ func tools() (own ai.Tool, dynamic []ai.Tool) {
 
 func run(ctx context.Context, w io.Writer) error {
 	g := genkit.Init(ctx)
-	model := genkit.DefineModel(g, "scripted/model", scriptedmodel.Options(), scriptedmodel.New(w, script...).Func)
+	model := genkit.DefineModel(g, "scripted/model", genkittest.Options(), genkittest.New(w, script...).Func)
 	own, dynamic := tools()
 
 	// The lines a framework user adds: the deferred tools, once; a
 	// Conversation per conversation; its tools and middleware in each
 	// Generate call.
-	deferred, err := tsgenkit.New(&tsgenkit.Config{DynamicTools: dynamic})
+	deferred, err := tsgenkit.New(&tsgenkit.Options{DynamicTools: dynamic})
 	if err != nil {
 		return err
 	}
-	conv := deferred.Conversation(toolsearch.NewSession(deferred.Registry(), nil))
+	conv, err := deferred.Conversation(toolsearch.NewSession(deferred.Registry(), nil))
+	if err != nil {
+		return err
+	}
 	callTools, err := conv.Tools(own)
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/toolsearch/toolsearch/internal/wiretest"
+	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/transcript.golden")
@@ -17,5 +17,5 @@ var update = flag.Bool("update", false, "rewrite testdata/transcript.golden")
 func TestRunTranscript(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, run(context.Background(), &out))
-	wiretest.GoldenText(t, *update, "transcript.golden", out.Bytes())
+	toolsearchtest.Golden(t, "testdata/transcript.golden", out.Bytes(), *update)
 }

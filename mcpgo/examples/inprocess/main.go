@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/toolsearch/toolsearch"
 	tsmcpgo "github.com/toolsearch/toolsearch/mcpgo"
+	"github.com/toolsearch/toolsearch/mcphub"
 )
 
 func main() {
@@ -41,14 +42,17 @@ func run(ctx context.Context, w io.Writer) error {
 
 	reg := &toolsearch.Registry{}
 	listed := make(chan int, 10)
-	servers := tsmcpgo.New(reg, &tsmcpgo.Options{
+	hub, err := mcphub.New(reg, &mcphub.Options{
 		OnListed: func(server string, n int) { listed <- n },
 		OnError:  func(server string, err error) { fmt.Fprintln(os.Stderr, server+":", err) },
 	})
-	if err := servers.Attach(ctx, "weather", c); err != nil {
+	if err != nil {
 		return err
 	}
-	defer servers.Close("weather")
+	if err := hub.Attach(ctx, tsmcpgo.Client("weather", c, nil)); err != nil {
+		return err
+	}
+	defer hub.Close("weather")
 	fmt.Fprintf(w, "connected: %d tool(s) listed\n", <-listed)
 
 	srv.AddTool(mcp.NewTool("get_alerts", mcp.WithDescription("Severe weather alerts for a region")), forecast)
@@ -61,10 +65,10 @@ func run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "ToolSearch %q → %s\n", res.Query, res.JSON())
-	out, err := servers.CallTool(ctx, res.Matches[0].Name, []byte(`{"city":"Paris"}`))
+	out, err := hub.CallTool(ctx, res.Matches[0].Name, []byte(`{"city":"Paris"}`))
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "call:", out.Content[0].(mcp.TextContent).Text)
+	fmt.Fprintln(w, "call:", out.Text())
 	return nil
 }

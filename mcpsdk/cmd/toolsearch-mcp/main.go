@@ -39,6 +39,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/mcphub"
 	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
@@ -169,7 +170,7 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg config, bad m
 	problems := map[string][]string{} // of the last listing
 	pending := map[string][]string{}  // of the listing in progress
 	listed := map[string]int{}
-	servers := tsmcpsdk.New(reg, &tsmcpsdk.Options{
+	servers, err := mcphub.New(reg, &mcphub.Options{
 		ListTimeout: timeout,
 		OnError: func(server string, err error) {
 			mu.Lock()
@@ -183,7 +184,11 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg config, bad m
 			mu.Unlock()
 		},
 	})
-	client := mcp.NewClient(&mcp.Implementation{Name: "toolsearch-mcp", Version: "0"}, servers.ClientOptions(nil))
+	if err != nil {
+		panic(err) // the options are valid: the timeout was checked
+	}
+	var sessions tsmcpsdk.Sessions
+	client := mcp.NewClient(&mcp.Implementation{Name: "toolsearch-mcp", Version: "0"}, sessions.ClientOptions(nil))
 
 	life, kill := context.WithCancel(ctx)
 	rows := make([]serverReport, len(cfg.names))
@@ -199,7 +204,7 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg config, bad m
 		sc := cfg.servers[name]
 		wg.Go(func() {
 			start := time.Now()
-			err := connectOne(life, servers, client, name, sc, timeout)
+			err := connectOne(life, servers, &sessions, client, name, sc, timeout)
 			rows[i].Millis = time.Since(start).Milliseconds()
 			switch {
 			case errors.Is(err, context.DeadlineExceeded):
@@ -263,7 +268,7 @@ func (t *stderrTail) lastLine() string {
 
 // connectOne starts one server, attaches it, and lists its tools once more
 // so that the report reflects tools registered right after initialization.
-func connectOne(life context.Context, servers *tsmcpsdk.Servers, client *mcp.Client, name string, sc serverConfig, timeout time.Duration) error {
+func connectOne(life context.Context, servers *mcphub.Hub, sessions *tsmcpsdk.Sessions, client *mcp.Client, name string, sc serverConfig, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(life, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(life, sc.Command, sc.Args...)
@@ -273,7 +278,7 @@ func connectOne(life context.Context, servers *tsmcpsdk.Servers, client *mcp.Cli
 	}
 	tail := &stderrTail{}
 	cmd.Stderr = tail
-	_, err := servers.Connect(ctx, name, client, &mcp.CommandTransport{Command: cmd, TerminateDuration: 500 * time.Millisecond}, nil)
+	err := servers.Attach(ctx, sessions.Dial(name, client, &mcp.CommandTransport{Command: cmd, TerminateDuration: 500 * time.Millisecond}, nil))
 	if err == nil {
 		err = servers.Refresh(ctx, name)
 		if err != nil {
@@ -320,7 +325,6 @@ func tally(rep *report, reg *toolsearch.Registry, s *toolsearch.Searcher, count 
 	type acc struct {
 		all, loaded int
 		deferred    []string
-		skipped     int
 	}
 	per := map[string]*acc{}
 	for _, r := range rep.Servers {

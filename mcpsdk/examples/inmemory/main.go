@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/mcphub"
 	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
 )
 
@@ -37,19 +38,22 @@ func run(ctx context.Context, w io.Writer) error {
 
 	reg := &toolsearch.Registry{}
 	listed := make(chan int, 10)
-	servers := tsmcpsdk.New(reg, &tsmcpsdk.Options{
+	hub, err := mcphub.New(reg, &mcphub.Options{
 		OnListed: func(server string, n int) { listed <- n },
 		OnError:  func(server string, err error) { fmt.Fprintln(os.Stderr, server+":", err) },
 	})
-	client := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "1"}, servers.ClientOptions(nil))
-	session, err := servers.Connect(ctx, "weather", client, clientSide, nil)
 	if err != nil {
 		return err
 	}
-	defer session.Close()
+	var sessions tsmcpsdk.Sessions
+	client := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "1"}, sessions.ClientOptions(nil))
+	if err := hub.Attach(ctx, sessions.Dial("weather", client, clientSide, nil)); err != nil {
+		return err
+	}
+	defer hub.Close("weather")
 	fmt.Fprintf(w, "connected: %d tool(s) listed\n", <-listed)
 
-	// The server adds a tool: tools/list_changed makes Servers list again.
+	// The server adds a tool: tools/list_changed makes the hub list again.
 	server.AddTool(&mcp.Tool{Name: "get_alerts", Description: "Severe weather alerts for a region",
 		InputSchema: map[string]any{"type": "object"}}, forecast)
 	fmt.Fprintf(w, "tools/list_changed: %d tool(s) listed\n", <-listed)
@@ -61,10 +65,10 @@ func run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "ToolSearch %q → %s\n", res.Query, res.JSON())
-	out, err := servers.CallTool(ctx, res.Matches[0].Name, []byte(`{"city":"Paris"}`))
+	out, err := hub.CallTool(ctx, res.Matches[0].Name, []byte(`{"city":"Paris"}`))
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "call:", out.Content[0].(*mcp.TextContent).Text)
+	fmt.Fprintln(w, "call:", out.Text())
 	return nil
 }

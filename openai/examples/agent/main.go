@@ -26,8 +26,8 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/internal/scripted"
 	tsopenai "github.com/toolsearch/toolsearch/openai"
+	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
 func main() {
@@ -37,11 +37,7 @@ func main() {
 	flag.Parse()
 	var opts []option.RequestOption
 	if !*real {
-		s := responsesScript
-		if *chat {
-			s = chatScript
-		}
-		m := scripted.New(s...)
+		m := toolsearchtest.NewServer(script...)
 		defer m.Close()
 		opts = append(opts, option.WithBaseURL(m.URL), option.WithAPIKey("scripted"))
 	}
@@ -57,22 +53,12 @@ func main() {
 	}
 }
 
-var responsesScript = []string{
-	`{"id":"r1","object":"response","created_at":1,"status":"completed","model":"gpt-5.6-sol","output":[
-	  {"type":"tool_search_call","id":"ts_1","call_id":"call_1","arguments":{"query":"weather forecast"},"execution":"client","status":"completed"}]}`,
-	`{"id":"r2","object":"response","created_at":1,"status":"completed","model":"gpt-5.6-sol","output":[
-	  {"type":"function_call","id":"fc_1","call_id":"call_2","name":"mcp__weather__get_forecast","arguments":"{\"city\":\"Paris\"}","status":"completed"}]}`,
-	`{"id":"r3","object":"response","created_at":1,"status":"completed","model":"gpt-5.6-sol","output":[
-	  {"type":"message","id":"m1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Tomorrow in Paris: sunny, 21°C.","annotations":[]}]}]}`,
-}
-
-var chatScript = []string{
-	`{"id":"c1","object":"chat.completion","created":1,"model":"gpt-5.6-sol","choices":[{"index":0,"finish_reason":"tool_calls","message":
-	  {"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"ToolSearch","arguments":"{\"query\":\"weather forecast\"}"}}]}}]}`,
-	`{"id":"c2","object":"chat.completion","created":1,"model":"gpt-5.6-sol","choices":[{"index":0,"finish_reason":"tool_calls","message":
-	  {"role":"assistant","content":null,"tool_calls":[{"id":"call_2","type":"function","function":{"name":"mcp__weather__get_forecast","arguments":"{\"city\":\"Paris\"}"}}]}}]}`,
-	`{"id":"c3","object":"chat.completion","created":1,"model":"gpt-5.6-sol","choices":[{"index":0,"finish_reason":"stop","message":
-	  {"role":"assistant","content":"Tomorrow in Paris: sunny, 21°C."}}]}`,
+// script is what the scripted model answers, turn by turn, on either API:
+// on the Responses API, the ToolSearch call is a tool_search_call.
+var script = []toolsearchtest.Turn{
+	toolsearchtest.ToolCall("ToolSearch", `{"query":"weather forecast"}`),
+	toolsearchtest.ToolCall("mcp__weather__get_forecast", `{"city":"Paris"}`),
+	toolsearchtest.Text("Tomorrow in Paris: sunny, 21°C."),
 }
 
 func registry() (*toolsearch.Registry, error) {
@@ -93,10 +79,13 @@ func runResponses(ctx context.Context, w io.Writer, client openai.Client, model 
 	if err != nil {
 		return err
 	}
-	session := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatToolReference})
+	session, err := tsopenai.NewResponsesSession(reg, nil) // Format: FormatToolReference
+	if err != nil {
+		return err
+	}
 	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage(question, responses.EasyInputMessageRoleUser)}
 	for turn := 1; turn <= 8; turn++ {
-		tools, skipped := tsopenai.ResponsesTools(session)
+		tools, skipped := session.Tools()
 		for _, err := range skipped { // a tool left out; the others are sent
 			fmt.Fprintf(w, "  skipped: %v\n", err)
 		}
@@ -120,13 +109,13 @@ func runResponses(ctx context.Context, w io.Writer, client openai.Client, model 
 		}
 		called := false
 		for _, item := range resp.Output {
-			if items, ok, skipped := tsopenai.HandleToolSearchCall(session, item); ok {
-				for _, err := range skipped {
+			if answer, ok := session.Handle(ctx, item); ok {
+				for _, err := range answer.Skipped {
 					fmt.Fprintf(w, "  skipped: %v\n", err)
 				}
 				args, _ := json.Marshal(item.AsToolSearchCall().Arguments)
 				fmt.Fprintf(w, "  model calls tool_search %s\n  discovered: %v\n", args, session.Snapshot().Discovered)
-				input = append(input, items...)
+				input = append(input, answer.Items...)
 				called = true
 				continue
 			}
@@ -155,10 +144,13 @@ func runChat(ctx context.Context, w io.Writer, client openai.Client, model strin
 	if err != nil {
 		return err
 	}
-	session := toolsearch.NewSession(reg, &toolsearch.SessionOptions{Format: toolsearch.FormatInline})
+	session, err := tsopenai.NewChatSession(reg, nil) // Format: FormatInline
+	if err != nil {
+		return err
+	}
 	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(session.SystemPromptSection()), openai.UserMessage(question)}
 	for turn := 1; turn <= 8; turn++ {
-		tools, skipped := tsopenai.ChatTools(session)
+		tools, skipped := session.Tools()
 		for _, err := range skipped { // a tool left out; the others are sent
 			fmt.Fprintf(w, "  skipped: %v\n", err)
 		}
@@ -179,7 +171,7 @@ func runChat(ctx context.Context, w io.Writer, client openai.Client, model strin
 		}
 		for _, call := range m.ToolCalls {
 			fmt.Fprintf(w, "  model calls %s %s\n", call.Function.Name, call.Function.Arguments)
-			if out, ok := tsopenai.HandleChatToolCall(session, call); ok {
+			if out, ok := session.Handle(ctx, call); ok {
 				fmt.Fprintf(w, "  discovered: %v\n", session.Snapshot().Discovered)
 				msgs = append(msgs, out)
 				continue

@@ -9,17 +9,16 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/toolsearch/toolsearch/internal/scripted"
+	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
 func TestRunScripted(t *testing.T) {
 	tests := []struct {
-		name   string
-		script []string
-		run    func(context.Context, *bytes.Buffer, openai.Client) error
-		want   string
+		name string
+		run  func(context.Context, *bytes.Buffer, openai.Client) error
+		want string
 	}{
-		{"responses", responsesScript,
+		{"responses",
 			func(ctx context.Context, w *bytes.Buffer, c openai.Client) error {
 				return runResponses(ctx, w, c, "gpt-5.6-sol")
 			},
@@ -31,7 +30,7 @@ turn 2: tools [get_time tool_search mcp__weather__get_alerts mcp__weather__get_f
 turn 3: tools [get_time tool_search mcp__weather__get_alerts mcp__weather__get_forecast]
   model: Tomorrow in Paris: sunny, 21°C.
 `},
-		{"chat", chatScript,
+		{"chat",
 			func(ctx context.Context, w *bytes.Buffer, c openai.Client) error {
 				return runChat(ctx, w, c, "gpt-5.6-sol")
 			},
@@ -46,7 +45,7 @@ turn 3: tools [get_time ToolSearch mcp__weather__get_alerts mcp__weather__get_fo
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			model := scripted.New(tt.script...)
+			model := toolsearchtest.NewServer(script...)
 			defer model.Close()
 			var out bytes.Buffer
 			client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("scripted"), option.WithMaxRetries(0))

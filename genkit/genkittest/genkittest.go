@@ -1,11 +1,11 @@
-// Package scriptedmodel is a Genkit model that plays a script: it answers
+// Package genkittest is a Genkit model that plays a script: it answers
 // each request with the next message of the script and records what it
 // was sent, so that tests and examples run Genkit's generate loop without
 // a network or a key. With a writer it also logs each request: the
 // messages that are new since the previous request, the tools, and its
 // answer; the log depends only on what Genkit sent, so it is
 // deterministic.
-package scriptedmodel
+package genkittest
 
 import (
 	"context"
@@ -44,7 +44,7 @@ func Options() *ai.ModelOptions {
 func ToolCall(ref, name, input string) *ai.Message {
 	var in any
 	if err := json.Unmarshal([]byte(input), &in); err != nil {
-		panic(fmt.Sprintf("scriptedmodel.ToolCall(%s): %v", input, err))
+		panic(fmt.Sprintf("genkittest.ToolCall(%s): %v", input, err))
 	}
 	return ai.NewModelMessage(ai.NewToolRequestPart(&ai.ToolRequest{Ref: ref, Name: name, Input: in}))
 }

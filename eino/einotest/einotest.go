@@ -1,10 +1,10 @@
-// Package scriptedmodel is an eino chat model that plays a script: it
+// Package einotest is an eino chat model that plays a script: it
 // answers each call with the next message of the script and records what
 // it was sent, so that tests and examples run an eino agent without a
 // network or a key. With a writer it also logs each call: the messages
 // that are new since the previous call, the tools, and its answer; the log
 // depends only on what the agent sent, so it is deterministic.
-package scriptedmodel
+package einotest
 
 import (
 	"context"

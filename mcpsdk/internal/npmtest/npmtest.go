@@ -1,5 +1,8 @@
 // Package npmtest finds the real npm MCP servers that the integration tests
-// of the nested modules (mcpsdk, mcpgo) run over stdio.
+// of this module (the adapter's and toolsearch-mcp's) run over stdio. The
+// mcpgo module's tests carry a copy of it on purpose (npm_test.go there):
+// the two modules are versioned separately, and a test helper is no API to
+// share between them.
 package npmtest
 
 import (
@@ -30,8 +33,8 @@ func Server(t testing.TB, pkg string) string {
 	}
 	dir := os.Getenv("TOOLSEARCH_MCP_NPM")
 	if dir == "" {
-		_, file, _, _ := runtime.Caller(0) // internal/npmtest/npmtest.go in the repository
-		dir = filepath.Join(filepath.Dir(file), "..", "..", "mcpsdk", "testdata", "npm")
+		_, file, _, _ := runtime.Caller(0) // mcpsdk/internal/npmtest/npmtest.go in the repository
+		dir = filepath.Join(filepath.Dir(file), "..", "..", "testdata", "npm")
 	}
 	script := filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js")
 	if _, err := os.Stat(script); err != nil {
