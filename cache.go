@@ -10,50 +10,63 @@ import (
 // indexes, the auto-mode decision) is one. A memo held by a snapshot
 // belongs to it; a memo held elsewhere (by a Registry, a Searcher or a
 // Session) keeps the value of the last snapshot asked for and makes a new
-// one when asked for a newer snapshot, handing the old value to build as
-// prev. Only the newest state is kept, so a memo never pins a chain of old
-// snapshots.
+// one when asked for another snapshot, handing the old value to build as
+// prev. Only the newest state is kept once made, so a memo never pins a
+// chain of old snapshots.
 //
-// The first caller for a snapshot makes the value, without any lock held;
-// concurrent callers for the same snapshot wait for it. Callers that race
-// on different snapshots may each make theirs.
+// The first caller that needs a snapshot's value makes it, without any
+// lock held; concurrent callers for the same snapshot wait for it. Callers
+// that race on different snapshots each make theirs, and each value gets
+// as prev the value of the snapshot asked for just before its own: a
+// value not made yet when the next one needs it is made then, with the
+// next one's build. So every caller of one memo passes the same build
+// function (one that depends only on the snapshot and prev).
 type memo[T any] struct {
 	cur atomic.Pointer[memoState[T]]
 }
 
+// memoState is a memo's value for one snapshot, and until it is made the
+// state it replaced in the memo.
 type memoState[T any] struct {
 	snap *snapshot
+	prev *memoState[T] // nil once made
 	once sync.Once
 	val  T
 }
 
-// get returns the value for snap, made by build on first use. prev is the
-// value made for the snapshot the memo held before (the zero T if none, or
-// if it was never made).
-func (m *memo[T]) get(snap *snapshot, build func(prev T) T) T {
-	old := m.cur.Load()
-	st := old
-	if st == nil || st.snap != snap {
-		st = &memoState[T]{snap: snap}
-		if !m.cur.CompareAndSwap(old, st) {
-			if now := m.cur.Load(); now != nil && now.snap == snap {
-				st = now
-			}
-		}
-	}
-	st.once.Do(func() {
-		var prev T
-		if old != nil && old != st {
-			prev = old.made()
-		}
-		st.val = build(prev)
-	})
-	return st.val
+// get returns the value for snap, made by build on first use.
+func (m *memo[T]) get(snap *snapshot, build func(snap *snapshot, prev T) T) T {
+	return m.state(snap).made(build)
 }
 
-// made returns the state's value, waiting for a build in progress; a state
-// that was never built stays at the zero T.
-func (s *memoState[T]) made() T {
-	s.once.Do(func() {})
+// state returns the memo's state for snap, storing a new one (whose prev
+// is the state it replaces) unless the memo holds one. Every state is
+// stored, so that its prev is the one the memo held just before it, even
+// when callers race on different snapshots.
+func (m *memo[T]) state(snap *snapshot) *memoState[T] {
+	for {
+		old := m.cur.Load()
+		if old != nil && old.snap == snap {
+			return old
+		}
+		st := &memoState[T]{snap: snap, prev: old}
+		if m.cur.CompareAndSwap(old, st) {
+			return st
+		}
+	}
+}
+
+// made returns the state's value, making it with build (after the values
+// before it that are not made yet) if no caller has; a make in progress
+// is waited for.
+func (s *memoState[T]) made(build func(snap *snapshot, prev T) T) T {
+	s.once.Do(func() {
+		var prev T
+		if s.prev != nil {
+			prev = s.prev.made(build)
+		}
+		s.val = build(s.snap, prev)
+		s.prev = nil // so that a memo never pins a chain of old snapshots
+	})
 	return s.val
 }

@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"encoding/json"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"unsafe"
@@ -123,4 +124,118 @@ func TestPromptTextsAreCachedPerSnapshot(t *testing.T) {
 // allocated once per registered tool (BenchmarkHeap measures the whole).
 func TestEntrySize(t *testing.T) {
 	assert.LessOrEqual(t, unsafe.Sizeof(entry{}), uintptr(256))
+}
+
+// memoRun is a memo of strings over three snapshots: its build returns
+// "v1", "v2" or "v3" for the snapshot, and records the prev it got.
+type memoRun struct {
+	m          memo[string]
+	s1, s2, s3 *snapshot
+	prevOf     map[*snapshot]string
+	made       map[*snapshot]int
+}
+
+func newMemoRun(t *testing.T) *memoRun {
+	t.Helper()
+	r := &memoRun{s1: &snapshot{}, s2: &snapshot{}, s3: &snapshot{}, prevOf: map[*snapshot]string{}, made: map[*snapshot]int{}}
+	require.Equal(t, "v1", r.m.get(r.s1, r.build))
+	return r
+}
+
+func (r *memoRun) build(snap *snapshot, prev string) string {
+	r.prevOf[snap] = prev
+	r.made[snap]++
+	return map[*snapshot]string{r.s1: "v1", r.s2: "v2", r.s3: "v3"}[snap]
+}
+
+// A memo's value for a snapshot gets the previous snapshot's value as
+// prev whichever caller makes it: the caller that stored the new state
+// may be overtaken by another caller for the same snapshot before it
+// makes it (the semantic strategy then lost its table of vectors and
+// embedded every tool again).
+func TestMemoPrevWhenOvertaken(t *testing.T) {
+	r := newMemoRun(t)
+	st := r.m.state(r.s2) // stored, not made yet
+	assert.Equal(t, "v2", r.m.get(r.s2, r.build), "the caller that overtook")
+	assert.Equal(t, "v1", r.prevOf[r.s2])
+	assert.Equal(t, "v2", st.made(r.build), "the caller that stored the state")
+	assert.Equal(t, 1, r.made[r.s2], "the value is made once")
+}
+
+// A caller for a newer snapshot that finds the state before it not made
+// yet makes that value first, and takes it as prev.
+func TestMemoPrevMadeForTheNext(t *testing.T) {
+	r := newMemoRun(t)
+	st := r.m.state(r.s2) // stored, not made yet
+	assert.Equal(t, "v3", r.m.get(r.s3, r.build))
+	assert.Equal(t, "v2", r.prevOf[r.s3], "prev of the newer snapshot's value")
+	assert.Equal(t, "v1", r.prevOf[r.s2], "prev of the value made for the newer one")
+	assert.Equal(t, "v2", st.made(r.build), "the caller that stored the state")
+	assert.Equal(t, 1, r.made[r.s2], "the value is made once")
+}
+
+// Callers that ask for an older snapshot again chain on the newest value:
+// every value's prev is the one asked for just before it.
+func TestMemoPrevOfAnOlderSnapshot(t *testing.T) {
+	r := newMemoRun(t)
+	r.m.get(r.s2, r.build)
+	assert.Equal(t, "v1", r.m.get(r.s1, r.build))
+	assert.Equal(t, "v2", r.prevOf[r.s1])
+	assert.Equal(t, 2, r.made[r.s1])
+}
+
+// A caller for a newer snapshot waits for the making of the value before
+// it, and gets it as prev.
+func TestMemoPrevWaitsForAMake(t *testing.T) {
+	var m memo[string]
+	s1, s2 := &snapshot{}, &snapshot{}
+	making, release := make(chan struct{}), make(chan struct{})
+	done := make(chan string)
+	go func() {
+		done <- m.get(s1, func(*snapshot, string) string { close(making); <-release; return "v1" })
+	}()
+	<-making
+	got := make(chan string)
+	go func() { m.get(s2, func(_ *snapshot, prev string) string { got <- prev; return "v2" }) }()
+	close(release)
+	assert.Equal(t, "v1", <-done)
+	assert.Equal(t, "v1", <-got, "prev of the newer value: the one being made")
+}
+
+// Once made, a state lets go of the state before it.
+func TestMemoDropsPrevOnceMade(t *testing.T) {
+	r := newMemoRun(t)
+	r.m.get(r.s2, r.build)
+	assert.Nil(t, r.m.cur.Load().prev)
+}
+
+// Callers racing on different snapshots (run with -race): only the first
+// value made has no prev.
+func TestMemoChainsUnderContention(t *testing.T) {
+	var m memo[int]
+	var mu sync.Mutex
+	noPrev, n := 0, 0
+	build := func(_ *snapshot, prev int) int {
+		mu.Lock()
+		defer mu.Unlock()
+		if prev == 0 {
+			noPrev++
+		}
+		n++
+		return n
+	}
+	snaps := make([]*snapshot, 8)
+	for i := range snaps {
+		snaps[i] = &snapshot{}
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 500 {
+				m.get(snaps[(g+i)%len(snaps)], build)
+			}
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, 1, noPrev, "values made without a prev, of %d", n)
 }

@@ -533,7 +533,7 @@ func (s *Searcher) Prepare() { s.indexOf(s.reg.load()) }
 
 // indexOf returns the strategy's index of snap, built on first use.
 func (s *Searcher) indexOf(snap *snapshot) Index {
-	return s.index.get(snap, func(prev Index) Index {
+	return s.index.get(snap, func(snap *snapshot, prev Index) Index {
 		return s.strategy.Index(&snapshotCorpus{snap}, prev)
 	})
 }

@@ -74,9 +74,9 @@ func callToolDefinition() ToolDefinition {
 // snapshot's own for an unscoped Searcher, else the Searcher's.
 func (s *Searcher) promptTexts(snap *snapshot) *promptTexts {
 	if s.opts.Scope == nil {
-		return snap.texts.get(snap, func(*promptTexts) *promptTexts { return renderTexts(snap, everything) })
+		return snap.texts.get(snap, func(snap *snapshot, _ *promptTexts) *promptTexts { return renderTexts(snap, everything) })
 	}
-	return s.texts.get(snap, func(*promptTexts) *promptTexts { return renderTexts(snap, s.in) })
+	return s.texts.get(snap, func(snap *snapshot, _ *promptTexts) *promptTexts { return renderTexts(snap, s.in) })
 }
 
 // SystemPromptSection returns the system-prompt text that lists the

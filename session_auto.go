@@ -86,7 +86,7 @@ func (m *ToolSearchMode) UnmarshalText(text []byte) error {
 // autoOn decides an auto mode for snap: the deferred tools in scope are
 // measured with CountTokens (or in characters) once per snapshot.
 func (s *Session) autoOn(snap *snapshot) bool {
-	return s.auto.get(snap, func(bool) bool {
+	return s.auto.get(snap, func(snap *snapshot, _ bool) bool {
 		var defs []ToolDefinition
 		for _, e := range snap.deferred {
 			if s.in(e) {

@@ -106,7 +106,7 @@ func (s *snapshot) suggest(name string, in func(*entry) bool, work *querywork.Bu
 	if q == "" || len(q) > maxNameLength {
 		return nil, true
 	}
-	x := s.suggestions.get(s, func(*suggestIndex) *suggestIndex { return buildSuggestIndex(s.pool) })
+	x := s.suggestions.get(s, func(s *snapshot, _ *suggestIndex) *suggestIndex { return buildSuggestIndex(s.pool) })
 	sc, _ := x.scratch.Get().(*suggestScratch)
 	if sc == nil || len(sc.mark) < len(x.folded) {
 		sc = &suggestScratch{mark: make([]uint32, len(x.folded)), stamp: make([]uint32, len(x.folded)), count: make([]uint16, len(x.folded))}

@@ -66,7 +66,7 @@ func (e *eagerIndex) run(r *Registry) {
 	for {
 		e.again.Store(false)
 		snap := r.load()
-		e.memo.get(snap, func(prev Index) Index { return e.st.Index(&snapshotCorpus{snap}, prev) })
+		e.memo.get(snap, func(snap *snapshot, prev Index) Index { return e.st.Index(&snapshotCorpus{snap}, prev) })
 		e.running.Store(false)
 		// A kick that came after the load either saw running true and set
 		// again (seen here), or started a goroutine of its own.
