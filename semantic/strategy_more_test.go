@@ -163,6 +163,31 @@ func TestSemanticConcurrent(t *testing.T) {
 	settles(t, base, "after Close")
 }
 
+// A tool text whose vector its table got after the index looked for it
+// (a batch delivered between the index's look and its enqueue, then taken
+// off the pending jobs) is not queued again: it would be embedded twice.
+func TestEnqueueSkipsAVectorDeliveredMeanwhile(t *testing.T) {
+	emb := newTestEmbedder()
+	st, err := New(emb, nil)
+	require.NoError(t, err)
+	defer st.Close()
+	k := KeyOf(emb.Model(), "a tool")
+	tab := newTable(emb.Dimensions())
+	x := &index{keys: []Key{k}}
+	missing := tab.attach(x, nil, nil)
+	require.Equal(t, []int32{0}, missing, "the index looked, and found no vector")
+	vecs, err := emb.hashEmbedder.Embed(context.Background(), []string{"a tool"})
+	require.NoError(t, err)
+	tab.mu.Lock()
+	require.NoError(t, tab.add([]Key{k}, vecs), "the delivery of the vector")
+	tab.mu.Unlock()
+
+	st.work.enqueue(tab, []job{{key: k, text: "a tool"}})
+	require.NoError(t, st.Wait(context.Background()))
+	assert.Zero(t, emb.calls.Load(), "Embed calls")
+	assert.Equal(t, 1, x.vecs.Len(), "the table's rows")
+}
+
 func isQuery(s string) bool { return len(s) > 0 && s[0] == 'w' } // "widgets thing N"
 
 // The fusion's arithmetic, on a hand-made case.

@@ -24,7 +24,7 @@ type worker struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // the goroutine
 
-	mu       sync.Mutex
+	mu       sync.Mutex   // taken before a table's mu when both are held
 	pending  map[Key]*job // queued or being embedded
 	queue    []*job       // queued, first in first out
 	busy     bool         // the goroutine runs
@@ -47,14 +47,21 @@ func (w *worker) signal() {
 
 // enqueue queues the texts of jobs for tab (a text already queued is
 // queued once, for every table waiting for it) and starts the goroutine
-// if it is not running.
+// if it is not running. A job whose vector tab got since its index looked
+// (a batch delivered meanwhile, before it left pending) is dropped, so
+// that no text is embedded twice.
 func (w *worker) enqueue(tab *table, jobs []job) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
 		return
 	}
+	tab.mu.Lock()
+	defer tab.mu.Unlock()
 	for _, j := range jobs {
+		if _, has := tab.rowOf[j.key]; has {
+			continue
+		}
 		if p := w.pending[j.key]; p != nil {
 			if !slices.Contains(p.tabs, tab) {
 				p.tabs = append(p.tabs, tab)
