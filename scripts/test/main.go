@@ -10,6 +10,14 @@
 //	go run ./scripts/test                 # what .ci/run runs
 //	go run ./scripts/test -run Servers    # extra arguments go to go test
 //
+// It says what it is doing as it goes: a line when each step starts (with
+// the time since the start), go test's line for each package as it
+// finishes, and, when nothing was printed for 30 s (on a fresh machine the
+// module downloads and the first builds take minutes), a line saying what
+// still runs and how many packages are done. go vet runs with -race, the
+// build go test -race makes, so that the two share one build of every
+// package instead of making two.
+//
 // The exit status is go vet's or go test's when either fails.
 package main
 
@@ -23,6 +31,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 )
 
 // workspaces are the directories whose go.work the command tests, in
@@ -31,11 +41,24 @@ import (
 // middleware) are large, and its tests run with cd benchmarks && go test.
 var workspaces = []string{".", "genkit"}
 
+// quiet is how long the command stays silent before it says what still
+// runs.
+const quiet = 30 * time.Second
+
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	p := newProgress(os.Stdout, time.Now)
+	t := time.NewTicker(quiet / 6)
+	go func() {
+		for range t.C {
+			p.beat()
+		}
+	}()
+	status := run(os.Args[1:], p, p.writer(os.Stderr))
+	t.Stop()
+	os.Exit(status)
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, p *progress, stderr io.Writer) int {
 	seen := map[string]bool{}
 	var skipped []string
 	status := 0
@@ -48,12 +71,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if len(patterns) == 0 {
 			continue
 		}
-		vet := exec.Command("go", append([]string{"vet"}, patterns...)...)
-		vet.Dir, vet.Stdout, vet.Stderr = ws, stdout, stderr
+		where := filepath.Join(ws, "go.work")
+		p.begin(fmt.Sprintf("%s, %d module(s): downloading what their tests need, listing their packages", where, len(patterns)), 0)
+		pkgs, err := packages(ws, patterns, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "test: listing the packages of %s: %v\n", where, err)
+			return 1
+		}
+		p.begin(fmt.Sprintf("%s: go vet -race, %d packages", where, pkgs), 0)
+		vet := exec.Command("go", append([]string{"vet", "-race"}, patterns...)...)
+		vet.Dir, vet.Stdout, vet.Stderr = ws, p, stderr
 		if err := vet.Run(); err != nil {
 			fmt.Fprintf(stderr, "test: go vet failed in %s\n", ws)
 			return 1
 		}
+		p.begin(fmt.Sprintf("%s: go test -race, %d packages", where, pkgs), pkgs)
 		test := exec.Command("go", append(append([]string{"test", "-race", "-json"}, args...), patterns...)...)
 		test.Dir, test.Stderr = ws, stderr // build errors are not JSON
 		events, err := test.StdoutPipe()
@@ -65,17 +97,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "test:", err)
 			return 1
 		}
-		skipped = append(skipped, report(events, stdout)...)
+		skipped = append(skipped, report(events, p, p.packageDone)...)
 		if err := test.Wait(); err != nil {
 			status = 1
 		}
 	}
 	if len(skipped) > 0 {
-		fmt.Fprintf(stdout, "\n%d skipped:\n", len(skipped))
+		fmt.Fprintf(p, "\n%d skipped:\n", len(skipped))
 		for _, s := range skipped {
-			fmt.Fprintln(stdout, s)
+			fmt.Fprintln(p, s)
 		}
 	}
+	p.begin("done", 0)
 	return status
 }
 
@@ -98,6 +131,25 @@ func modules(ws string, seen map[string]bool) ([]string, error) {
 	return patterns, nil
 }
 
+// packages loads the packages of patterns in workspace ws and everything
+// their tests import, downloading the modules that are missing, and
+// returns the number of packages the patterns match.
+func packages(ws string, patterns []string, stderr io.Writer) (int, error) {
+	list := exec.Command("go", append([]string{"list", "-deps", "-test", "-f", "{{if not .DepOnly}}{{if not .ForTest}}{{.ImportPath}}{{end}}{{end}}"}, patterns...)...)
+	list.Dir, list.Stderr = ws, stderr
+	out, err := list.Output()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, path := range strings.Fields(string(out)) {
+		if !strings.HasSuffix(path, ".test") { // a test's main package
+			n++
+		}
+	}
+	return n, nil
+}
+
 // event is one line of go test -json (see go doc test2json).
 type event struct {
 	Action  string
@@ -108,8 +160,9 @@ type event struct {
 
 // report reads go test -json events from r and writes what go test writes
 // without -json and -v: a line per package, and the output of the tests
-// that fail. It returns a line per skipped test, with its reason.
-func report(r io.Reader, w io.Writer) (skipped []string) {
+// that fail. It calls done when a package's tests are done. It returns a
+// line per skipped test, with its reason.
+func report(r io.Reader, w io.Writer, done func()) (skipped []string) {
 	output := map[string][]string{} // of each running test, by package and name
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 16<<20)
@@ -125,16 +178,18 @@ func report(r io.Reader, w io.Writer) (skipped []string) {
 			if !strings.HasPrefix(e.Output, "=== ") && !strings.HasPrefix(e.Output, "PASS\n") {
 				fmt.Fprint(w, e.Output)
 			}
+		case e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
+			done()
 		case e.Action == "output":
 			output[key] = append(output[key], e.Output)
-		case e.Action == "fail" && e.Test != "":
+		case e.Action == "fail":
 			for _, l := range output[key] {
 				if !strings.HasPrefix(l, "=== ") {
 					fmt.Fprint(w, l)
 				}
 			}
 			delete(output, key)
-		case e.Action == "skip" && e.Test != "":
+		case e.Action == "skip":
 			skipped = append(skipped, fmt.Sprintf("  %s %s: %s", e.Package, e.Test, reason(output[key])))
 			delete(output, key)
 		case e.Action == "pass":
@@ -161,4 +216,78 @@ func reason(lines []string) string {
 		return "(no reason given)"
 	}
 	return b.String()
+}
+
+// progress is the command's output: an io.Writer for what the steps print,
+// which also says when a step starts and, after quiet, what still runs.
+// It is safe for concurrent use.
+type progress struct {
+	mu          sync.Mutex
+	w           io.Writer
+	now         func() time.Time
+	start, last time.Time // of the command; of the last write
+	step        string    // what runs now
+	done, total int       // packages tested in the step, of total (0: not a test step)
+}
+
+func newProgress(w io.Writer, now func() time.Time) *progress {
+	t := now()
+	return &progress{w: w, now: now, start: t, last: t}
+}
+
+// Write writes b, a step's output.
+func (p *progress) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.last = p.now()
+	return p.w.Write(b)
+}
+
+// writer returns an io.Writer writing to w that counts as output of the
+// steps (go vet's and the builds' errors, on stderr).
+func (p *progress) writer(w io.Writer) io.Writer { return progressTo{p, w} }
+
+type progressTo struct {
+	p *progress
+	w io.Writer
+}
+
+func (t progressTo) Write(b []byte) (int, error) {
+	t.p.mu.Lock()
+	defer t.p.mu.Unlock()
+	t.p.last = t.p.now()
+	return t.w.Write(b)
+}
+
+// begin says that step starts; total is the number of packages it tests,
+// or 0.
+func (p *progress) begin(step string, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.step, p.done, p.total = step, 0, total
+	p.last = p.now()
+	fmt.Fprintf(p.w, "test: [%s] %s\n", p.last.Sub(p.start).Round(time.Second), step)
+}
+
+// packageDone counts a package of the step as tested.
+func (p *progress) packageDone() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+}
+
+// beat says what still runs when nothing was written for quiet.
+func (p *progress) beat() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.now()
+	if now.Sub(p.last) < quiet {
+		return
+	}
+	p.last = now
+	done := ""
+	if p.total > 0 {
+		done = fmt.Sprintf(" (%d of %d packages done; the others are being built or tested)", p.done, p.total)
+	}
+	fmt.Fprintf(p.w, "test: [%s] still running: %s%s\n", now.Sub(p.start).Round(time.Second), p.step, done)
 }

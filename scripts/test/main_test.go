@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -38,12 +39,14 @@ const stream = `{"Action":"start","Package":"example.com/a"}
 {"Action":"output","Package":"example.com/b","Output":"FAIL\texample.com/b\t0.01s\n"}
 {"Action":"fail","Package":"example.com/b"}
 {"Action":"output","Package":"example.com/c","Output":"?   \texample.com/c\t[no test files]\n"}
+{"Action":"skip","Package":"example.com/c"}
 not an event
 `
 
 func TestReportIsGoTestsSummaryPlusSkips(t *testing.T) {
 	var out strings.Builder
-	skipped := report(strings.NewReader(stream), &out)
+	packages := 0
+	skipped := report(strings.NewReader(stream), &out, func() { packages++ })
 	assert.Equal(t, "ok  \texample.com/a\t0.01s\n"+
 		"    b_test.go:5: got 1, want 2\n"+
 		"--- FAIL: TestBad (0.00s)\n"+
@@ -55,6 +58,7 @@ func TestReportIsGoTestsSummaryPlusSkips(t *testing.T) {
 		"  example.com/a TestReal: a_test.go:9: skipping the real MCP server test: node is not on PATH",
 		"  example.com/a TestQuiet: (no reason given)",
 	}, skipped)
+	assert.Equal(t, 3, packages, "packages done: passed, failed, without tests")
 }
 
 // Every go.work of the repository but benchmarks' is one the command
@@ -82,4 +86,48 @@ func TestEveryWorkspaceIsTested(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.ElementsMatch(t, workspaces, found, "go.work files (benchmarks' aside) and the workspaces the command tests")
+}
+
+// clock is a time that a test moves on.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time       { return c.t }
+func (c *clock) pass(d time.Duration) { c.t = c.t.Add(d) }
+
+// The command says when each step starts, and what still runs once it
+// was silent for 30 s, with the packages done so far in a test step.
+func TestProgress(t *testing.T) {
+	c := &clock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	var out strings.Builder
+	p := newProgress(&out, c.now)
+	p.begin("go.work: go vet -race, 3 packages", 0)
+	c.pass(29 * time.Second)
+	p.beat()
+	assert.Empty(t, out.String()[len("test: [0s] go.work: go vet -race, 3 packages\n"):], "nothing said before 30 s of silence")
+	c.pass(time.Second)
+	p.beat()
+	c.pass(10 * time.Second)
+	p.beat()
+	p.begin("go.work: go test -race, 3 packages", 3)
+	p.packageDone()
+	c.pass(5 * time.Second)
+	_, err := p.Write([]byte("ok  \texample.com/a\t0.01s\n"))
+	require.NoError(t, err)
+	c.pass(29 * time.Second)
+	p.beat()
+	c.pass(time.Second)
+	p.beat()
+	var stderr strings.Builder
+	c.pass(29 * time.Second)
+	_, err = p.writer(&stderr).Write([]byte("a build error\n"))
+	require.NoError(t, err)
+	c.pass(29 * time.Second)
+	p.beat()
+	assert.Equal(t, "a build error\n", stderr.String())
+	assert.Equal(t, "test: [0s] go.work: go vet -race, 3 packages\n"+
+		"test: [30s] still running: go.work: go vet -race, 3 packages\n"+
+		"test: [40s] go.work: go test -race, 3 packages\n"+
+		"ok  \texample.com/a\t0.01s\n"+
+		"test: [1m15s] still running: go.work: go test -race, 3 packages (1 of 3 packages done; the others are being built or tested)\n",
+		out.String(), "a write to stderr counts as output too")
 }
