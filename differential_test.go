@@ -471,10 +471,7 @@ func mutate(t *testing.T, rng *rand.Rand, r *Registry, m *refModel) {
 }
 
 func TestEngineMatchesReference(t *testing.T) {
-	catalogs, queries := 400, 12
-	if testing.Short() || raceEnabled {
-		catalogs = 40
-	}
+	catalogs, queries := sweepSize(40, 400), 12
 	ref := &refScorer{words: map[string]*regexp.Regexp{}}
 	checked := 0
 	for seed := range catalogs {
@@ -532,10 +529,7 @@ func TestEngineMatchesReference(t *testing.T) {
 // that scores, as eval asks for it), on random registries changed between
 // queries: the same tools, scores and order.
 func TestFullRankingMatchesReferenceScorer(t *testing.T) {
-	catalogs := 200
-	if testing.Short() || raceEnabled {
-		catalogs = 20
-	}
+	catalogs := sweepSize(20, 200)
 	checked := 0
 	for seed := range catalogs {
 		rng := rand.New(rand.NewPCG(uint64(seed), 11))

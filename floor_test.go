@@ -226,10 +226,7 @@ func (f *floorIndex) rank(a *floorAcc, query string, k int) []Hit {
 // (same tools, scores, rules and order), so that BenchmarkFloor compares
 // the engine with the same work done another way.
 func TestFloorMatchesEngine(t *testing.T) {
-	catalogs := 200
-	if testing.Short() || raceEnabled {
-		catalogs = 20
-	}
+	catalogs := sweepSize(20, 200)
 	checked := 0
 	var a floorAcc
 	for seed := range catalogs {

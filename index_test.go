@@ -24,31 +24,49 @@ type indexView struct {
 	parts  []string
 }
 
+// viewOf returns the view of ix, and fails t when ix is not consistent.
+// Its checks run once per token and posting, so they call t.Fatalf only on
+// a failure: a testify call per check (t.Helper walks the stack) made
+// TestIncrementalIndexEqualsRebuild spend half its time there.
 func viewOf(t *testing.T, ix *index) indexView {
 	t.Helper()
 	v := indexView{tokens: map[string][fields][]string{}}
 	n := 0
 	for i, sh := range ix.shards {
 		for tok, p := range sh {
-			require.Equal(t, uint64(i), tokenHash(tok)&uint64(len(ix.shards)-1), "token %q is in the wrong shard", tok)
+			if want := tokenHash(tok) & uint64(len(ix.shards)-1); uint64(i) != want {
+				t.Fatalf("token %q is in shard %d, not %d", tok, i, want)
+			}
 			var got [fields][]string
 			for f := range fields {
 				for _, s := range *p.list(field(f)) {
 					e := ix.slots[s]
-					require.NotNil(t, e, "token %q lists free slot %d", tok, s)
-					require.Equal(t, s, e.slot, "slot of %s", e.tool.Name)
+					if e == nil {
+						t.Fatalf("token %q lists free slot %d", tok, s)
+					}
+					if e.slot != s {
+						t.Fatalf("token %q lists slot %d, which holds %s of slot %d", tok, s, e.tool.Name, e.slot)
+					}
 					got[f] = append(got[f], e.tool.Name)
 				}
 				slices.Sort(got[f])
-				require.Equal(t, len(got[f]), len(slices.Compact(slices.Clone(got[f]))), "token %q lists a tool twice", tok)
+				if len(slices.Compact(slices.Clone(got[f]))) != len(got[f]) {
+					t.Fatalf("token %q lists a tool twice in field %d: %q", tok, f, got[f])
+				}
 			}
-			require.False(t, len(got[0])+len(got[1])+len(got[2])+len(got[3]) == 0, "token %q has no postings", tok)
-			if p.parts() > 0 {
-				require.GreaterOrEqual(t, p.vid, int32(0), "part %q has a vocabulary id", tok)
+			if len(got[0])+len(got[1])+len(got[2])+len(got[3]) == 0 {
+				t.Fatalf("token %q has no postings", tok)
+			}
+			if p.parts() > 0 && p.vid < 0 {
+				t.Fatalf("part %q has no vocabulary id", tok)
 			}
 			if p.vid >= 0 {
-				require.Equal(t, tok, ix.vocab.Parts[p.vid], "vocabulary id of %q", tok)
-				require.Same(t, p, ix.partRefs.At(p.vid), "the vocabulary id of %q finds its postings", tok)
+				if ix.vocab.Parts[p.vid] != tok {
+					t.Fatalf("vocabulary id %d of %q is %q's", p.vid, tok, ix.vocab.Parts[p.vid])
+				}
+				if ix.partRefs.At(p.vid) != p {
+					t.Fatalf("the vocabulary id of %q does not find its postings", tok)
+				}
 			}
 			v.tokens[tok] = got
 			n++
@@ -66,8 +84,8 @@ func viewOf(t *testing.T, ix *index) indexView {
 		if q := ix.lookup(p); q != nil && q.parts() > 0 {
 			v.parts = append(v.parts, p)
 		}
-		if q := ix.partRefs.At(int32(id)); q != nil {
-			require.Equal(t, int32(id), q.vid, "vocabulary id %d (%q) finds the postings of another part", id, p)
+		if q := ix.partRefs.At(int32(id)); q != nil && q.vid != int32(id) {
+			t.Fatalf("vocabulary id %d (%q) finds the postings of another part (id %d)", id, p, q.vid)
 		}
 	}
 	for _, e := range ix.slots {
@@ -78,8 +96,8 @@ func viewOf(t *testing.T, ix *index) indexView {
 			flat := e.parts[i]
 			for j := i + 1; j < len(e.parts); j++ {
 				flat += e.parts[j]
-				if !strings.ContainsAny(flat, "-.") {
-					require.True(t, ix.joins.MayHave(flat), "the join filter has %q of %s", flat, e.tool.Name)
+				if !strings.ContainsAny(flat, "-.") && !ix.joins.MayHave(flat) {
+					t.Fatalf("the join filter lacks %q of %s", flat, e.tool.Name)
 				}
 			}
 		}
@@ -105,10 +123,7 @@ func TestIncrementalIndexEqualsRebuild(t *testing.T) {
 		}
 	}
 	require.NoError(t, r.Register(tools...))
-	steps := 300
-	if raceEnabled {
-		steps = 60
-	}
+	steps := sweepSize(60, 300)
 	for step := range steps {
 		mutate(t, rng, &r, m)
 		got := r.load()
@@ -125,16 +140,24 @@ func TestIncrementalIndexEqualsRebuild(t *testing.T) {
 		require.Equal(t, entryNames(want.pool), entryNames(got.pool), "step %d: pool", step)
 		require.Equal(t, entryNames(want.deferred), entryNames(got.deferred), "step %d: deferred", step)
 		for i, e := range got.deferred {
-			require.Same(t, e, got.ix.slots[got.dslots[i]], "step %d: the slot of %s", step, e.tool.Name)
-			require.Equal(t, int32(i), got.dpos[got.dslots[i]], "step %d: the position of %s", step, e.tool.Name)
+			if got.ix.slots[got.dslots[i]] != e {
+				t.Fatalf("step %d: the slot of %s holds another entry", step, e.tool.Name)
+			}
+			if p := got.dpos[got.dslots[i]]; p != int32(i) {
+				t.Fatalf("step %d: the position of %s is %d, not %d", step, e.tool.Name, p, i)
+			}
 		}
 		require.Len(t, got.dpos, len(got.ix.slots), "step %d: a position per slot", step)
 		require.Equal(t, entryNames(want.prefix.tools), entryNames(got.prefix.tools), "step %d: prefix index", step)
 		require.Equal(t, want.prefix.upper, got.prefix.upper, "step %d: prefix counts", step)
 		require.Equal(t, want.pending, got.pending, "step %d: pending", step)
 		for _, e := range want.pool {
-			require.NotNil(t, got.named(e.tool.Name), "step %d: named(%q)", step, e.tool.Name)
-			require.Equal(t, entryNames(want.lowered(e.lowerName)), entryNames(got.lowered(e.lowerName)), "step %d: lowered(%q)", step, e.lowerName)
+			if got.named(e.tool.Name) == nil {
+				t.Fatalf("step %d: named(%q) is nil", step, e.tool.Name)
+			}
+			if w, g := entryNames(want.lowered(e.lowerName)), entryNames(got.lowered(e.lowerName)); !slices.Equal(w, g) {
+				t.Fatalf("step %d: lowered(%q) is %q, want %q", step, e.lowerName, g, w)
+			}
 		}
 	}
 }

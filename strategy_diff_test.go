@@ -16,7 +16,7 @@ import (
 
 // refBM25 ranks c's tools for query as BM25Strategy documents it, the
 // straightforward way: every tool's words counted, every tool scored.
-func refBM25(st bm25Strategy, c Corpus, query string) []Hit {
+func refBM25(st bm25Strategy, c Corpus) func(query string) []Hit {
 	n := c.Len()
 	type doc struct {
 		tf    map[string]float64
@@ -50,29 +50,31 @@ func refBM25(st bm25Strategy, c Corpus, query string) []Hit {
 		total += d.len
 		docs[i] = d
 	}
-	all, required := queryWords(query)
-	if len(all) == 0 || n == 0 {
-		return nil
-	}
-	avg := total / float64(n)
-	var hits []Hit
-	for i, d := range docs {
-		ok := true
-		for _, w := range required {
-			ok = ok && d.tf[w] > 0
+	return func(query string) []Hit {
+		all, required := queryWords(query)
+		if len(all) == 0 || n == 0 {
+			return nil
 		}
-		s, r := 0.0, Rule(0)
-		for _, w := range all {
-			if tf := d.tf[w]; tf > 0 {
-				s += idf(df[w], n) * tf * (st.k1 + 1) / (tf + st.k1*(1-st.b+st.b*d.len/avg))
-				r |= d.rules[w]
+		avg := total / float64(n)
+		var hits []Hit
+		for i, d := range docs {
+			ok := true
+			for _, w := range required {
+				ok = ok && d.tf[w] > 0
+			}
+			s, r := 0.0, Rule(0)
+			for _, w := range all {
+				if tf := d.tf[w]; tf > 0 {
+					s += idf(df[w], n) * tf * (st.k1 + 1) / (tf + st.k1*(1-st.b+st.b*d.len/avg))
+					r |= d.rules[w]
+				}
+			}
+			if ok && s > 0 {
+				hits = append(hits, Hit{Tool: i, Score: s, Rules: r})
 			}
 		}
-		if ok && s > 0 {
-			hits = append(hits, Hit{Tool: i, Score: s, Rules: r})
-		}
+		return hits
 	}
-	return hits
 }
 
 // longQuery returns a query of many words (over every term budget), some
@@ -95,13 +97,11 @@ func longQuery(rng *rand.Rand, names []string) string {
 
 // checkStrategyAgainst ranks random queries with st's index, kept by a
 // Searcher over a registry changed at random between rounds (so that each
-// index after the first is the previous one patched), and with ref over the
-// same Corpus: the same hits, scores and rules.
-func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus, q string) []Hit, extra func(rng *rand.Rand, names []string) string) {
-	catalogs, queries := 150, 12
-	if testing.Short() || raceEnabled {
-		catalogs = 20
-	}
+// index after the first is the previous one patched), and with the
+// reference ref builds over the same Corpus: the same hits, scores and
+// rules.
+func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus) func(q string) []Hit, extra func(rng *rand.Rand, names []string) string) {
+	catalogs, queries := sweepSize(20, 150), 12
 	byTool := func(a, b Hit) int { return a.Tool - b.Tool }
 	checked := 0
 	for seed := range catalogs {
@@ -122,6 +122,7 @@ func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus, q string
 			for i := range c.Len() {
 				names = append(names, c.Tool(i).Name)
 			}
+			rank := ref(c)
 			for qi := range queries {
 				var q string
 				switch {
@@ -134,7 +135,7 @@ func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus, q string
 				}
 				got, _, err := idx.Rank(context.Background(), q, nil)
 				require.NoError(t, err)
-				want := ref(c, q)
+				want := rank(q)
 				slices.SortFunc(got, byTool)
 				slices.SortFunc(want, byTool)
 				if len(want) == 0 {
@@ -166,7 +167,7 @@ func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus, q string
 
 func TestBM25MatchesReference(t *testing.T) {
 	for _, st := range []bm25Strategy{BM25Strategy(nil).(bm25Strategy), BM25Strategy(&BM25Options{K1: 0.9, B: 0.3}).(bm25Strategy)} {
-		checkStrategyAgainst(t, st, func(c Corpus, q string) []Hit { return refBM25(st, c, q) }, nil)
+		checkStrategyAgainst(t, st, func(c Corpus) func(string) []Hit { return refBM25(st, c) }, nil)
 	}
 }
 
@@ -215,10 +216,13 @@ func hybridShapeQuery(rng *rand.Rand, names []string) string {
 
 func TestHybridMatchesReference(t *testing.T) {
 	st := HybridStrategy().(hybridStrategy)
-	checkStrategyAgainst(t, st, func(c Corpus, q string) []Hit {
-		hits, _, err := refHybridBuild(st, c).Rank(context.Background(), q, nil)
-		require.NoError(t, err)
-		return hits
+	checkStrategyAgainst(t, st, func(c Corpus) func(string) []Hit {
+		ref := refHybridBuild(st, c)
+		return func(q string) []Hit {
+			hits, _, err := ref.Rank(context.Background(), q, nil)
+			require.NoError(t, err)
+			return hits
+		}
 	}, hybridShapeQuery)
 }
 
