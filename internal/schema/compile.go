@@ -139,20 +139,27 @@ func Check(raw json.RawMessage, lim Limits) error {
 // within the size limit: it decides what the quick check leaves, and words
 // every refusal.
 func checkSchemaFull(raw json.RawMessage, lim Limits) error {
+	_, err := compileFull(raw, lim)
+	return err
+}
+
+// compileFull is checkSchemaFull, returning the compiled schema of a
+// schema it accepts (the tests compare it with the quick check's graph).
+func compileFull(raw json.RawMessage, lim Limits) (*jsonschema.Schema, error) {
 	if m := lim.MaxDepth; jsonDepth(raw, m+1) > m {
-		return overLimit("the schema nests objects and arrays more than %d deep", m)
+		return nil, overLimit("the schema nests objects and arrays more than %d deep", m)
 	}
 	if err := checkSchemaNumbers(raw); err != nil {
-		return err
+		return nil, err
 	}
 	s, err := Compile(raw)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if m := lim.MaxWork; schemaWork(workGraph(s), schemaWorkLevels, m) > m {
-		return overLimit("validating one value may apply more than %d subschemas: its references fan out", m)
+		return nil, overLimit("validating one value may apply more than %d subschemas: its references fan out", m)
 	}
-	return nil
+	return s, nil
 }
 
 // checkSchemaNumbers checks the numbers of a schema (see CheckNumbers)

@@ -32,16 +32,14 @@ func quickVerdict(t testing.TB, raw string) (quick, full bool) {
 	lim := DefaultLimits
 	g, ok := quickSchema(json.RawMessage(raw), lim)
 	quick = ok && len(raw) <= lim.MaxBytes && schemaWork(g, schemaWorkLevels, lim.MaxWork) <= lim.MaxWork
-	fullErr := checkSchemaFull(json.RawMessage(raw), lim)
+	s, fullErr := compileFull(json.RawMessage(raw), lim)
 	full = fullErr == nil
 	if quick && !full {
 		t.Fatalf("the quick check accepts a schema the library refuses (%v):\n%s", fullErr, raw)
 	}
 	if quick {
-		// The library compiles it under the same draft (it tries the
+		// The library compiled it under the same draft (it tries the
 		// others only when that fails), so to the same graph.
-		s, err := Compile(json.RawMessage(raw))
-		require.NoError(t, err)
 		sameWork(t, raw, g, workGraph(s))
 	}
 	return quick, full
@@ -49,10 +47,14 @@ func quickVerdict(t testing.TB, raw string) (quick, full bool) {
 
 // sameWork fails t unless graphs a and b have the same work at every level
 // and for each kind of value, and as many nodes and edges of each kind
-// reachable from the root.
+// reachable from the root. It runs for every schema of the sweeps, so it
+// calls t.Fatalf only on a difference (a testify call per check walks the
+// stack for t.Helper).
 func sameWork(t testing.TB, raw string, a, b *workNode) {
 	t.Helper()
-	require.Equal(t, graphShape(a), graphShape(b), "nodes and edges of each kind reachable, schema %s", raw)
+	if sa, sb := graphShape(a), graphShape(b); sa != sb {
+		t.Fatalf("nodes and edges of each kind reachable: quick %v, library %v, schema %s", sa, sb, raw)
+	}
 	wa := &workWalker{memo: map[workKey]int{}, limit: 1 << 40, root: a}
 	wb := &workWalker{memo: map[workKey]int{}, limit: 1 << 40, root: b}
 	for d := range schemaWorkLevels + 1 {
@@ -60,7 +62,9 @@ func sameWork(t testing.TB, raw string, a, b *workNode) {
 			if d == 0 && k != leaf || d > 0 && k == leaf {
 				continue
 			}
-			require.Equal(t, wb.at(b, d, k), wa.at(a, d, k), "work %d levels down in a value of kind %d, schema %s", d, k, raw)
+			if qa, qb := wa.at(a, d, k), wb.at(b, d, k); qa != qb {
+				t.Fatalf("work %d levels down in a value of kind %d: quick %d, library %d, schema %s", d, k, qa, qb, raw)
+			}
 		}
 	}
 }
@@ -323,10 +327,7 @@ func genSchema(r *rand.Rand, depth int, root bool) string {
 // keyword of both metaschemas, with good and bad values, through both
 // checks.
 func TestQuickSchemaOnGeneratedSchemas(t *testing.T) {
-	n := 20_000
-	if testing.Short() || raceEnabled {
-		n = 2_000
-	}
+	n := sweepSize(2_000, 20_000)
 	r := rand.New(rand.NewPCG(13, 2))
 	var quick, full int
 	for range n {
@@ -344,9 +345,7 @@ func TestQuickSchemaOnGeneratedSchemas(t *testing.T) {
 func TestQuickSchemaOnMutatedRealSchemas(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 3))
 	schemas := realSchemas(t)
-	if testing.Short() || raceEnabled {
-		schemas = schemas[:1000]
-	}
+	schemas = schemas[:sweepSize(1000, len(schemas))]
 	keys := slices.Sorted(func(yield func(string) bool) {
 		for k := range keywordValues {
 			if !yield(k) {
