@@ -14,14 +14,19 @@ import (
 	"github.com/toolsearch/toolsearch/eval"
 )
 
-var agreeAll = flag.Bool("agree-all", false, "TestEvalAgreesWithBatch: every query of every dataset, not every 25th")
+var agreeAll = flag.Bool("agree-all", false, "TestEvalAgreesWithBatch: every query of every dataset")
 
 // TestEvalAgreesWithBatch proves that `toolsearch eval`, eval.Evaluate and
 // `toolsearch batch` answer every query the same way, on every bench
 // dataset and every strategy: the rank of the first relevant tool among
 // the matches of each query, the refusals and the notes, and the figures
-// eval prints. It runs every 25th query of the large datasets (every query
-// with -agree-all; the race detector runs two datasets).
+// eval prints. A dataset of more than 200 queries is sampled: about 20 of
+// its queries, evenly spread (at least every 25th with
+// TOOLSEARCH_SWEEPS=large, every query with -agree-all), with or without
+// the race detector. Most of the time goes to the regex strategy, which
+// scans every tool's text for each query (three times per query here),
+// and to reading and registering a dataset's tools (4,000 for
+// seal_tools) in each command run.
 func TestEvalAgreesWithBatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("eval/batch agreement: skipped with -short")
@@ -29,20 +34,15 @@ func TestEvalAgreesWithBatch(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "bench", "*.json"))
 	require.NoError(t, err)
 	require.Len(t, paths, 4)
-	stride := 25
-	if *agreeAll {
-		stride = 1
-	}
-	if raceEnabled {
-		paths = paths[:2]
-	}
 	for _, path := range paths {
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
 		ds, err := eval.ParseDataset(data)
 		require.NoError(t, err, path)
 		qs := ds.Queries
-		if len(qs) > 200 { // small datasets run whole
+		if len(qs) > 200 && !*agreeAll { // small datasets run whole
+			stride := (len(qs) + 19) / 20
+			stride = sweepSize(stride, min(stride, 25))
 			qs = nil
 			for i := 0; i < len(ds.Queries); i += stride {
 				qs = append(qs, ds.Queries[i])
@@ -55,7 +55,13 @@ func TestEvalAgreesWithBatch(t *testing.T) {
 		}
 		reg, err := toolsearch.NewRegistry(nil, ds.Tools...)
 		require.NoError(t, err, path)
-		for _, st := range strategyNames {
+		// One eval run for every strategy.
+		code, out, stderr := runCmd(t, "eval", "--json", "--strategy", "all", subset)
+		require.Equal(t, 0, code, stderr)
+		var rows []evalRow
+		require.NoError(t, json.Unmarshal([]byte(out), &rows))
+		require.Len(t, rows, len(strategyNames), "a row per strategy")
+		for si, st := range strategyNames {
 			t.Run(name+"/"+st, func(t *testing.T) {
 				strategy, err := toolsearch.ParseStrategy(st)
 				require.NoError(t, err)
@@ -89,12 +95,8 @@ func TestEvalAgreesWithBatch(t *testing.T) {
 				assert.Equal(t, rep.Refused, refused, "refused queries")
 				assert.Equal(t, rep.Noted, noted, "queries answered with notes")
 
-				code, out, stderr = runCmd(t, "eval", "--json", "--strategy", st, subset)
-				require.Equal(t, 0, code, stderr)
-				var rows []evalRow
-				require.NoError(t, json.Unmarshal([]byte(out), &rows))
-				require.Len(t, rows, 1)
-				got := *rows[0].Report
+				require.Equal(t, st, rows[si].Strategy, "eval's row %d", si)
+				got := *rows[si].Report
 				want := *rep
 				got.PerQuery, want.PerQuery = nil, nil
 				got.MeanQueryMicros, want.MeanQueryMicros, want.Elapsed = 0, 0, 0
