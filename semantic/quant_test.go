@@ -69,7 +69,7 @@ func int8Only(v *Vectors, query []float32, k, parts int, dst []Neighbor) []Neigh
 	return h.sorted()
 }
 
-var recallN = flag.Int("recall.n", 10_000, "vectors per set in TestInt8Recall")
+var recallN = flag.Int("recall.n", 0, "vectors per set in TestInt8Recall (0: 2,000, or 10,000 with TOOLSEARCH_SWEEPS=large)")
 
 // recall returns the share of the exact top k (Vectors.Search) that the
 // int8-only search also returns, over nq queries drawn by query.
@@ -103,8 +103,8 @@ func recall(t testing.TB, v *Vectors, k, nq int, query func() []float32) float64
 // The bounds hold for these seeds.
 func TestInt8Recall(t *testing.T) {
 	n := *recallN
-	if raceEnabled {
-		n = min(n, 2000) // ten times slower under the race detector
+	if n == 0 {
+		n = sweepSize(2_000, 10_000)
 	}
 	for _, dims := range []int{256, 768} {
 		rng := rand.New(rand.NewPCG(uint64(dims), 1))
