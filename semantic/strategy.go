@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // The defaults of Options, and the fixed settings of the strategy.
@@ -211,13 +212,18 @@ func (s *Strategy) Close() error { return s.work.close() }
 // returns once they are all embedded.
 func (s *Strategy) Wait(ctx context.Context) error { return s.work.wait(ctx) }
 
-// ToolText returns the text the semantic strategy embeds for a tool: its
-// name, description and search hint, one per line, the empty ones left
-// out. A tool is embedded again when this text changes.
+// ToolText returns the text the semantic strategy embeds for a tool: the
+// words of its name, lowercased and separated by spaces (split at "_",
+// "-", "." and camelCase boundaries, a leading "mcp__" left out, as the
+// hybrid strategy splits names: mcp__github__listPullRequests → "github
+// list pull requests"), then its description and its search hint, one per
+// line, the empty ones left out. A model reads "list pull requests" as
+// words, where listPullRequests is one unfamiliar token. A tool is
+// embedded again when this text changes.
 func ToolText(t toolsearch.Tool) string {
 	var b strings.Builder
 	b.Grow(len(t.Name) + len(t.Description) + len(t.SearchHint) + 2)
-	b.WriteString(t.Name)
+	b.WriteString(strings.Join(words.NameWords(nil, t.Name), " "))
 	for _, s := range []string{t.Description, t.SearchHint} {
 		if s = strings.TrimSpace(s); s != "" {
 			b.WriteByte('\n')
