@@ -179,8 +179,9 @@ func TestSemanticFindsParaphrase(t *testing.T) {
 	assert.LessOrEqual(t, len(res.Matches), 5, "max_results applies")
 
 	// A tool both rankings find keeps its keyword rules.
-	emb.alias["stash changes"] = ToolText(toolNamed(t, tools, "mcp__git__git_stash"))
-	res = search(t, f.s, "stash changes")
+	const request = "please stash the changes I made so that the working directory is clean"
+	emb.alias[request] = ToolText(toolNamed(t, tools, "mcp__git__git_stash"))
+	res = search(t, f.s, request)
 	require.NotEmpty(t, res.Matches)
 	assert.Equal(t, "mcp__git__git_stash", res.Matches[0].Name)
 	assert.NotZero(t, res.Matches[0].Rules&toolsearch.RulePartExact)
