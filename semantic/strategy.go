@@ -144,7 +144,7 @@ type Options struct {
 // # Queries and failures
 //
 // Searches stay synchronous: a query costs one Embed call of one text,
-// bounded by Options.QueryTimeout, and an exact top-50 search over the
+// bounded by Options.QueryTimeout, and an exact top-100 search over the
 // vectors. A search never fails because of the Embedder. When the query
 // cannot be embedded (the Embedder failed, or took longer than
 // QueryTimeout, or the caller's context ended first) the tools are ranked
