@@ -194,7 +194,7 @@ func TestQualityKeywordSet(t *testing.T) {
 func TestQualityShapes(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("..", "testdata", "quality", "shape-*.json"))
 	require.NoError(t, err)
-	require.Len(t, paths, 10, "one set per shape")
+	require.Len(t, paths, 11, "one set per shape")
 	for _, path := range paths {
 		reg, ds := loadDataset(t, path)
 		r := map[string]*Report{}
