@@ -165,6 +165,14 @@ func leftOutBudget(name string, size, left, limit int) string {
 		strconv.Itoa(left) + " of its " + strconv.Itoa(limit) + " schema bytes left. Select it in a query of its own."
 }
 
+func emptyQuery() string {
+	return "The query is empty. Send keywords (github create issue), a tool's name, or select:Name to load a tool by name."
+}
+
+func namesListedFirst() string {
+	return "The query names tools: they are listed first, then the other matches."
+}
+
 func matchingCut() string {
 	return "Matching was cut short: this query needed more text scanned than one search may do (terms with punctuation, or a costly pattern), so some matching tools may be missing. Use fewer or plainer words."
 }

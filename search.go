@@ -343,7 +343,8 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 		res.Form = "select"
 		found = s.selectTools(snap, arg, res, one[:0])
 	case q == "":
-		res.Form = "keywords" // nothing to rank
+		res.Form = "keywords" // nothing to rank: say what to send
+		res.Notes = append(res.Notes, emptyQuery())
 	default:
 		if e := snap.exact(q, s.in); e != nil {
 			res.Form, one[0] = "exact", e
@@ -365,6 +366,10 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 		}
 		buf.hits = hits
 		res.Notes = append(res.Notes, notes...)
+		var first string
+		if hits, first = s.namesFirst(snap, q, k, hits); first != "" {
+			res.Notes = append(res.Notes, first)
+		}
 	}
 	s.fill(res, snap, found, hits)
 	return res, nil

@@ -3,8 +3,10 @@ package toolsearch
 import (
 	"hash/maphash"
 	"slices"
+	"strings"
 
 	"github.com/toolsearch/toolsearch/internal/cow"
+	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -195,4 +197,50 @@ func pickExact(l []*entry, in func(*entry) bool) *entry {
 		}
 	}
 	return pick
+}
+
+// nameTokens finds the deferred tools a token of a query names, for the
+// names form (search_names.go): a token names a tool when, both folded
+// (lowercased, without '_', '-' and '.'), it equals the tool's name or the
+// part of an MCP tool's name after its server (Tool.MCPName, else what
+// follows mcp__server__). Built on the first query that could be in the
+// names form: one map entry or two per deferred tool.
+type nameTokens struct {
+	byFold map[string][]int32 // folded name or MCP tool part → positions in deferred, in order
+}
+
+func buildNameTokens(deferred []*entry) *nameTokens {
+	x := &nameTokens{byFold: make(map[string][]int32, 2*len(deferred))}
+	for i, e := range deferred {
+		p := int32(i)
+		n := text.FoldName(e.tool.Name)
+		x.byFold[n] = append(x.byFold[n], p)
+		if part := serverName(&e.tool); part != "" {
+			if f := text.FoldName(part); f != "" && f != n {
+				x.byFold[f] = append(x.byFold[f], p)
+			}
+		}
+	}
+	return x
+}
+
+// serverName returns the name a tool has on its MCP server: its MCPName,
+// else the part of an mcp__server__tool name after the server, else "".
+func serverName(t *Tool) string {
+	if t.MCPName != "" {
+		return t.MCPName
+	}
+	rest, ok := strings.CutPrefix(t.Name, "mcp__")
+	if !ok {
+		return ""
+	}
+	_, part, _ := strings.Cut(rest, "__")
+	return part
+}
+
+// namedBy returns the positions in deferred of the tools token names.
+// The slice is shared: do not change it.
+func (s *snapshot) namedBy(token string) []int32 {
+	x := s.nameTokens.get(s, func(*nameTokens) *nameTokens { return buildNameTokens(s.deferred) })
+	return x.byFold[text.FoldName(token)]
 }

@@ -73,6 +73,11 @@ type StrategyInput struct {
 	// share one Strategy value between its Searchers rather than making
 	// one per Searcher.
 	Eager bool
+
+	// claude marks the default strategy's input: its rankings are Claude
+	// Code's, which the names form (search_names.go) keeps whenever they
+	// return the tools a query names.
+	claude bool
 }
 
 // Corpus is what a Strategy indexes: the deferred tools of one registry

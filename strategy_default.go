@@ -243,7 +243,7 @@ func DefaultStrategy() Strategy { return defaultStrategy{} }
 
 func (defaultStrategy) Name() string { return "default" }
 
-func (defaultStrategy) Input() StrategyInput { return StrategyInput{} }
+func (defaultStrategy) Input() StrategyInput { return StrategyInput{claude: true} }
 
 // Index returns the keyword index of c: the registry's own for a
 // registry version, else one built from c's tools.

@@ -190,7 +190,8 @@ func TestQualityKeywordSet(t *testing.T) {
 // Recall@5 and MRR, and the semantic strategy, with the recorded vectors
 // of a real sentence-embedding model (USE-Lite) and of a weaker one
 // (GloVe word vectors), never worse than hybrid by more than one query
-// (notNoticeablyWorse).
+// (notNoticeablyWorse). On the names shape, every strategy returns each
+// named tool among the first 5, for every query.
 func TestQualityShapes(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("..", "testdata", "quality", "shape-*.json"))
 	require.NoError(t, err)
@@ -210,14 +211,46 @@ func TestQualityShapes(t *testing.T) {
 			assert.GreaterOrEqual(t, h.Recall5, o.Recall5, "%s: hybrid Recall@5 below %s", ds.Name, other)
 			assert.GreaterOrEqual(t, h.MRR, o.MRR, "%s: hybrid MRR below %s", ds.Name, other)
 		}
+		strategies := []toolsearch.Strategy{toolsearch.DefaultStrategy(), toolsearch.BM25Strategy(nil), toolsearch.HybridStrategy()}
 		for _, m := range realModels {
 			st, misses := semanticOver(t, m.pack, reg)
 			s := Evaluate(reg, &toolsearch.SearchOptions{Strategy: st}, ds.Queries)
 			t.Logf("%-15s R@1/R@5/MRR  semantic with %s %.2f/%.2f/%.3f", ds.Name, m.name, s.Recall1, s.Recall5, s.MRR)
 			require.Zero(t, misses.Load(), "%s: %s lacks the vectors of some queries: remake it (testdata/vectors/README.md)", ds.Name, m.pack)
 			notNoticeablyWorse(t, s, h, ds.Name+": semantic with "+m.name)
+			strategies = append(strategies, st)
+		}
+		if ds.Name == "shape-names" {
+			for _, st := range strategies {
+				assert.Equal(t, len(ds.Queries), everyNamed(t, reg, st, ds.Queries), "%s: queries with every named tool in the top 5", st.Name())
+			}
 		}
 	}
+}
+
+// everyNamed returns the number of queries whose every relevant tool st
+// returns among the first 5 matches (the queries of shape-names name 2 to
+// 4 tools).
+func everyNamed(t *testing.T, reg *toolsearch.Registry, st toolsearch.Strategy, queries []Query) int {
+	t.Helper()
+	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st})
+	n := 0
+	for _, q := range queries {
+		res, err := s.Search(q.Query, 5)
+		require.NoError(t, err, q.Query)
+		got := map[string]bool{}
+		for _, m := range res.Matches {
+			got[m.Name] = true
+		}
+		all := true
+		for _, r := range q.Relevant {
+			all = all && got[r]
+		}
+		if all {
+			n++
+		}
+	}
+	return n
 }
 
 // notNoticeablyWorse checks that s is below h on Recall@1, Recall@5 and
