@@ -271,7 +271,7 @@ func (r *refScorer) search(pool []*refTool, scope *Scope, query string, k int) (
 		}
 	}
 	slices.SortStableFunc(out, func(a, b refHit) int { return cmp.Compare(b.Score, a.Score) })
-	return "keywords", refNamesFirst(in, deferred, query, k, out[:min(k, len(out))]), total
+	return "keywords", refNamesFirst(in, query, k, out[:min(k, len(out))]), total
 }
 
 // refNameShaped reports whether a token is shaped as a name of several
@@ -285,7 +285,7 @@ func refNameShaped(tok string) bool {
 // the part of an mcp__server__part name) by its name-shaped tokens, or by
 // every token when each of 2 or more names a tool, come first when the
 // ranking leaves one of them out.
-func refNamesFirst(in, deferred []*refTool, query string, k int, ranked []refHit) []refHit {
+func refNamesFirst(in []*refTool, query string, k int, ranked []refHit) []refHit {
 	toks := strings.FieldsFunc(query, words.IsSpace)
 	if len(toks) > 32 || !slices.ContainsFunc(toks, refNameShaped) ||
 		slices.ContainsFunc(toks, func(t string) bool { return t[0] == '+' }) {
@@ -296,13 +296,16 @@ func refNamesFirst(in, deferred []*refTool, query string, k int, ranked []refHit
 	every := true
 	for _, tok := range toks {
 		f, found := fold(tok), false
-		for _, t := range deferred {
+		for _, t := range in {
 			part := ""
 			if rest, ok := strings.CutPrefix(t.name, "mcp__"); ok {
 				_, part, _ = strings.Cut(rest, "__")
 			}
 			if fold(t.name) == f || part != "" && fold(part) == f {
-				found = true
+				found = true // a loaded tool is named too
+				if !t.deferred() {
+					continue
+				}
 				if !slices.Contains(all, t.name) {
 					all = append(all, t.name)
 				}
@@ -311,9 +314,7 @@ func refNamesFirst(in, deferred []*refTool, query string, k int, ranked []refHit
 				}
 			}
 		}
-		if !found && !slices.ContainsFunc(in, func(t *refTool) bool { return words.Lower(t.name) == words.Lower(tok) }) {
-			every = false
-		}
+		every = every && found
 	}
 	want := shaped
 	if every && len(toks) >= 2 {

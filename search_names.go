@@ -49,18 +49,26 @@ func (s *Searcher) namesFirst(snap *snapshot, q string, k int, hits []Hit) ([]Hi
 	every := true             // every token names a tool
 	for tok := range strings.FieldsFuncSeq(q, words.IsSpace) {
 		found := false
-		for _, p := range snap.namedBy(tok) {
-			if s.in(snap.deferred[p]) {
-				found = true
-				if !slices.Contains(all, p) {
-					all = append(all, p)
-				}
-				if nameShaped(tok) && !slices.Contains(byShaped, p) {
-					byShaped = append(byShaped, p)
-				}
+		for _, e := range snap.folded(tok) {
+			if !s.in(e) {
+				continue
+			}
+			found = true // a loaded tool is named too, and needs no finding
+			if !e.deferred {
+				continue
+			}
+			p, ok := slices.BinarySearchFunc(snap.deferred, e, poolCompare)
+			if !ok {
+				continue
+			}
+			if !slices.Contains(all, int32(p)) {
+				all = append(all, int32(p))
+			}
+			if nameShaped(tok) && !slices.Contains(byShaped, int32(p)) {
+				byShaped = append(byShaped, int32(p))
 			}
 		}
-		every = every && (found || snap.exact(tok, s.in) != nil)
+		every = every && found
 	}
 	named := byShaped
 	if every && n >= 2 {

@@ -25,9 +25,6 @@ type snapshot struct {
 	// suggestions indexes the pool's names for close names (snapshot_suggest.go),
 	// built on the first name not found.
 	suggestions memo[*suggestIndex]
-	// nameTokens finds the tools a query token names (snapshot_names.go),
-	// built on the first query that could be in the names form.
-	nameTokens memo[*nameTokens]
 
 	// What Registry.Lookup and Registry.ServerStatus read, so that they
 	// never wait for a writer: every registered tool, available or not,

@@ -103,8 +103,9 @@ def names_first(query, k, ranked):
     every, all_, by_shaped = True, [], []
     for tok in toks:
         f = fold(tok)
-        named = [t["name"] for t in tools if deferred(t) and (fold(t["name"]) == f or part(t["name"]) and fold(part(t["name"])) == f)]
-        if not named and not any(t["name"].lower() == tok.lower() for t in tools):
+        hit = [t for t in tools if fold(t["name"]) == f or part(t["name"]) and fold(part(t["name"])) == f]
+        named = [t["name"] for t in hit if deferred(t)]
+        if not hit:  # a loaded tool is named too
             every = False
         all_ += [n for n in named if n not in all_]
         if shaped(tok):
