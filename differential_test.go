@@ -294,8 +294,15 @@ func refNamesFirst(in []*refTool, query string, k int, ranked []refHit) []refHit
 	fold := func(s string) string { return refFlat.ReplaceAllString(words.Lower(s), "") }
 	var all, shaped []string
 	every := true
+	rank := func(n string) int {
+		if i := slices.IndexFunc(ranked, func(h refHit) bool { return h.Name == n }); i >= 0 {
+			return i
+		}
+		return len(ranked) + slices.IndexFunc(in, func(t *refTool) bool { return t.name == n }) // then pool order
+	}
 	for _, tok := range toks {
 		f, found := fold(tok), false
+		var group []string
 		for _, t := range in {
 			part := ""
 			if rest, ok := strings.CutPrefix(t.name, "mcp__"); ok {
@@ -303,15 +310,18 @@ func refNamesFirst(in []*refTool, query string, k int, ranked []refHit) []refHit
 			}
 			if fold(t.name) == f || part != "" && fold(part) == f {
 				found = true // a loaded tool is named too
-				if !t.deferred() {
-					continue
+				if t.deferred() {
+					group = append(group, t.name)
 				}
-				if !slices.Contains(all, t.name) {
-					all = append(all, t.name)
-				}
-				if refNameShaped(tok) && !slices.Contains(shaped, t.name) {
-					shaped = append(shaped, t.name)
-				}
+			}
+		}
+		slices.SortStableFunc(group, func(a, b string) int { return cmp.Compare(rank(a), rank(b)) })
+		for _, n := range group {
+			if !slices.Contains(all, n) {
+				all = append(all, n)
+			}
+			if refNameShaped(tok) && !slices.Contains(shaped, n) {
+				shaped = append(shaped, n)
 			}
 		}
 		every = every && found

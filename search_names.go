@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -19,7 +20,8 @@ import (
 // strategy's ranking of the query; in a query whose every token names a
 // tool (a loaded one needs no finding), every token does. The named tools
 // come in the order the query names them (the tools one token names, such
-// as read_file of two servers, in pool order), then the rest of the
+// as read_file of two servers, as the ranking orders them, then in pool
+// order), then the rest of the
 // ranking, up to max_results; a note says so. A query with a "+" term, or
 // of more tokens than SearchOptions.MaxSelectNames, is not in the form. With
 // the default strategy, whose rankings are Claude Code's, the named tools
@@ -45,10 +47,15 @@ func (s *Searcher) namesFirst(snap *snapshot, q string, k int, hits []Hit) ([]Hi
 	if !shaped {
 		return hits, ""
 	}
+	at := func(p int32) int {
+		return slices.IndexFunc(hits, func(h Hit) bool { return h.Tool == int(p) })
+	}
 	var all, byShaped []int32 // named by every token; by the shaped ones
 	every := true             // every token names a tool
+	var group []int32
 	for tok := range strings.FieldsFuncSeq(q, words.IsSpace) {
 		found := false
+		group = group[:0]
 		for _, e := range snap.folded(tok) {
 			if !s.in(e) {
 				continue
@@ -57,15 +64,19 @@ func (s *Searcher) namesFirst(snap *snapshot, q string, k int, hits []Hit) ([]Hi
 			if !e.deferred {
 				continue
 			}
-			p, ok := slices.BinarySearchFunc(snap.deferred, e, poolCompare)
-			if !ok {
-				continue
+			if p, ok := slices.BinarySearchFunc(snap.deferred, e, poolCompare); ok {
+				group = append(group, int32(p))
 			}
-			if !slices.Contains(all, int32(p)) {
-				all = append(all, int32(p))
+		}
+		// The tools one token names: as the ranking orders them, then
+		// those it does not return, in pool order.
+		slices.SortStableFunc(group, func(a, b int32) int { return cmp.Compare(rankKey(at(a), a, len(hits)), rankKey(at(b), b, len(hits))) })
+		for _, p := range group {
+			if !slices.Contains(all, p) {
+				all = append(all, p)
 			}
-			if nameShaped(tok) && !slices.Contains(byShaped, int32(p)) {
-				byShaped = append(byShaped, int32(p))
+			if nameShaped(tok) && !slices.Contains(byShaped, p) {
+				byShaped = append(byShaped, p)
 			}
 		}
 		every = every && found
@@ -78,9 +89,6 @@ func (s *Searcher) namesFirst(snap *snapshot, q string, k int, hits []Hit) ([]Hi
 		return hits, ""
 	}
 	want := named[:min(len(named), k)]
-	at := func(p int32) int {
-		return slices.IndexFunc(hits, func(h Hit) bool { return h.Tool == int(p) })
-	}
 	if s.input.claude {
 		if !slices.ContainsFunc(want, func(p int32) bool { return at(p) < 0 }) {
 			return hits, "" // the default ranking returns every named tool
@@ -106,6 +114,15 @@ func (s *Searcher) namesFirst(snap *snapshot, q string, k int, hits []Hit) ([]Hi
 		}
 	}
 	return out, namesListedFirst()
+}
+
+// rankKey orders the tools one token names: those the ranking returns
+// (at its index i) first, then the others by pool position p.
+func rankKey(i int, p int32, n int) int {
+	if i >= 0 {
+		return i
+	}
+	return n + int(p)
 }
 
 // nameShaped reports whether tok is written as a name of several words:

@@ -64,10 +64,11 @@ func TestNamesForm(t *testing.T) {
 		assert.NotZero(t, m.Rules&RuleFullName, "%s", m.Name)
 	}
 
-	// One token can name several tools (read_file on two servers); a loaded
-	// tool named needs no finding; the rest of the ranking follows.
+	// One token can name several tools (read_file on two servers: in the
+	// ranking's order, fs's description being the closer); a loaded tool
+	// named needs no finding; the rest of the ranking follows.
 	res := search(t, NewSearcher(reg, &SearchOptions{Strategy: HybridStrategy()}), "read_file Read trace_path", 5)
-	assert.Equal(t, []string{"mcp__disk__read_file", "mcp__fs__read_file", "mcp__codegraph__trace_path"}, matchNames(res)[:3])
+	assert.Equal(t, []string{"mcp__fs__read_file", "mcp__disk__read_file", "mcp__codegraph__trace_path"}, matchNames(res)[:3])
 
 	// A name-shaped token among other words names its tool too: it comes
 	// first (with the default strategy, it is returned).

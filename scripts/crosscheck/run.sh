@@ -105,6 +105,8 @@ def names_first(query, k, ranked):
         f = fold(tok)
         hit = [t for t in tools if fold(t["name"]) == f or part(t["name"]) and fold(part(t["name"])) == f]
         named = [t["name"] for t in hit if deferred(t)]
+        # as the ranking orders them, then in pool order (the catalog's)
+        named.sort(key=lambda n: ranked.index(n) if n in ranked else len(ranked) + [t["name"] for t in tools].index(n))
         if not hit:  # a loaded tool is named too
             every = False
         all_ += [n for n in named if n not in all_]
