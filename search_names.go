@@ -47,15 +47,25 @@ func (s *Searcher) namesFirst(snap *snapshot, q string, k int, hits []Hit) ([]Hi
 	if !shaped {
 		return hits, ""
 	}
-	at := func(p int32) int {
-		return slices.IndexFunc(hits, func(h Hit) bool { return h.Tool == int(p) })
+	rank := make(map[int32]int, len(hits)) // position in deferred → index in hits
+	for i, h := range hits {
+		rank[int32(h.Tool)] = i
 	}
+	at := func(p int32) int {
+		if i, ok := rank[p]; ok {
+			return i
+		}
+		return -1
+	}
+	// Only the first k named tools count: each list keeps at most k, and
+	// a token contributes the tools the ranking returns (in its order),
+	// then at most k others (in pool order), whatever the number it names.
 	var all, byShaped []int32 // named by every token; by the shaped ones
 	every := true             // every token names a tool
-	var group []int32
+	var group, others []int32
 	for tok := range strings.FieldsFuncSeq(q, words.IsSpace) {
 		found := false
-		group = group[:0]
+		group, others = group[:0], others[:0]
 		for _, e := range snap.folded(tok) {
 			if !s.in(e) {
 				continue
@@ -65,17 +75,20 @@ func (s *Searcher) namesFirst(snap *snapshot, q string, k int, hits []Hit) ([]Hi
 				continue
 			}
 			if p, ok := slices.BinarySearchFunc(snap.deferred, e, poolCompare); ok {
-				group = append(group, int32(p))
+				if at(int32(p)) >= 0 {
+					group = append(group, int32(p))
+				} else if len(others) < k {
+					others = append(others, int32(p))
+				}
 			}
 		}
-		// The tools one token names: as the ranking orders them, then
-		// those it does not return, in pool order.
-		slices.SortStableFunc(group, func(a, b int32) int { return cmp.Compare(rankKey(at(a), a, len(hits)), rankKey(at(b), b, len(hits))) })
-		for _, p := range group {
-			if !slices.Contains(all, p) {
+		slices.SortFunc(group, func(a, b int32) int { return cmp.Compare(at(a), at(b)) })
+		shapedTok := nameShaped(tok)
+		for _, p := range append(group, others...) {
+			if len(all) < k && !slices.Contains(all, p) {
 				all = append(all, p)
 			}
-			if nameShaped(tok) && !slices.Contains(byShaped, p) {
+			if shapedTok && len(byShaped) < k && !slices.Contains(byShaped, p) {
 				byShaped = append(byShaped, p)
 			}
 		}
@@ -114,15 +127,6 @@ func (s *Searcher) namesFirst(snap *snapshot, q string, k int, hits []Hit) ([]Hi
 		}
 	}
 	return out, namesListedFirst()
-}
-
-// rankKey orders the tools one token names: those the ranking returns
-// (at its index i) first, then the others by pool position p.
-func rankKey(i int, p int32, n int) int {
-	if i >= 0 {
-		return i
-	}
-	return n + int(p)
 }
 
 // nameShaped reports whether tok is written as a name of several words:
