@@ -233,7 +233,7 @@ func (r *refScorer) search(pool []*refTool, scope *Scope, query string, k int) (
 	}
 	q := words.Lower(refTrim(query))
 	if q == "" {
-		return "keywords", nil, total
+		return "ranked", nil, total
 	}
 	for _, p := range [][]*refTool{deferred, in} {
 		for _, t := range p {
@@ -271,7 +271,7 @@ func (r *refScorer) search(pool []*refTool, scope *Scope, query string, k int) (
 		}
 	}
 	slices.SortStableFunc(out, func(a, b refHit) int { return cmp.Compare(b.Score, a.Score) })
-	return "keywords", out[:min(k, len(out))], total
+	return "ranked", out[:min(k, len(out))], total
 }
 
 // Random registries and queries.
@@ -518,7 +518,7 @@ func TestEngineMatchesReference(t *testing.T) {
 					want = []refHit{}
 				}
 				require.Equal(t, want, got, "seed %d round %d: Search(%q, %d) scope %+v", seed, round, q, k, scope)
-				require.Equal(t, form, res.Form, "seed %d: form of %q", seed, q)
+				require.Equal(t, form, res.Form.String(), "seed %d: form of %q", seed, q)
 				require.Equal(t, total, res.TotalDeferredTools, "seed %d: total for %q", seed, q)
 				checked++
 			}
@@ -553,7 +553,7 @@ func TestFullRankingMatchesReferenceScorer(t *testing.T) {
 				q := diffQuery(rng, names)
 				res, err := all.Search(q, math.MaxInt)
 				require.NoError(t, err)
-				if res.Form != "keywords" {
+				if res.Form != FormRanked {
 					continue
 				}
 				got := make([]refHit, 0, len(res.Matches))

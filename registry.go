@@ -2,10 +2,10 @@ package toolsearch
 
 import (
 	"errors"
-	"fmt"
 	"iter"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -27,15 +27,31 @@ const (
 	ServerDisconnected
 )
 
-// String returns "connected", "pending" or "disconnected".
+// serverStatusNames are the text forms of the statuses, by value.
+var serverStatusNames = [...]string{"connected", "pending", "disconnected"}
+
+// String returns "connected", "pending" or "disconnected", and
+// "ServerStatus(N)" for a value that is none of them.
 func (s ServerStatus) String() string {
-	switch s {
-	case ServerPending:
-		return "pending"
-	case ServerDisconnected:
-		return "disconnected"
+	if s >= 0 && int(s) < len(serverStatusNames) {
+		return serverStatusNames[s]
 	}
-	return "connected"
+	return "ServerStatus(" + strconv.Itoa(int(s)) + ")"
+}
+
+// MarshalText returns the String form.
+func (s ServerStatus) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads "connected", "pending" or "disconnected". Another
+// text is an error wrapping ErrInvalidOption.
+func (s *ServerStatus) UnmarshalText(text []byte) error {
+	for i, name := range serverStatusNames {
+		if string(text) == name {
+			*s = ServerStatus(i)
+			return nil
+		}
+	}
+	return errorf(ErrInvalidOption, "unknown server status %q (want connected, pending or disconnected)", text)
 }
 
 // The defaults of RegistryOptions.
@@ -162,8 +178,8 @@ func (r *Registry) load() *snapshot {
 
 // Register adds tools. It is all or nothing: if any tool is invalid or
 // its name (or an alias) is taken, nothing is added and the error lists
-// every problem, each wrapping ErrInvalidName, ErrDuplicateTool or
-// ErrInvalidSchema.
+// every problem, each wrapping ErrInvalidName, ErrDuplicateTool,
+// ErrInvalidSchema or ErrLimit, or the tool's own Err.
 func (r *Registry) Register(tools ...Tool) error {
 	return r.write(tools, false)
 }
@@ -334,7 +350,7 @@ func (r *Registry) Remove(names ...string) int {
 // changed.
 func (r *Registry) SetServerTools(server string, tools []Tool) (skipped []error, err error) {
 	if server == "" {
-		return nil, fmt.Errorf("set server tools: %w: empty server name", ErrInvalidName)
+		return nil, wrapf(errorf(ErrInvalidName, "empty server name"), "set server tools")
 	}
 	tools = slices.Clone(tools)
 	keep := tools[:0]
@@ -343,7 +359,7 @@ func (r *Registry) SetServerTools(server string, tools []Tool) (skipped []error,
 			t.Server = server
 		}
 		if t.Server != server {
-			skipped = append(skipped, fmt.Errorf("register %q: %w: its Server is %q, not %q", t.Name, ErrServerMismatch, t.Server, server))
+			skipped = append(skipped, wrapf(errorf(ErrServerMismatch, "its Server is %q, not %q", t.Server, server), "register %q", t.Name))
 			continue
 		}
 		keep = append(keep, t)
