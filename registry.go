@@ -5,7 +5,6 @@ import (
 	"iter"
 	"maps"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -32,12 +31,7 @@ var serverStatusNames = [...]string{"connected", "pending", "disconnected"}
 
 // String returns "connected", "pending" or "disconnected", and
 // "ServerStatus(N)" for a value that is none of them.
-func (s ServerStatus) String() string {
-	if s >= 0 && int(s) < len(serverStatusNames) {
-		return serverStatusNames[s]
-	}
-	return "ServerStatus(" + strconv.Itoa(int(s)) + ")"
-}
+func (s ServerStatus) String() string { return enumString(s, serverStatusNames[:], "ServerStatus") }
 
 // MarshalText returns the String form.
 func (s ServerStatus) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
@@ -45,13 +39,11 @@ func (s ServerStatus) MarshalText() ([]byte, error) { return []byte(s.String()),
 // UnmarshalText reads "connected", "pending" or "disconnected". Another
 // text is an error wrapping ErrInvalidOption.
 func (s *ServerStatus) UnmarshalText(text []byte) error {
-	for i, name := range serverStatusNames {
-		if string(text) == name {
-			*s = ServerStatus(i)
-			return nil
-		}
+	v, err := enumParse[ServerStatus](text, serverStatusNames[:], "server status")
+	if err == nil {
+		*s = v
 	}
-	return errorf(ErrInvalidOption, "unknown server status %q (want connected, pending or disconnected)", text)
+	return err
 }
 
 // The defaults of RegistryOptions.

@@ -3,7 +3,6 @@ package toolsearch
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -59,12 +58,7 @@ var formNames = [...]string{"ranked", "select", "exact", "prefix"}
 
 // String returns "ranked", "select", "exact" or "prefix", and "Form(N)"
 // for a value that is none of them.
-func (f Form) String() string {
-	if int(f) < len(formNames) {
-		return formNames[f]
-	}
-	return "Form(" + strconv.Itoa(int(f)) + ")"
-}
+func (f Form) String() string { return enumString(f, formNames[:], "Form") }
 
 // MarshalText returns the String form.
 func (f Form) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
@@ -72,13 +66,11 @@ func (f Form) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
 // UnmarshalText reads "ranked", "select", "exact" or "prefix". Another
 // text is an error wrapping ErrInvalidOption.
 func (f *Form) UnmarshalText(text []byte) error {
-	for i, name := range formNames {
-		if string(text) == name {
-			*f = Form(i)
-			return nil
-		}
+	v, err := enumParse[Form](text, formNames[:], "query form")
+	if err == nil {
+		*f = v
 	}
-	return errorf(ErrInvalidOption, "unknown query form %q (want ranked, select, exact or prefix)", text)
+	return err
 }
 
 // Match is one tool in a Result.
