@@ -314,7 +314,13 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 			nameCredit(d, creditJoin, RuleFullName)
 		}
 		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
-			x.c.PartsContaining(ctx, t.word, func(d int) { nameCredit(int32(d), creditPart, RulePartSubstring) })
+			x.c.PartsContaining(ctx, t.word, func(d int) { // nameCredit for creditPart, one call less a tool
+				if acc[d].flags&accNamed == 0 {
+					a := touch(int32(d))
+					a.flags |= accNamed | creditPart<<accCreditShift
+					a.rules |= RulePartSubstring
+				}
+			})
 		}
 		if len(sc.term) == 0 && len(t.word) >= minTypoLen {
 			for _, cw := range x.typoWords(t.word) {
