@@ -17,16 +17,18 @@ import (
 // Corpus, is called the same way and has the same means as the built-in
 // ones, which use only the exported API below (slots and Corpus.Changes
 // to patch an index, Index.Update to go from one version to the next,
-// Query.K and TopHits to keep only the best hits), with one exception: the
-// default strategy's index is the keyword index the registry keeps, which
-// a user's strategy reads through DefaultStrategy().Index(c) and
-// Corpus.PartsContaining.
+// Query.K and TopHits to keep only the best hits), with two exceptions:
+// the default strategy's index is the keyword index the registry keeps,
+// which a user's strategy reads through DefaultStrategy().Index(c) and
+// Corpus.PartsContaining; and the built-in ones spend the query's work
+// budget (SearchOptions.MaxQueryWork) as they scan text, which a user's
+// strategy does only through Corpus.PartsContaining.
 //
 // A Strategy value holds only its settings: it must be safe to share
 // between Searchers. Its index is built lazily, once per registry version,
 // on the first query that needs it: by Index for the first version, then
-// by the previous version's Index.Update. When the Strategy value is comparable
-// (all the built-in ones are), that index is shared by every Searcher and
+// by the previous version's Index.Update. When the Strategy value is
+// comparable (all the built-in ones are), that index is shared by every Searcher and
 // Session of the registry that uses an equal Strategy; otherwise each
 // Searcher builds its own. An index covers every deferred tool, whatever a
 // Searcher's Scope: term statistics such as BM25's IDF are computed over
