@@ -64,7 +64,7 @@ var mutations = []mutation{
 		"TestNamePartWorkIsBounded", "."},
 	{"hybrid: name parts compared bounded", "strategy_corpus.go",
 		"if !work.Spend(len(part)) {\n\t\t\tbreak",
-		"if false {",
+		"if _ = work; false {\n\t\t\tbreak",
 		"TestNamePartWorkIsBounded", "."},
 	{"an invalid regex pattern", "strategy_regex.go",
 		"return nil, errors.New(patternInvalid(",
