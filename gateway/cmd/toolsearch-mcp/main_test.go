@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tiktoken-go/tokenizer"
-	"github.com/toolsearch/toolsearch/mcpsdk/internal/npmtest"
+	"github.com/toolsearch/toolsearch/gateway/internal/npmtest"
 )
 
 // fakeEnv makes the test binary act as an MCP server over stdio (see
