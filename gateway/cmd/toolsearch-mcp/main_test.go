@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,9 +60,14 @@ func writeConfig(t *testing.T, servers map[string]any) string {
 func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(context.Background(), args, &out, &errb)
+	code = run(context.Background(), args, io.NopCloser(strings.NewReader("")), nopWriteCloser{&out}, &errb)
 	return code, out.String(), errb.String()
 }
+
+// nopWriteCloser is a Writer with a Close that does nothing.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
 
 func count(t *testing.T, s string) int {
 	t.Helper()
@@ -129,7 +135,7 @@ func TestUsageAndConfigErrors(t *testing.T) {
 		{"missing file", []string{"--config", filepath.Join(dir, "nope.json")}, 2, "no such file"},
 		{"not JSON", []string{"--config", write("a.json", "{")}, 2, "config is not valid JSON"},
 		{"text after the object", []string{"--config", write("d.json", `{"mcpServers":{}}}`)}, 2, "text after the top-level object"},
-		{"no mcpServers", []string{"--config", write("b.json", `{"servers":{}}`)}, 2, `config has no "mcpServers" object`},
+		{"no mcpServers", []string{"--config", write("b.json", `{"other":{}}`)}, 2, `config has no "mcpServers" object`},
 		{"bad timeout", []string{"--config", write("c.json", `{"mcpServers":{}}`), "--timeout", "0s"}, 2, "--timeout must be positive"},
 	}
 	for _, tt := range tests {
@@ -144,6 +150,7 @@ func TestUsageAndConfigErrors(t *testing.T) {
 func TestUnusableEntriesAreReported(t *testing.T) {
 	cfg := writeConfig(t, map[string]any{
 		"remote":  map[string]any{"type": "http", "url": "http://127.0.0.1:1/mcp"},
+		"both":    map[string]any{"command": "x", "url": "http://127.0.0.1:1/mcp"},
 		"empty":   map[string]any{"args": []string{"x"}},
 		"garbled": map[string]any{"command": 3},
 	})
@@ -156,8 +163,9 @@ func TestUnusableEntriesAreReported(t *testing.T) {
 		assert.Equal(t, "error", s.Status)
 		got[s.Name] = s.Error
 	}
-	assert.Contains(t, got["remote"], "remote server")
-	assert.Contains(t, got["empty"], `no "command" given`)
+	assert.Contains(t, got["remote"], "connection refused", "a remote server is connected to, and its failure reported")
+	assert.Contains(t, got["empty"], `no "command" (or "url") given`)
+	assert.Contains(t, got["both"], `both "command" and "url" given`)
 	assert.Contains(t, got["garbled"], "bad entry")
 }
 
