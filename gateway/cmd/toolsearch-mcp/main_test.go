@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,6 +26,15 @@ import (
 const fakeEnv = "TOOLSEARCH_MCP_FAKE_SERVER"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(mainEnv) == "1" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
+	if os.Getenv(fakeEnv) == "fake" {
+		runFakeServer()
+	}
 	if os.Getenv(fakeEnv) == "bad" {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "bad", Version: "0"}, nil)
 		noop := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

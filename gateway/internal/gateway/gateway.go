@@ -128,7 +128,7 @@ func New(cfg *Config, state *StateFile, set Settings) (*Gateway, error) {
 	g.searchBase = toolsearch.NewSearcher(g.public, &toolsearch.SearchOptions{Strategy: strategy}).ToolDefinition().Description
 	g.life, g.stop = context.WithCancel(context.Background())
 	g.pool = NewPool(g.staging, PoolHooks{
-		Listed:   func(server string, _ int) { g.syncServer(server) },
+		Listed:   g.listed,
 		Status:   g.syncStatus,
 		Error:    func(server string, err error) { g.log.Warn("upstream problem", "server", server, "err", err) },
 		Progress: g.progress.forward,
@@ -231,16 +231,38 @@ func (g *Gateway) ReloadPins() {
 	}
 }
 
-// syncStatus copies server's status to the public registry.
+// listed copies a relisting of a connected server to the public registry.
+// (The first listing of a connection is copied when the server is marked
+// connected: before that the staging registry does not show its tools.)
+func (g *Gateway) listed(server string, _ int) {
+	if g.staging.ServerStatus(server) == toolsearch.ServerConnected {
+		g.syncServer(server)
+	}
+}
+
+// syncStatus copies server's status to the public registry, and its tools
+// first when it is now connected.
 func (g *Gateway) syncStatus(server string, st toolsearch.ServerStatus) {
+	if st == toolsearch.ServerConnected {
+		g.syncServer(server)
+	}
 	g.public.SetServerStatus(server, st)
 	g.set.Metrics.upstream(server, st)
 	g.changed()
 }
 
 // syncServer copies server's listed tools to the public registry, holding
-// back those the pins do not approve.
+// back those the pins do not approve. The staging registry shows the tools
+// of a connected server only: for another one, nothing is changed.
 func (g *Gateway) syncServer(server string) {
+	if g.staging.ServerStatus(server) != toolsearch.ServerConnected {
+		return
+	}
+	g.syncServerTools(server)
+}
+
+// syncServerTools does syncServer's work.
+func (g *Gateway) syncServerTools(server string) {
 	var listed []toolsearch.Tool
 	for t := range g.staging.Tools() {
 		if t.Server == server {

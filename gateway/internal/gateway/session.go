@@ -83,7 +83,7 @@ func (s *session) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				"rate limit: this session may send at most %g requests per second (bursts of %g); slow down and retry", s.rate.rate, s.rate.burst)}
 		}
 		switch method {
-		case "initialize":
+		case "initialize", "server/discover": // the legacy handshake, and the 2026-07-28 protocol's
 			return s.initialize(ctx, next, method, req)
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok {
@@ -102,6 +102,12 @@ const codeLimit = -32000
 // with; changes since then follow as list_changed.
 func (s *session) initialize(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (mcp.Result, error) {
 	g := s.g
+	s.mu.Lock()
+	again := s.registered
+	s.mu.Unlock()
+	if again { // server/discover may come more than once
+		return s.answer(ctx, next, method, req)
+	}
 	g.mu.Lock()
 	if len(g.sessions) >= g.set.MaxSessions {
 		g.mu.Unlock()
@@ -121,11 +127,21 @@ func (s *session) initialize(ctx context.Context, next mcp.MethodHandler, method
 			s.end()
 		}()
 	}
+	res, err := s.answer(ctx, next, method, req)
+	g.changed() // anything that changed since prime
+	return res, err
+}
+
+// answer is the SDK's answer to initialize or server/discover, with the
+// gateway's instructions.
+func (s *session) answer(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (mcp.Result, error) {
 	res, err := next(ctx, method, req)
-	if r, ok := res.(*mcp.InitializeResult); ok && err == nil {
+	switch r := res.(type) {
+	case *mcp.InitializeResult:
+		r.Instructions = s.instructions(s.section)
+	case *mcp.DiscoverResult:
 		r.Instructions = s.instructions(s.section)
 	}
-	g.changed() // anything that changed since prime
 	return res, err
 }
 
