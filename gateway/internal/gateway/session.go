@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,8 +84,14 @@ func (s *session) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				"rate limit: this session may send at most %g requests per second (bursts of %g); slow down and retry", s.rate.rate, s.rate.burst)}
 		}
 		switch method {
-		case "initialize", "server/discover": // the legacy handshake, and the 2026-07-28 protocol's
-			return s.initialize(ctx, next, method, req)
+		case "initialize":
+			return s.open(req, func() (mcp.Result, error) { return next(ctx, method, req) })
+		case "server/discover": // the 2026-07-28 protocol's handshake
+			res, err := next(ctx, method, req)
+			if r, ok := res.(*mcp.DiscoverResult); ok && err == nil && !slices.ContainsFunc(r.SupportedVersions, modern) {
+				return nil, legacyOnly(r.SupportedVersions)
+			}
+			return s.open(req, func() (mcp.Result, error) { return res, err })
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok {
 				return s.callTool(ctx, r)
@@ -97,52 +104,59 @@ func (s *session) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 // codeLimit is the JSON-RPC error code of a refusal for a limit.
 const codeLimit = -32000
 
-// initialize registers the session (refusing it over MaxSessions) and
-// answers with the instructions of the deferred set the session was primed
-// with; changes since then follow as list_changed.
-func (s *session) initialize(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (mcp.Result, error) {
+// open registers the session (refusing it over MaxSessions) and returns
+// answer's result (of initialize or server/discover) with the
+// instructions of the deferred set the session was primed with; changes
+// since then follow as list_changed.
+func (s *session) open(req mcp.Request, answer func() (mcp.Result, error)) (mcp.Result, error) {
 	g := s.g
 	s.mu.Lock()
 	again := s.registered
 	s.mu.Unlock()
-	if again { // server/discover may come more than once
-		return s.answer(ctx, next, method, req)
-	}
-	g.mu.Lock()
-	if len(g.sessions) >= g.set.MaxSessions {
+	if !again { // server/discover may come more than once
+		g.mu.Lock()
+		if len(g.sessions) >= g.set.MaxSessions {
+			g.mu.Unlock()
+			g.set.Metrics.refused("sessions")
+			return nil, &jsonrpc.Error{Code: codeLimit, Message: fmt.Sprintf(
+				"too many sessions: this gateway serves at most %d at once; close idle sessions or retry later", g.set.MaxSessions)}
+		}
+		g.sessions[s] = struct{}{}
 		g.mu.Unlock()
-		g.set.Metrics.refused("sessions")
-		return nil, &jsonrpc.Error{Code: codeLimit, Message: fmt.Sprintf(
-			"too many sessions: this gateway serves at most %d at once; close idle sessions or retry later", g.set.MaxSessions)}
+		s.mu.Lock()
+		s.registered = true
+		s.mu.Unlock()
+		g.set.Metrics.sessions(1)
+		if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
+			go func() {
+				_ = ss.Wait()
+				s.end()
+			}()
+		}
 	}
-	g.sessions[s] = struct{}{}
-	g.mu.Unlock()
-	s.mu.Lock()
-	s.registered = true
-	s.mu.Unlock()
-	g.set.Metrics.sessions(1)
-	if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
-		go func() {
-			_ = ss.Wait()
-			s.end()
-		}()
-	}
-	res, err := s.answer(ctx, next, method, req)
-	g.changed() // anything that changed since prime
-	return res, err
-}
-
-// answer is the SDK's answer to initialize or server/discover, with the
-// gateway's instructions.
-func (s *session) answer(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (mcp.Result, error) {
-	res, err := next(ctx, method, req)
+	res, err := answer()
 	switch r := res.(type) {
 	case *mcp.InitializeResult:
 		r.Instructions = s.instructions(s.section)
 	case *mcp.DiscoverResult:
 		r.Instructions = s.instructions(s.section)
 	}
+	g.changed() // anything that changed since prime
 	return res, err
+}
+
+// modern reports whether protocol version v is the 2026-07-28 protocol or
+// later (dates compare as strings).
+func modern(v string) bool { return v >= "2026-07-28" }
+
+// legacyOnly is the answer to server/discover where only the initialize
+// handshake is served (Streamable HTTP with sessions): the error SEP-2575
+// prescribes, listing the versions, so that a client falls back to
+// initialize instead of taking the discovery for a modern session.
+func legacyOnly(versions []string) error {
+	data, _ := json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: versions, Requested: "2026-07-28"})
+	return &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion,
+		Message: "this endpoint serves the initialize handshake only (protocol versions " + strings.Join(versions, ", ") + ")", Data: data}
 }
 
 // end unregisters the session once its client is gone.
