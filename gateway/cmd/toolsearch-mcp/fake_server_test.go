@@ -40,7 +40,10 @@ func runFakeServer() {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "fake", Version: "0"}, nil)
 	obj := func(props map[string]any, required ...string) map[string]any {
-		s := map[string]any{"type": "object", "properties": props}
+		s := map[string]any{"type": "object"}
+		if props != nil {
+			s["properties"] = props
+		}
 		if len(required) > 0 {
 			s["required"] = required
 		}

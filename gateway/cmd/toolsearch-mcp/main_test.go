@@ -26,14 +26,16 @@ import (
 const fakeEnv = "TOOLSEARCH_MCP_FAKE_SERVER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(mainEnv) == "1" {
+	// A fake server first: it inherits the environment of the gateway
+	// that starts it, mainEnv included.
+	if os.Getenv(fakeEnv) == "fake" {
+		runFakeServer()
+	}
+	if os.Getenv(mainEnv) == "1" && os.Getenv(fakeEnv) == "" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 		stop()
 		os.Exit(code)
-	}
-	if os.Getenv(fakeEnv) == "fake" {
-		runFakeServer()
 	}
 	if os.Getenv(fakeEnv) == "bad" {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "bad", Version: "0"}, nil)
