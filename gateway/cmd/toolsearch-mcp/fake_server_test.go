@@ -20,7 +20,7 @@ import (
 //
 // Besides greet it has the hostile tools hang (never answers), flood
 // (sends FAKE_FLOOD progress notifications, default 5000, then answers) and
-// huge (answers 9 MiB of text).
+// huge (answers FAKE_HUGE bytes of text, default 9 MiB).
 func runFakeServer() {
 	if p := os.Getenv("FAKE_PID_FILE"); p != "" {
 		_ = os.WriteFile(p, []byte(strconv.Itoa(os.Getpid())), 0o600)
@@ -37,6 +37,10 @@ func runFakeServer() {
 	flood := 5000
 	if n, err := strconv.Atoi(os.Getenv("FAKE_FLOOD")); err == nil {
 		flood = n
+	}
+	huge := 9 << 20
+	if n, err := strconv.Atoi(os.Getenv("FAKE_HUGE")); err == nil {
+		huge = n
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "fake", Version: "0"}, nil)
 	obj := func(props map[string]any, required ...string) map[string]any {
@@ -72,7 +76,7 @@ func runFakeServer() {
 		})
 	srv.AddTool(&mcp.Tool{Name: "huge", Description: "Answers a huge result", InputSchema: obj(nil)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", 9<<20)}}}, nil
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", huge)}}}, nil
 		})
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		os.Exit(1)
