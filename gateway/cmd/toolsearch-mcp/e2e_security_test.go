@@ -82,6 +82,15 @@ func TestE2ETokenScopes(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "team-b cannot use team-a's session")
+
+	code, body := post(t, g.url, initialize, nil)
+	assert.Equal(t, http.StatusUnauthorized, code, body)
+	code, _ = post(t, g.url, initialize, map[string]string{"Authorization": "Bearer not-a-known-token-at-all"})
+	assert.Equal(t, http.StatusUnauthorized, code)
+	resp, err = http.Get(g.base + "/metrics")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "the metrics name the servers: they need a token too")
 }
 
 // post sends one raw request to the gateway and returns the status and body.
@@ -211,4 +220,17 @@ func TestE2EHostileUpstream(t *testing.T) {
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&h))
 	resp.Body.Close()
 	assert.Equal(t, 1, h.Servers["connected"], "the upstream is still connected")
+
+	resp, err = http.Get(g.base + "/metrics")
+	require.NoError(t, err)
+	metrics, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	mustContain(t, string(metrics),
+		`toolsearch_gateway_calls_total{outcome="timeout",server="fake"} 1`,
+		`toolsearch_gateway_calls_total{outcome="too_large",server="fake"} 1`,
+		`toolsearch_gateway_calls_total{outcome="ok",server="fake"} `,
+		`toolsearch_gateway_sessions 2`,
+		`toolsearch_gateway_upstream_status{server="fake",status="connected"} 1`,
+		`toolsearch_gateway_call_seconds_count{server="fake"}`)
 }
