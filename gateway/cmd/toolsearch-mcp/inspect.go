@@ -266,7 +266,6 @@ func tally(rep *report, reg *toolsearch.Registry, s *toolsearch.Searcher, count 
 	type acc struct {
 		all, loaded int
 		deferred    []string
-		skipped     int
 	}
 	per := map[string]*acc{}
 	for _, r := range rep.Servers {
