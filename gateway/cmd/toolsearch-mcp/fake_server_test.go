@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -17,11 +18,15 @@ import (
 //	FAKE_DESC       the description of its tool "greet" (default "Greets someone by name")
 //	FAKE_DESC_FILE  a file whose content, when it exists, replaces FAKE_DESC
 //	FAKE_PID_FILE   a file it writes its process id to
+//	FAKE_DELAY      how long it waits before serving (a Go duration), as a slow server does
 //
 // Besides greet it has the hostile tools hang (never answers), flood
 // (sends FAKE_FLOOD progress notifications, default 5000, then answers) and
 // huge (answers FAKE_HUGE bytes of text, default 9 MiB).
 func runFakeServer() {
+	if d, err := time.ParseDuration(os.Getenv("FAKE_DELAY")); err == nil {
+		time.Sleep(d) // a slow server: the gateway must not wait for it to start the others
+	}
 	if p := os.Getenv("FAKE_PID_FILE"); p != "" {
 		_ = os.WriteFile(p, []byte(strconv.Itoa(os.Getpid())), 0o600)
 	}
