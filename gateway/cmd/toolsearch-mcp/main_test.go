@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tiktoken-go/tokenizer"
+	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/gateway/internal/npmtest"
 )
 
@@ -108,6 +109,18 @@ func TestBadSchemaServerJSON(t *testing.T) {
 	assert.Equal(t, count(t, def), s.TokensAll)
 	assert.Equal(t, count(t, "mcp__bad__ok"), s.TokensDefr)
 	assert.Equal(t, "o200k_base (approximation)", rep.Tokenizer)
+
+	// The report is a catalog file: the registered tool, as listed.
+	tools, err := toolsearch.ParseCatalog([]byte(out))
+	require.NoError(t, err)
+	require.Len(t, tools, 1)
+	assert.Equal(t, "mcp__bad__ok", tools[0].Name)
+	assert.Equal(t, "A fine tool", tools[0].Description)
+	assert.Equal(t, "bad", tools[0].Server)
+	assert.Equal(t, "ok", tools[0].MCPName)
+	assert.JSONEq(t, `{"type":"object"}`, string(tools[0].InputSchema))
+	_, err = toolsearch.NewRegistry(nil, tools...)
+	assert.NoError(t, err, "the catalog registers")
 }
 
 func TestBadSchemaServerTable(t *testing.T) {
@@ -120,6 +133,7 @@ func TestBadSchemaServerTable(t *testing.T) {
 	assert.Regexp(t, `^\s*TOTAL\s+2\s+\d+\s+\d+\s+-?\d+ \(-?\d+\.\d%\)\s*$`, lines[2])
 	assert.Contains(t, out, "approximation of the provider's count")
 	assert.Contains(t, out, "bad: 1 of 2 tools skipped:")
+	assert.Contains(t, out, "\nTools (--json gives their definitions, as a catalog file):\n  bad: ok\n")
 	assert.Contains(t, stderr, "[1/1] bad ✓", "progress goes to stderr")
 }
 
