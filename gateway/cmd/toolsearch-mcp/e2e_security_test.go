@@ -176,7 +176,8 @@ func TestE2EHostileClients(t *testing.T) {
 func TestE2EHostileUpstream(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	cfg := writeGatewayConfig(t, map[string]any{"fake": fakeEntry(exe, map[string]string{"FAKE_HUGE": "1500000"})}, nil)
+	cancelFile := filepath.Join(t.TempDir(), "cancelled")
+	cfg := writeGatewayConfig(t, map[string]any{"fake": fakeEntry(exe, map[string]string{"FAKE_HUGE": "1500000", "FAKE_CANCEL_FILE": cancelFile})}, nil)
 	g := startHTTPGateway(t, "--config", cfg, "--no-pinning", "--call-timeout", "5s", "--max-result-bytes", "1048576")
 	var progress atomic.Int32
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "0"}, &mcp.ClientOptions{
@@ -199,12 +200,24 @@ func TestE2EHostileUpstream(t *testing.T) {
 	assert.Less(t, time.Since(start), 30*time.Second)
 	greet(c)
 	greet(other)
+	require.Eventually(t, func() bool { b, _ := os.ReadFile(cancelFile); return string(b) == "cancelled" },
+		10*time.Second, 20*time.Millisecond, "the timed-out call was cancelled upstream")
+
+	// A client that gives up cancels the upstream call too.
+	require.NoError(t, os.Remove(cancelFile))
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "mcp__fake__hang", Arguments: map[string]any{}})
+	cancel()
+	require.Error(t, err)
+	require.Eventually(t, func() bool { b, _ := os.ReadFile(cancelFile); return string(b) == "cancelled" },
+		10*time.Second, 20*time.Millisecond, "the client's cancellation reached the upstream")
 
 	params := &mcp.CallToolParams{Name: "mcp__fake__flood", Arguments: map[string]any{}}
 	params.SetProgressToken("p1")
 	flood, err := cs.CallTool(context.Background(), params)
 	require.NoError(t, err)
 	assert.Equal(t, "flooded", text(flood))
+	assert.Positive(t, progress.Load(), "progress notifications are passed back")
 	assert.Less(t, progress.Load(), int32(5000), "a flood of 5,000 progress notifications is thinned")
 	greet(other)
 

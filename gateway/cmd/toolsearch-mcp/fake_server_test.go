@@ -19,6 +19,7 @@ import (
 //	FAKE_DESC_FILE  a file whose content, when it exists, replaces FAKE_DESC
 //	FAKE_PID_FILE   a file it writes its process id to
 //	FAKE_DELAY      how long it waits before serving (a Go duration), as a slow server does
+//	FAKE_CANCEL_FILE a file hang writes "cancelled" to when its call is cancelled
 //
 // Besides greet it has the hostile tools hang (never answers), flood
 // (sends FAKE_FLOOD progress notifications, default 5000, then answers) and
@@ -68,6 +69,9 @@ func runFakeServer() {
 	srv.AddTool(&mcp.Tool{Name: "hang", Description: "Never answers", InputSchema: obj(nil)},
 		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			<-ctx.Done()
+			if f := os.Getenv("FAKE_CANCEL_FILE"); f != "" {
+				_ = os.WriteFile(f, []byte("cancelled"), 0o600)
+			}
 			return nil, ctx.Err()
 		})
 	srv.AddTool(&mcp.Tool{Name: "flood", Description: "Floods progress notifications", InputSchema: obj(nil)},

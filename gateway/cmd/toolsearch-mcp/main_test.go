@@ -287,3 +287,15 @@ func TestThreeNPMServersAndFailures(t *testing.T) {
 	assert.Equal(t, sumTools-1, rep.Query.TotalDeferredTools, "every listed tool but the broken one is deferred")
 	assert.Contains(t, stderr, "[6/6]")
 }
+
+// Asking for help is not an error: every form exits 0.
+func TestHelpExitsZero(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"serve", "--help"}, {"approve", "--help"}, {"--config", "x.json", "--help"}} {
+		code, stdout, stderr := runCmd(t, args...)
+		assert.Equal(t, 0, code, "%v", args)
+		assert.Contains(t, stdout+stderr, "usage", "%v", args)
+	}
+	code, _, stderr := runCmd(t, "serve")
+	assert.Equal(t, 2, code, "serve without --config is bad usage")
+	assert.Contains(t, stderr, "usage: toolsearch-mcp serve --config FILE")
+}
