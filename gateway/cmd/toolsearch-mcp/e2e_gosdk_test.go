@@ -46,12 +46,14 @@ func dynamicFlow(t *testing.T, c *goClient) {
 }
 
 func TestE2EGoSDKStdioDynamic(t *testing.T) {
+	t.Parallel()
 	cfg := writeGatewayConfig(t, map[string]any{"everything": everythingServer(t)}, nil)
 	c := connectGo(t, stdioGateway(t, "--config", cfg, "--no-pinning"))
 	dynamicFlow(t, c)
 }
 
 func TestE2EGoSDKHTTPDynamic(t *testing.T) {
+	t.Parallel()
 	cfg := writeGatewayConfig(t, map[string]any{"everything": everythingServer(t)}, nil)
 	g := startHTTPGateway(t, "--config", cfg, "--no-pinning")
 	c := connectGo(t, &mcp.StreamableClientTransport{Endpoint: g.url})
@@ -84,11 +86,13 @@ func bridgeFlow(t *testing.T, c *goClient) {
 }
 
 func TestE2EGoSDKStdioBridge(t *testing.T) {
+	t.Parallel()
 	cfg := writeGatewayConfig(t, map[string]any{"everything": everythingServer(t)}, map[string]any{"mode": "bridge"})
 	bridgeFlow(t, connectGo(t, stdioGateway(t, "--config", cfg, "--no-pinning")))
 }
 
 func TestE2EGoSDKHTTPBridge(t *testing.T) {
+	t.Parallel()
 	cfg := writeGatewayConfig(t, map[string]any{"everything": everythingServer(t)}, nil)
 	g := startHTTPGateway(t, "--config", cfg, "--no-pinning", "--mode", "bridge")
 	bridgeFlow(t, connectGo(t, &mcp.StreamableClientTransport{Endpoint: g.url}))

@@ -72,6 +72,7 @@ func mcpgoFlow(t *testing.T, c *client.Client) {
 }
 
 func TestE2EMCPGoStdio(t *testing.T) {
+	t.Parallel()
 	cfg := writeGatewayConfig(t, map[string]any{"everything": everythingServer(t)}, nil)
 	exe, err := os.Executable()
 	require.NoError(t, err)
@@ -82,6 +83,7 @@ func TestE2EMCPGoStdio(t *testing.T) {
 }
 
 func TestE2EMCPGoHTTP(t *testing.T) {
+	t.Parallel()
 	cfg := writeGatewayConfig(t, map[string]any{"everything": everythingServer(t)}, nil)
 	g := startHTTPGateway(t, "--config", cfg, "--no-pinning")
 	// Over Streamable HTTP with sessions, notifications outside a

@@ -49,6 +49,7 @@ func (c *goClient) search(t *testing.T, q string) searchResult {
 // `toolsearch-mcp approve` pins it again; the running gateway then serves
 // it without a restart.
 func TestE2EChangedToolHeldUntilApproved(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	dir := t.TempDir()
@@ -104,6 +105,7 @@ func TestE2EChangedToolHeldUntilApproved(t *testing.T) {
 // With --hold-new-servers, every tool of a server without pins waits for
 // approval; approving the server by name releases them all.
 func TestE2ENewServerHeld(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	state := filepath.Join(t.TempDir(), "pins.json")
@@ -123,6 +125,7 @@ func TestE2ENewServerHeld(t *testing.T) {
 // A killed upstream is reported, disconnected then pending, its tools
 // refused with a clear text meanwhile, and comes back by itself.
 func TestE2EKilledUpstreamComesBack(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	pidFile := filepath.Join(t.TempDir(), "pid")

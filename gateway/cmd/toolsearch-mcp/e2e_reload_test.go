@@ -55,6 +55,7 @@ func writeConfigAt(t *testing.T, path string, servers map[string]any) {
 // servers join (Streamable HTTP with a header, and a legacy SSE server
 // reached by the fallback); on SIGHUP a removed server leaves.
 func TestE2EReloadAndRemoteServers(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	streamable := remoteEverything(t, "streamableHttp")

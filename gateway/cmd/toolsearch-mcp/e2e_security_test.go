@@ -118,6 +118,7 @@ const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pro
 // malformed JSON-RPC, a body over the limit, an unknown method, more
 // sessions than allowed, requests over the rate limit.
 func TestE2EHostileClients(t *testing.T) {
+	t.Parallel()
 	cfg := writeGatewayConfig(t, map[string]any{"everything": everythingServer(t)}, nil)
 	g := startHTTPGateway(t, "--config", cfg, "--no-pinning", "--max-sessions", "3", "--rate", "5", "--burst", "20")
 	good := connectGo(t, &mcp.StreamableClientTransport{Endpoint: g.url})
@@ -174,6 +175,7 @@ func TestE2EHostileClients(t *testing.T) {
 // notifications, a huge result) gets a clear error for that call and
 // leaves the session and the others working.
 func TestE2EHostileUpstream(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	cancelFile := filepath.Join(t.TempDir(), "cancelled")

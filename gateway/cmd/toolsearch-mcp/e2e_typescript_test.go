@@ -54,6 +54,7 @@ func checkTSReport(t *testing.T, rep tsReport) {
 }
 
 func TestE2ETypeScriptStdio(t *testing.T) {
+	t.Parallel()
 	cfg := writeGatewayConfig(t, map[string]any{"everything": everythingServer(t)}, nil)
 	exe, err := os.Executable()
 	require.NoError(t, err)
@@ -61,6 +62,7 @@ func TestE2ETypeScriptStdio(t *testing.T) {
 }
 
 func TestE2ETypeScriptHTTP(t *testing.T) {
+	t.Parallel()
 	cfg := writeGatewayConfig(t, map[string]any{"everything": everythingServer(t)}, nil)
 	g := startHTTPGateway(t, "--config", cfg, "--no-pinning")
 	checkTSReport(t, runTSClient(t, "http", g.url))
