@@ -171,7 +171,7 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg *gateway.Conf
 	problems := map[string][]string{} // of the last listing
 	pending := map[string][]string{}  // of the listing in progress
 	listed := map[string]int{}
-	pool := gateway.NewPool(reg, gateway.PoolHooks{
+	pool, err := gateway.NewPool(reg, gateway.PoolHooks{
 		Error: func(server string, err error) {
 			mu.Lock()
 			pending[server] = append(pending[server], strings.ReplaceAll(err.Error(), "\n", "; "))
@@ -185,6 +185,9 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg *gateway.Conf
 		},
 		Status: func(string, toolsearch.ServerStatus) {},
 	}, timeout, -1)
+	if err != nil {
+		panic(err) // the timeout was checked: it is positive
+	}
 
 	life, kill := context.WithCancel(ctx)
 	rows := make([]serverReport, len(cfg.Names))

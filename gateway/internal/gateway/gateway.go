@@ -127,12 +127,15 @@ func New(cfg *Config, state *StateFile, set Settings) (*Gateway, error) {
 		startup: make(chan struct{}), kick: make(chan struct{}, 1)}
 	g.searchBase = toolsearch.NewSearcher(g.public, &toolsearch.SearchOptions{Strategy: strategy}).ToolDefinition().Description
 	g.life, g.stop = context.WithCancel(context.Background())
-	g.pool = NewPool(g.staging, PoolHooks{
+	g.pool, err = NewPool(g.staging, PoolHooks{
 		Listed:   g.listed,
 		Status:   g.syncStatus,
 		Error:    func(server string, err error) { g.log.Warn("upstream problem", "server", server, "err", err) },
 		Progress: g.progress.forward,
 	}, time.Duration(cmpOr(cfg.Options.ConnectTimeout, Duration(30*time.Second))), set.PingInterval)
+	if err != nil {
+		return nil, err
+	}
 	g.progress.interval = set.ProgressInterval
 	return g, nil
 }

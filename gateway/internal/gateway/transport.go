@@ -37,57 +37,20 @@ func Connect(life context.Context, p Pool, server string, sc ServerConfig, timeo
 		if err == nil || ctx.Err() != nil {
 			return explain(ctx, err, timeout, "")
 		}
-		serr := p.Connect(ctx, server, sseTransport(life, sc.URL, hc))
+		serr := p.Connect(ctx, server, sseTransport(sc.URL, hc))
 		if serr == nil {
 			return nil
 		}
 		return explain(ctx, fmt.Errorf("streamable HTTP: %w; SSE fallback: %w", err, serr), timeout, "")
 	}
-	return explain(ctx, p.Connect(ctx, server, sseTransport(life, sc.URL, hc)), timeout, "")
+	return explain(ctx, p.Connect(ctx, server, sseTransport(sc.URL, hc)), timeout, "")
 }
 
-// sseTransport is the legacy HTTP+SSE transport to url. The SDK's SSE
-// transport reads its event stream under the context given to Connect,
-// which the adapter ends once connected; here the stream lives until life
-// ends (or the session is closed), and only the connecting is bounded by
-// that context.
-func sseTransport(life context.Context, url string, hc *http.Client) mcp.Transport {
-	return lifeTransport{inner: &mcp.SSEClientTransport{Endpoint: url, HTTPClient: hc}, life: life}
-}
-
-type lifeTransport struct {
-	inner mcp.Transport
-	life  context.Context
-}
-
-func (t lifeTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	lctx, cancel := context.WithCancel(t.life)
-	stop := context.AfterFunc(ctx, cancel)
-	conn, err := t.inner.Connect(lctx)
-	if !stop() { // ctx ended while connecting
-		cancel()
-		if err == nil {
-			_ = conn.Close()
-			err = context.Cause(ctx)
-		}
-		return nil, err
-	}
-	if err != nil {
-		cancel()
-		return nil, err
-	}
-	return closeCancel{Connection: conn, cancel: cancel}, nil
-}
-
-// closeCancel ends the stream's context when the connection is closed.
-type closeCancel struct {
-	mcp.Connection
-	cancel context.CancelFunc
-}
-
-func (c closeCancel) Close() error {
-	defer c.cancel()
-	return c.Connection.Close()
+// sseTransport is the legacy HTTP+SSE transport to url. (Its event stream
+// lives as long as the server stays attached: tsmcpsdk.Sessions.Dial
+// bounds only the connecting by the context of Connect.)
+func sseTransport(url string, hc *http.Client) mcp.Transport {
+	return &mcp.SSEClientTransport{Endpoint: url, HTTPClient: hc}
 }
 
 // ErrStartTimeout marks a server that did not list its tools in time.
