@@ -125,9 +125,14 @@ func fakeStdio(b *testing.B, env map[string]string) map[string]any {
 	return fakeEntry(exe, env)
 }
 
-// timeCalls runs call b.N times and reports the median besides ns/op.
+// timeCalls runs call b.N times and reports the median besides ns/op. The
+// benchmark process runs with the garbage collector's target that serve
+// sets (gateway.TuneGC), the direct benchmarks too, so that the client's
+// side is the same in both and the difference is the gateway's; the
+// upstream, a process of its own, keeps Go's default.
 func timeCalls(b *testing.B, call func() error) {
 	b.Helper()
+	gateway.TuneGC()
 	b.ReportAllocs()
 	var took []time.Duration
 	for b.Loop() {

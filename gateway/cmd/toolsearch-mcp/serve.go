@@ -58,6 +58,7 @@ func serve(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Wr
 	if err := fs.Parse(args); err != nil {
 		return helpCode(err)
 	}
+	gateway.TuneGC()
 	if *cfgPath == "" || fs.NArg() > 0 {
 		fs.Usage()
 		return 2

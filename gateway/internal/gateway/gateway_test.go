@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -124,4 +125,17 @@ func TestMCPSchemaProblem(t *testing.T) {
 	assert.Contains(t, mcpSchemaProblem([]byte(`{"properties":{}}`)), `type is not "object"`)
 	assert.Contains(t, mcpSchemaProblem([]byte(`{"type":"array"}`)), `type is not "object"`)
 	assert.Contains(t, mcpSchemaProblem([]byte(`[1]`)), "not a JSON object")
+}
+
+func TestTuneGCLeavesAnExplicitGOGCAlone(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(prev) })
+
+	t.Setenv("GOGC", "150")
+	TuneGC()
+	assert.Equal(t, 100, debug.SetGCPercent(100), "TuneGC with GOGC set should leave the target alone")
+
+	require.NoError(t, os.Unsetenv("GOGC")) // t.Setenv restores it afterwards
+	TuneGC()
+	assert.Equal(t, GCPercent, debug.SetGCPercent(100), "TuneGC without GOGC should set GCPercent")
 }
