@@ -233,7 +233,7 @@ func (r *refScorer) search(pool []*refTool, scope *Scope, query string, k int) (
 	}
 	q := words.Lower(refTrim(query))
 	if q == "" {
-		return "keywords", nil, total
+		return "ranked", nil, total
 	}
 	for _, p := range [][]*refTool{deferred, in} {
 		for _, t := range p {
@@ -271,7 +271,7 @@ func (r *refScorer) search(pool []*refTool, scope *Scope, query string, k int) (
 		}
 	}
 	slices.SortStableFunc(out, func(a, b refHit) int { return cmp.Compare(b.Score, a.Score) })
-	return "keywords", refNamesFirst(in, query, k, out[:min(k, len(out))]), total
+	return "ranked", refNamesFirst(in, query, k, out[:min(k, len(out))]), total
 }
 
 // refNameShaped reports whether a token is shaped as a name of several
@@ -598,7 +598,7 @@ func TestEngineMatchesReference(t *testing.T) {
 					want = []refHit{}
 				}
 				require.Equal(t, want, got, "seed %d round %d: Search(%q, %d) scope %+v", seed, round, q, k, scope)
-				require.Equal(t, form, res.Form, "seed %d: form of %q", seed, q)
+				require.Equal(t, form, res.Form.String(), "seed %d: form of %q", seed, q)
 				require.Equal(t, total, res.TotalDeferredTools, "seed %d: total for %q", seed, q)
 				checked++
 			}
@@ -633,7 +633,7 @@ func TestFullRankingMatchesReferenceScorer(t *testing.T) {
 				q := diffQuery(rng, names)
 				res, err := all.Search(q, math.MaxInt)
 				require.NoError(t, err)
-				if res.Form != "keywords" || slices.Contains(res.Notes, namesListedFirst()) { // the names form reorders: TestEngineMatchesReference checks it
+				if res.Form != FormRanked || slices.Contains(res.Notes, namesListedFirst()) { // the names form reorders: TestEngineMatchesReference checks it
 					continue
 				}
 				got := make([]refHit, 0, len(res.Matches))

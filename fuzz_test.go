@@ -176,7 +176,7 @@ func FuzzSearch(f *testing.F) {
 			want = defaultMaxResults
 		}
 		want = min(want, defaultMaxResultsCap)
-		if res.Form == "select" {
+		if res.Form == FormSelect {
 			want = limitSelect
 		}
 		require.LessOrEqual(t, len(res.Matches), want, "Search(%q, %d) returned too many matches", q, k)
@@ -189,17 +189,17 @@ func FuzzSearch(f *testing.F) {
 			require.True(t, ok, "Search(%q) returned unknown tool %q", q, m.Name)
 			require.True(t, allows(sc, tl), "Search(%q) with scope %v returned %s, which is out of scope", q, sc, m.Name)
 			require.True(t, json.Valid(m.Schema))
-			if res.Form == "keywords" || res.Form == "prefix" {
+			if res.Form == FormRanked || res.Form == FormPrefix {
 				require.True(t, tl.Deferred(), "the %s form returned %s, which is not deferred", res.Form, m.Name)
 			}
-			if i > 0 && res.Form == "keywords" {
+			if i > 0 && res.Form == FormRanked {
 				prev := res.Matches[i-1]
 				require.GreaterOrEqual(t, prev.Score, m.Score, "Search(%q): ranked by score", q)
 				if prev.Score == m.Score {
 					require.Less(t, pos[prev.Name], pos[m.Name], "Search(%q): ties keep pool order", q)
 				}
 			}
-			if i > 0 && res.Form == "prefix" {
+			if i > 0 && res.Form == FormPrefix {
 				require.Less(t, pos[res.Matches[i-1].Name], pos[m.Name], "prefix matches are in pool order")
 			}
 		}

@@ -46,7 +46,7 @@ var rootLayers = []struct {
 	name  string
 	files []string
 }{
-	{"tool model", []string{"errors.go", "tool.go", "tool_mcp.go", "tool_catalog.go"}},
+	{"tool model", []string{"errors.go", "enum.go", "tool.go", "tool_mcp.go", "tool_catalog.go"}},
 	{"texts for the model", []string{"prompt.go"}},
 	{"entries", []string{"entry.go", "entry_schema.go"}},
 	{"keyword index", []string{"index.go", "index_scratch.go", "scoring.go"}},

@@ -184,12 +184,9 @@ func suggestionsCut() string {
 func leftOutUnloaded(name string, err error) string { return name + " was left out: " + modelText(err) }
 
 // modelText returns the text of err, an error of the package or of a
-// user's LoadSchema (which may quote an MCP server), for the model: without
-// the "toolsearch: " prefix of the sentinels it wraps, and cut to a few
-// hundred bytes of valid UTF-8.
-func modelText(err error) string {
-	return text.Clip(strings.ReplaceAll(err.Error(), "toolsearch: ", ""))
-}
+// user's LoadSchema (which may quote an MCP server), for the model
+// (ModelText), cut to a few hundred bytes of valid UTF-8.
+func modelText(err error) string { return text.Clip(ModelText(err)) }
 
 // The refusals of ToolSearch input. invalidQuery puts invalidInputPrefix
 // before each.

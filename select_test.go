@@ -31,7 +31,7 @@ func TestSelect(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := search(t, s, tc.query, 2)
-			assert.Equal(t, "select", res.Form)
+			assert.Equal(t, FormSelect, res.Form)
 			if tc.want == nil {
 				tc.want = []string{}
 			}
@@ -40,7 +40,7 @@ func TestSelect(t *testing.T) {
 		})
 	}
 	for _, q := range []string{" select:Read", "select:Read\nWebFetch", "select:", "selec:Read"} {
-		assert.NotEqual(t, "select", search(t, s, q, 0).Form, "%q is not a select query", q)
+		assert.NotEqual(t, FormSelect, search(t, s, q, 0).Form, "%q is not a select query", q)
 	}
 }
 

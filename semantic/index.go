@@ -37,19 +37,25 @@ type toolKey struct {
 }
 
 // Index builds the hybrid index of c, finds the vectors of c's tools (in
-// prev's table, then in the Store) and queues the others for embedding.
-// It does not wait for any embedding.
-func (s *Strategy) Index(c toolsearch.Corpus, prev toolsearch.Index) toolsearch.Index {
-	p, _ := prev.(*index)
-	var lexPrev toolsearch.Index
-	var oldDocs map[string]toolKey
-	var tab *table
-	if p != nil {
-		lexPrev, oldDocs, tab = p.lex, p.docs, p.tab
-	}
+// the Store) and queues the others for embedding. It does not wait for
+// any embedding.
+func (s *Strategy) Index(c *toolsearch.Corpus) toolsearch.Index {
+	return s.build(c, s.lex.Index(c), nil, nil)
+}
+
+// Update patches the hybrid index with the tools that changed, keeps the
+// vectors of x's table, and queues the tools without one for embedding,
+// as Index does.
+func (x *index) Update(c *toolsearch.Corpus) toolsearch.Index {
+	return x.s.build(c, x.lex.Update(c), x.docs, x.tab)
+}
+
+// build returns the index of c over lex, the hybrid index of c, reusing
+// the keys of oldDocs and the vectors of tab (nil: none).
+func (s *Strategy) build(c *toolsearch.Corpus, lex toolsearch.Index, oldDocs map[string]toolKey, tab *table) toolsearch.Index {
 	n := c.Len()
 	x := &index{
-		s: s, lex: s.lex.Index(c, lexPrev), n: n,
+		s: s, lex: lex, n: n,
 		keys: make([]Key, n), docs: make(map[string]toolKey, n),
 	}
 	texts := make(map[Key]string) // of the tools whose key is new
@@ -94,9 +100,11 @@ func (s *Strategy) report(err error) {
 // Rank ranks by the hybrid index, then fuses the embedding ranking in
 // (see Strategy). When there is no embedding ranking, the hybrid hits are
 // returned as they are, with a note.
-func (x *index) Rank(ctx context.Context, query string, hits []toolsearch.Hit) ([]toolsearch.Hit, []string, error) {
+func (x *index) Rank(ctx context.Context, qu toolsearch.Query, hits []toolsearch.Hit) ([]toolsearch.Hit, []string, error) {
+	query := qu.Text
 	base := len(hits)
-	hits, notes, err := x.lex.Rank(ctx, query, hits)
+	// Every hybrid hit: the fusion may raise any of them into the best K.
+	hits, notes, err := x.lex.Rank(ctx, toolsearch.Query{Text: query, K: -1}, hits)
 	if err != nil || x.n == 0 {
 		return hits, notes, err
 	}

@@ -59,7 +59,7 @@ func TestSemanticCompaction(t *testing.T) {
 
 	// The index of the old version (a search that started before the
 	// change) still searches its own vectors.
-	hits, notes, err := before.Rank(context.Background(), "thing number 2999", nil)
+	hits, notes, err := before.Rank(context.Background(), toolsearch.Query{Text: "thing number 2999", K: -1}, nil)
 	require.NoError(t, err)
 	assert.Empty(t, notes)
 	best := slices.MaxFunc(hits, func(a, b toolsearch.Hit) int { return cmp.Compare(a.Score, b.Score) })
@@ -73,12 +73,24 @@ type recording struct {
 	last *index
 }
 
-func (r *recording) Index(c toolsearch.Corpus, prev toolsearch.Index) toolsearch.Index {
-	x := r.Strategy.Index(c, prev)
+func (r *recording) Index(c *toolsearch.Corpus) toolsearch.Index { return r.keep(r.Strategy.Index(c)) }
+
+// keep records x, an index of the semantic strategy.
+func (r *recording) keep(x toolsearch.Index) toolsearch.Index {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.last = x.(*index)
-	r.mu.Unlock()
-	return x
+	return recordingIndex{r.last, r}
+}
+
+// recordingIndex is an index whose updates its recording keeps.
+type recordingIndex struct {
+	*index
+	r *recording
+}
+
+func (x recordingIndex) Update(c *toolsearch.Corpus) toolsearch.Index {
+	return x.r.keep(x.index.Update(c))
 }
 
 // lastIndex returns the index of s's registry's current version.
@@ -89,16 +101,10 @@ func (r *recording) lastIndex(s *toolsearch.Searcher) *index {
 	return r.last
 }
 
-// sliceCorpus is a Corpus of tools.
-type sliceCorpus []toolsearch.Tool
-
-func (c sliceCorpus) Len() int                   { return len(c) }
-func (c sliceCorpus) Tool(i int) toolsearch.Tool { return c[i] }
-
 // corpusOf returns the deferred tools of reg in pool order, the corpus
 // its indexes are built over.
-func corpusOf(reg *toolsearch.Registry) sliceCorpus {
-	var c sliceCorpus
+func corpusOf(reg *toolsearch.Registry) []toolsearch.Tool {
+	var c []toolsearch.Tool
 	for t := range reg.Tools() {
 		if t.Deferred() {
 			c = append(c, t)
@@ -270,9 +276,9 @@ func FuzzSemanticRank(f *testing.F) {
 	s.Prepare()
 	require.NoError(f, st.Wait(context.Background()))
 	x := st.lastIndex(s)
-	hyb := toolsearch.HybridStrategy().Index(corpusOf(reg), nil)
+	hyb := toolsearch.HybridStrategy().Index(toolsearch.NewCorpus(corpusOf(reg)))
 	f.Fuzz(func(t *testing.T, q string) {
-		hits, notes, err := x.Rank(context.Background(), q, nil)
+		hits, notes, err := x.Rank(context.Background(), toolsearch.Query{Text: q, K: -1}, nil)
 		require.NoError(t, err)
 		assert.Empty(t, notes, "every tool is embedded and the embedder works")
 		seen := map[int]bool{}
@@ -282,10 +288,10 @@ func FuzzSemanticRank(f *testing.F) {
 			assert.False(t, seen[h.Tool], "tool %d once", h.Tool)
 			seen[h.Tool] = true
 		}
-		again, _, _ := x.Rank(context.Background(), q, nil)
+		again, _, _ := x.Rank(context.Background(), toolsearch.Query{Text: q, K: -1}, nil)
 		assert.ElementsMatch(t, hits, again, "deterministic")
 		if hasRequired(q) {
-			lex, _, _ := hyb.Rank(context.Background(), q, nil)
+			lex, _, _ := hyb.Rank(context.Background(), toolsearch.Query{Text: q, K: -1}, nil)
 			matched := map[int]bool{}
 			for _, h := range lex {
 				matched[h.Tool] = true

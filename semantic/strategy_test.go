@@ -175,7 +175,7 @@ func TestSemanticFindsParaphrase(t *testing.T) {
 	assert.Equal(t, "mcp__git__git_stash", res.Matches[0].Name)
 	assert.Equal(t, toolsearch.RuleSemantic, res.Matches[0].Rules)
 	assert.Empty(t, res.Notes)
-	assert.Equal(t, "keywords", res.Form)
+	assert.Equal(t, toolsearch.FormRanked, res.Form)
 	assert.LessOrEqual(t, len(res.Matches), 5, "max_results applies")
 
 	// A tool both rankings find keeps its keyword rules.

@@ -98,7 +98,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	var datasets fileList
 	fs.Var(&datasets, "dataset", "dataset `file` (repeatable; more files may follow the flags)")
 	catalog := fs.String("catalog", "", "catalog `file` for datasets without \"tools\" (required by them)")
-	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex, hybrid, semantic (with --vectors), or all")
+	strategy := fs.String("strategy", "default", strategyHelp+", semantic (with --vectors), or all")
 	asJSON := fs.Bool("json", false, "print JSON")
 	markdown := fs.Bool("markdown", false, "print a Markdown table (dataset × strategy) of the --metrics")
 	metrics := fs.String("metrics", "r5", "with --markdown, the `list` of metrics in each cell, comma-separated: r1, r5, mrr, ndcg")

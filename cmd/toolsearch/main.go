@@ -33,7 +33,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usageText = `usage:
+var usageText = `usage:
   toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
   toolsearch prompt [--catalog FILE]
   toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
@@ -46,8 +46,8 @@ given as "-" is read from standard input; no input over --max-input-bytes
 --format anthropic prints the user message that answers a ToolSearch call
 with id toolu_01: the tool_result, then the text blocks that follow it.
 batch and eval send every query through the ToolSearch call a model makes.
-Strategies: default (Claude Code's keyword scoring), bm25, regex, hybrid;
-eval also takes semantic, with --vectors FILE.
+Strategies: ` + strings.Join(strategyNames, ", ") + ` (default: Claude Code's
+keyword scoring); eval also takes semantic, with --vectors FILE.
 embed writes FILE: the vectors of the texts the semantic strategy embeds
 for the datasets' tools and queries, from an OpenAI-compatible embeddings
 endpoint (the API key, if needed, in OPENAI_API_KEY); eval then needs no
@@ -63,7 +63,10 @@ const (
 
 // strategyNames are the built-in strategies, in the order they are
 // documented; "--strategy all" runs them all.
-var strategyNames = []string{"default", "bm25", "regex", "hybrid"}
+var strategyNames = toolsearch.StrategyNames()
+
+// strategyHelp is the help of a --strategy flag.
+var strategyHelp = "ranking strategy: " + strings.Join(strategyNames, ", ")
 
 // run executes the command line args and returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -181,7 +184,7 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 	catalog := fs.String("catalog", "", "catalog `file` (default: the embedded demo catalog)")
 	maxN := fs.Int("max", 0, "maximum keyword matches (default 5)")
 	format := fs.String("format", "text", "output: text, json, anthropic or functions")
-	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex or hybrid")
+	strategy := fs.String("strategy", "default", strategyHelp)
 	limit := inputLimit(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -262,7 +265,7 @@ func writeText(w io.Writer, res *toolsearch.Result) error {
 	fmt.Fprintf(&b, "%s query %q: %d match(es) among %d deferred tools\n", res.Form, res.Query, len(res.Matches), res.TotalDeferredTools)
 	for i, m := range res.Matches {
 		fmt.Fprintf(&b, "%2d. %s", i+1, m.Name)
-		if res.Form == "keywords" {
+		if res.Form == toolsearch.FormRanked {
 			fmt.Fprintf(&b, "  score %.4g (%s)", m.Score, ruleNames(m.Rules))
 		}
 		if !m.Deferred {
@@ -432,7 +435,7 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("batch", stderr)
 	catalog := fs.String("catalog", "", "catalog `file` (required)")
 	queries := fs.String("queries", "", "queries `file`: a JSON array of strings or {\"query\",\"max_results\"} (required)")
-	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex or hybrid")
+	strategy := fs.String("strategy", "default", strategyHelp)
 	maxCap := fs.Int("max-results-cap", defaultMaxResultsCap, "largest max_results honoured; a query asking for more is lowered to it, with a note, as a model's call is")
 	limit := inputLimit(fs)
 	if err := parse(fs, args); err != nil {

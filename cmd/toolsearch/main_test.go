@@ -32,7 +32,7 @@ func TestReadmeCommand(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	lines := strings.Split(out, "\n")
 	require.GreaterOrEqual(t, len(lines), 2)
-	assert.Contains(t, lines[0], `keywords query "create github issue": 5 match(es)`)
+	assert.Contains(t, lines[0], `ranked query "create github issue": 5 match(es)`)
 	assert.True(t, strings.HasPrefix(lines[1], " 1. mcp__github__create_issue  score 42"), "first match: %q", lines[1])
 }
 
