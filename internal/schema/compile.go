@@ -82,11 +82,15 @@ func Compile(raw json.RawMessage) (*jsonschema.Schema, error) {
 		c := jsonschema.NewCompiler()
 		c.Draft = d
 		c.LoadURL = refuseLoad
+		for name, f := range formats {
+			c.Formats[name] = f
+		}
 		if err := c.AddResource(schemaURL, bytes.NewReader(raw)); err != nil {
 			return nil, invalid("%v", err)
 		}
 		s, err := compileGuarded(c)
 		if err == nil {
+			replaceKeywords(s)
 			return s, nil
 		}
 		if first == nil {
