@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -102,9 +103,26 @@ func newKeywords(s *jsonschema.Schema) *keywords {
 			k.enum[string(b)] = struct{}{}
 			k.longest = max(k.longest, len(b))
 		}
-		k.enumMsg = enumMessage(s.Enum)
+		k.enumMsg = clipMessage(enumMessage(s.Enum))
 	}
+	k.constMsg = clipMessage(k.constMsg)
 	return k
+}
+
+// maxKeywordMessage bounds the message of an enum or const: the library
+// would copy all its values into every error, and the model reads only
+// the first text.MaxClip bytes of one.
+const maxKeywordMessage = 512
+
+func clipMessage(m string) string {
+	if len(m) <= maxKeywordMessage {
+		return m
+	}
+	m = m[:maxKeywordMessage]
+	for len(m) > 0 && !utf8.RuneStart(m[len(m)-1]) {
+		m = m[:len(m)-1]
+	}
+	return strings.ToValidUTF8(m[:len(m)-1], "") + "…"
 }
 
 // enumMessage is the library's message for a value not in enum.

@@ -30,11 +30,13 @@ import (
 // The weights, measured on the schema library (one unit ≈ one step of a
 // regular-expression program over one byte):
 //   - a subschema applied to a value: 300, plus an eighth of the bytes of
-//     the value's location, a quarter of those of the subschema's own
-//     location and half the square of the number of subschemas being
-//     applied around it (the library rebuilds its location strings from
-//     those on every failure, so deep arguments against a recursive schema
-//     cost the cube of their depth); plus 200 per member when the value is
+//     the value's location, twice those of the subschema's own location
+//     (copied into every error, several times) and the square of the
+//     number of subschemas being applied around it (the library rebuilds
+//     its location strings from those on every failure, so deep arguments
+//     against a recursive schema cost the cube of their depth); plus the
+//     bytes of the texts its errors quote from the schema (a pattern, the
+//     required names); plus 200 per member when the value is
 //     an object and 40 per item when it is an array (the library copies
 //     the keys or indexes of the value for every subschema applied to it);
 //   - a number checked against minimum, maximum, multipleOf or the type
@@ -46,8 +48,8 @@ import (
 //     "regex" (parsed), and the same for a property name that must be a
 //     regular expression (regexProperties);
 //   - an enum or const: twice the longest canonical text of its values
-//     plus 64 (the value is canonicalised up to that length once, then
-//     looked up);
+//     plus 64 and the bytes of its message, at most 512 (the value is
+//     canonicalised up to that length once, then looked up);
 //   - uniqueItems: the bytes of the array's canonical text plus 20 per
 //     item;
 //   - an object: 2 per property, required name or dependency listed.
@@ -101,18 +103,25 @@ func NewValidator(s *jsonschema.Schema) *Validator {
 	return cv
 }
 
-// valuesWork is the work of checking a value against s's enum and const.
+// valuesWork is the work of checking a value against s's enum and const,
+// and of the texts from the schema its errors quote.
 func valuesWork(s *jsonschema.Schema) int {
+	n := 0
+	if s.Pattern != nil {
+		n += len(s.Pattern.String()) // quoted in its error
+	}
+	for _, r := range s.Required {
+		n += len(r) + 4 // listed in its error
+	}
 	if k, ok := s.Extensions["toolsearch"].(*keywords); ok {
 		if k.hasConst || k.enum != nil {
-			return 2*k.longest + 64
+			n += 2*k.longest + 64 + len(k.constMsg) + len(k.enumMsg)
 		}
-		return 0
+		return n
 	}
-	n := 0
 	for _, v := range append(s.Enum, s.Constant...) {
 		b, _ := json.Marshal(v)
-		n += len(b) + workLibNumber*countNumbers(v)
+		n += 2*len(b) + workLibNumber*countNumbers(v) // compared, then quoted in the error
 	}
 	return n
 }
@@ -212,7 +221,7 @@ func (w *workWalk) apply(s *jsonschema.Schema, v any) bool {
 	if s == nil {
 		return true
 	}
-	cost := WorkApply + w.path/8 + len(s.Location)/4 + w.depth*w.depth/2 + w.cv.values[s]
+	cost := WorkApply + w.path/8 + 2*len(s.Location) + w.depth*w.depth + w.cv.values[s]
 	switch v := v.(type) {
 	case map[string]any:
 		cost += workMember * len(v)
