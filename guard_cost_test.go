@@ -164,6 +164,7 @@ func TestWorkChargesEveryApplication(t *testing.T) {
 		fmt.Fprintf(&keys, `"k%d":1,`, i)
 	}
 	obj := `{` + strings.TrimSuffix(keys.String(), ",") + `}`
+	few := strings.TrimSuffix(keys.String()[:strings.Index(keys.String(), `"k400":`)], ",")
 	allOf := func(n int, sub string) string {
 		return `{"allOf":[` + strings.TrimSuffix(strings.Repeat(sub+",", n), ",") + `]}`
 	}
@@ -174,7 +175,8 @@ func TestWorkChargesEveryApplication(t *testing.T) {
 		{"a 90k-key object against one subschema", `{"type":"object"}`, obj},
 		{"100k items against allOf of 10 array subschemas", allOf(10, `{"type":"array"}`), `[` + strings.TrimSuffix(strings.Repeat("1,", 100_000), ",") + `]`},
 		{"numbers near the bounds against multipleOf", `{"items":{"multipleOf":7e400,"minimum":1e-400}}`, `[` + strings.TrimSuffix(strings.Repeat(bigNum+",", 5_000), ",") + `]`},
-		{"members failing under a subschema with a 30 KB location", `{"$defs":{"` + longName + `":{"type":"string"}},"additionalProperties":{"$ref":"#/$defs/` + longName + `"}}`, obj},
+		{"400 members failing under a subschema with a 30 KB location", `{"$defs":{"` + longName + `":{"type":"string"}},"additionalProperties":{"$ref":"#/$defs/` + longName + `"}}`,
+			`{` + few + `}`},
 		{"long names that must be regular expressions", `{"regexProperties":true}`, `{"` + strings.Repeat("a", 200_000) + `":1}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
