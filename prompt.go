@@ -265,6 +265,10 @@ func refuseArgsNotJSON(name string, err error) string {
 	return "The arguments for " + name + " are not valid JSON: " + err.Error() + "."
 }
 
+func refuseArgsDuplicate(name, why string) string {
+	return "The arguments for " + name + " give a key twice: " + why + ". Send each key once, with the one value you mean."
+}
+
 func refuseArgsNotLoaded(name, why string) string {
 	return "The arguments for " + name + " do not match its schema (" + why + "). This tool's schema was not loaded: call ToolSearch with select:" + name + ", then retry."
 }
