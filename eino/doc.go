@@ -29,7 +29,7 @@
 // through Options.CallTool:
 //
 //	reg := &toolsearch.Registry{}
-//	hub, err := mcphub.New(reg, nil) // then hub.Attach(ctx, sessions.Dial("github", client, transport, nil))
+//	hub := mcphub.New(reg, nil) // then hub.Attach(ctx, sessions.Dial("github", client, transport, nil))
 //	mw, err := tseino.New(ctx, &tseino.Options{DynamicTools: tools, Registry: reg, CallTool: hub.CallToolText})
 //
 // The registry's tools are given to the agent when a run starts: a tool a

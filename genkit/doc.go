@@ -31,7 +31,7 @@
 // through Options.CallTool:
 //
 //	reg := &toolsearch.Registry{}
-//	hub, err := mcphub.New(reg, nil) // then hub.Attach(ctx, sessions.Dial("github", client, transport, nil))
+//	hub := mcphub.New(reg, nil) // then hub.Attach(ctx, sessions.Dial("github", client, transport, nil))
 //	deferred, err := tsgenkit.New(&tsgenkit.Options{DynamicTools: tools, Registry: reg,
 //		CallTool: func(ctx context.Context, name string, args json.RawMessage) (any, error) {
 //			return hub.CallToolText(ctx, name, args)

@@ -5,7 +5,7 @@
 // status, close) and routes tool calls; this package supplies mcp-go's
 // side, a Conn over one *client.Client.
 //
-//	hub, err := mcphub.New(reg, nil)
+//	hub := mcphub.New(reg, nil)
 //	c, err := client.NewStdioMCPClient("npx", nil, "-y", "@modelcontextprotocol/server-memory")
 //	err = hub.Attach(ctx, tsmcpgo.Client("memory", c, nil))
 //	res, err := hub.CallTool(ctx, "mcp__memory__read_graph", nil)

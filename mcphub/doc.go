@@ -12,7 +12,7 @@
 // The package depends on the standard library and toolsearch only, so that
 // both adapters, versioned separately, build on one versioned core.
 //
-//	hub, err := mcphub.New(reg, nil)
+//	hub := mcphub.New(reg, nil)
 //	var sdk tsmcpsdk.Sessions
 //	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, sdk.ClientOptions(nil))
 //	err = hub.Attach(ctx, // started together

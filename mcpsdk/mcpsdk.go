@@ -5,7 +5,7 @@
 // pings, status, close) and routes tool calls; this package supplies the
 // SDK's side, a Conn over one *mcp.ClientSession.
 //
-//	hub, err := mcphub.New(reg, nil)
+//	hub := mcphub.New(reg, nil)
 //	var sessions tsmcpsdk.Sessions
 //	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, sessions.ClientOptions(nil))
 //	err = hub.Attach(ctx, sessions.Dial("everything", client, transport, nil))

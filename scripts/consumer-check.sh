@@ -239,7 +239,7 @@ var entryPoints = []any{tsanthropic.NewSession, tsanthropic.ToolParam, tsopenai.
 
 func main() {
 	ctx := context.Background()
-	hub, err := mcphub.New(nil, nil)
+	hub := mcphub.New(nil, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -83,7 +83,7 @@ func (g *Gateway) forward(ctx context.Context, req *mcp.CallToolRequest, tc *too
 		}
 	}
 	g.mu.Lock()
-	timeout := time.Duration(cmpOr(g.cfg.Options.CallTimeout, Duration(60*time.Second)))
+	timeout := time.Duration(orDefault(g.cfg.Options.CallTimeout, Duration(60*time.Second)))
 	g.mu.Unlock()
 	cctx, cancel := context.WithTimeoutCause(ctx, timeout, errCallTimeout)
 	defer cancel()
