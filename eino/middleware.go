@@ -76,8 +76,8 @@ type Options struct {
 //     to a registry tool with Session.CheckCall before it runs.
 //
 // A ToolSearch call that cannot be answered, and a call that CheckCall
-// refuses, reach the model as the tool's output, with the error text as
-// toolsearch wrote it: eino's tool messages have no error flag.
+// refuses, reach the model as the tool's output, with
+// toolsearch.ModelText(err): eino's tool messages have no error flag.
 //
 // The middleware is safe for concurrent use: each run has its own
 // Session.
@@ -362,7 +362,7 @@ func (m *middleware) check(ctx context.Context, name, args string) (checked stri
 	}
 	call, err := r.session.CheckCall(name, json.RawMessage(args))
 	if err != nil {
-		return "", err.Error(), false
+		return "", toolsearch.ModelText(err), false
 	}
 	return string(call.Arguments), "", true
 }

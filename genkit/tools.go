@@ -240,7 +240,7 @@ func (c *Conversation) tools() ([]ai.ToolRef, map[string]bool, error) {
 		refs = append(refs, c.tool(name, rt.Description, func(ctx context.Context, args json.RawMessage) (*ai.MultipartToolResponse, error) {
 			call, err := c.s.CheckCall(name, args)
 			if err != nil {
-				return &ai.MultipartToolResponse{Output: err.Error()}, nil
+				return &ai.MultipartToolResponse{Output: toolsearch.ModelText(err)}, nil
 			}
 			return c.run(ctx, name, call.Arguments)
 		}))
@@ -298,7 +298,7 @@ func (c *Conversation) search(ctx context.Context, args json.RawMessage) (*ai.Mu
 func answer(ctx context.Context, s *toolsearch.Session, args json.RawMessage) string {
 	res, err := s.CallContext(ctx, args)
 	if err != nil {
-		return err.Error()
+		return toolsearch.ModelText(err)
 	}
 	content, after := res.Content(s.Format())
 	texts := make([]string, 0, len(content)+len(after))
@@ -313,7 +313,7 @@ func answer(ctx context.Context, s *toolsearch.Session, args json.RawMessage) st
 func (c *Conversation) bridge(ctx context.Context, args json.RawMessage) (*ai.MultipartToolResponse, error) {
 	call, err := c.s.CheckCall(toolsearch.CallToolName, args)
 	if err != nil {
-		return &ai.MultipartToolResponse{Output: err.Error()}, nil
+		return &ai.MultipartToolResponse{Output: toolsearch.ModelText(err)}, nil
 	}
 	return c.run(ctx, call.Tool.Name, call.Arguments)
 }
