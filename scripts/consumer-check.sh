@@ -202,14 +202,18 @@ func main() {
 }
 EOF2
 
-# 2. Every example program, copied out.
-example examples/quickstart
-example anthropic/examples/agent anthropic
-example openai/examples/agent openai
-example eino/examples/agent eino
-example genkit/examples/agent genkit
-example mcpsdk/examples/inmemory mcpsdk
-example mcpgo/examples/inprocess mcpgo
+# 2. Every example program, copied out: the root's (examples/*) with the
+# root only, and each adapter's (ADAPTER/examples/*) with that adapter.
+# The directories are listed, not named here, so that a new example is
+# checked too.
+for d in "$repo"/examples/*/ "$repo"/*/examples/*/; do
+  rel=${d#"$repo"/}
+  rel=${rel%/}
+  case $rel in
+    examples/*) example "$rel" ;;
+    *) example "$rel" "${rel%%/*}" ;;
+  esac
+done
 
 # 3. The root and every adapter but genkit in one module; servers of both
 # MCP adapters in one hub, whose CallTool routes to either.
