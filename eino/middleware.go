@@ -97,6 +97,12 @@ func New(ctx context.Context, opts *Options) (adk.ChatModelAgentMiddleware, erro
 		callTool:   cfg.CallTool,
 		onError:    cfg.OnError,
 	}
+	// The Genkit adapter's New has the same loop, on purpose: what the two
+	// share is the shape (convert, refuse a duplicate, defer, register into
+	// the given registry or a new one), while every step reads the
+	// framework's own tool type (Info(ctx) here, Definition there). Sharing
+	// it would take an exported generic helper in the root module, an API
+	// for two callers of separately versioned modules, to save twenty lines.
 	tools := make([]toolsearch.Tool, 0, len(cfg.DynamicTools))
 	for i, bt := range cfg.DynamicTools {
 		if bt == nil {

@@ -74,6 +74,12 @@ func New(opts *Options) (*Tools, error) {
 		cfg = *opts
 	}
 	t := &Tools{dynamic: map[string]ai.Tool{}, defs: map[string]*ai.ToolDefinition{}, callTool: cfg.CallTool, onError: cfg.OnError}
+	// The eino adapter's New has the same loop, on purpose: what the two
+	// share is the shape (convert, refuse a duplicate, defer, register into
+	// the given registry or a new one), while every step reads the
+	// framework's own tool type (Definition here, Info(ctx) there). Sharing
+	// it would take an exported generic helper in the root module, an API
+	// for two callers of separately versioned modules, to save twenty lines.
 	tools := make([]toolsearch.Tool, 0, len(cfg.DynamicTools))
 	for i, at := range cfg.DynamicTools {
 		if at == nil {
