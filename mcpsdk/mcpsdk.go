@@ -8,7 +8,7 @@
 //	hub := mcphub.New(reg, nil)
 //	var sessions tsmcpsdk.Sessions
 //	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, sessions.ClientOptions(nil))
-//	err = hub.Attach(ctx, sessions.Dial("everything", client, transport, nil))
+//	err := hub.Attach(ctx, sessions.Dial("everything", client, transport, nil))
 //	res, err := hub.CallTool(ctx, "mcp__everything__echo", args)
 //
 // The SDK delivers notifications/tools/list_changed to the Client's
