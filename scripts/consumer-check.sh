@@ -178,8 +178,8 @@ import (
 )
 
 func main() {
-	if _, err := mcphub.New(nil, nil); err != nil {
-		panic(err)
+	if mcphub.New(nil, nil).Registry() == nil {
+		panic("no registry")
 	}
 	var sessions tsmcpsdk.Sessions
 	_ = mcp.NewClient(&mcp.Implementation{Name: "consumer", Version: "0"}, sessions.ClientOptions(nil))
@@ -244,9 +244,6 @@ var entryPoints = []any{tsanthropic.NewSession, tsanthropic.ToolParam, tsopenai.
 func main() {
 	ctx := context.Background()
 	hub := mcphub.New(nil, nil)
-	if err != nil {
-		panic(err)
-	}
 	sdkServer := mcp.NewServer(&mcp.Implementation{Name: "sdk", Version: "1"}, nil)
 	sdkServer.AddTool(&mcp.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
