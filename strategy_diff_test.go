@@ -16,7 +16,7 @@ import (
 
 // refBM25 ranks c's tools for query as BM25Strategy documents it, the
 // straightforward way: every tool's words counted, every tool scored.
-func refBM25(st bm25Strategy, c Corpus) func(query string) []Hit {
+func refBM25(st bm25Strategy, c *Corpus) func(query string) []Hit {
 	n := c.Len()
 	type doc struct {
 		tf    map[string]float64
@@ -100,7 +100,7 @@ func longQuery(rng *rand.Rand, names []string) string {
 // index after the first is the previous one patched), and with the
 // reference ref builds over the same Corpus: the same hits, scores and
 // rules.
-func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus) func(q string) []Hit, extra func(rng *rand.Rand, names []string) string) {
+func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c *Corpus) func(q string) []Hit, extra func(rng *rand.Rand, names []string) string) {
 	catalogs, queries := sweepSize(20, 150), 12
 	byTool := func(a, b Hit) int { return a.Tool - b.Tool }
 	checked := 0
@@ -116,7 +116,7 @@ func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus) func(q s
 				}
 			}
 			snap := r.load()
-			c := &snapshotCorpus{snap}
+			c := corpusOf(&r, snap)
 			idx := s.indexOf(snap)
 			var names []string
 			for i := range c.Len() {
@@ -133,7 +133,7 @@ func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus) func(q s
 				default:
 					q = diffQuery(rng, names)
 				}
-				got, _, err := idx.Rank(context.Background(), q, nil)
+				got, _, err := idx.Rank(context.Background(), Query{Text: q, K: -1}, nil)
 				require.NoError(t, err)
 				want := rank(q)
 				slices.SortFunc(got, byTool)
@@ -147,7 +147,7 @@ func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus) func(q s
 				require.Equal(t, want, got, "seed %d round %d: %s Rank(%q)", seed, round, st.Name(), q)
 				// The best k, as the Searcher asks for them.
 				k := 1 + rng.IntN(8)
-				top, _, err := idx.(topRanker).rankTop(context.Background(), q, k, nil, nil)
+				top, _, err := idx.Rank(context.Background(), Query{Text: q, K: k}, nil)
 				require.NoError(t, err)
 				slices.SortFunc(want, compareHits)
 				want = want[:min(k, len(want))]
@@ -167,7 +167,7 @@ func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus) func(q s
 
 func TestBM25MatchesReference(t *testing.T) {
 	for _, st := range []bm25Strategy{BM25Strategy(nil).(bm25Strategy), BM25Strategy(&BM25Options{K1: 0.9, B: 0.3}).(bm25Strategy)} {
-		checkStrategyAgainst(t, st, func(c Corpus) func(string) []Hit { return refBM25(st, c) }, nil)
+		checkStrategyAgainst(t, st, func(c *Corpus) func(string) []Hit { return refBM25(st, c) }, nil)
 	}
 }
 
@@ -216,7 +216,7 @@ func hybridShapeQuery(rng *rand.Rand, names []string) string {
 
 func TestHybridMatchesReference(t *testing.T) {
 	st := HybridStrategy().(hybridStrategy)
-	checkStrategyAgainst(t, st, func(c Corpus) func(string) []Hit {
+	checkStrategyAgainst(t, st, func(c *Corpus) func(string) []Hit {
 		ref := refHybridBuild(st, c)
 		return func(q string) []Hit {
 			hits, _, err := ref.Rank(context.Background(), q, nil)
@@ -255,11 +255,11 @@ func TestHybridBigCounts(t *testing.T) {
 		Tool{Name: "third_tool", ShouldDefer: true, Description: strings.Repeat("spam ", 300) + "eggs"}))
 	var prev Index
 	check := func(what string) {
-		c := &snapshotCorpus{r.load()}
-		x := st.Index(c, prev)
+		c := corpusOf(r, r.load())
+		x := indexFor(st, c, prev)
 		prev = x
 		for _, q := range []string{"spam", "eggs", "spam eggs", "+eggs tool"} {
-			got, _, err := x.Rank(context.Background(), q, nil)
+			got, _, err := x.Rank(context.Background(), Query{Text: q, K: -1}, nil)
 			require.NoError(t, err)
 			want, _, err := refHybridBuild(st, c).Rank(context.Background(), q, nil)
 			require.NoError(t, err)
@@ -287,13 +287,13 @@ func TestHybridBigCounts(t *testing.T) {
 func TestHybridTermCountLimit(t *testing.T) {
 	var r Registry
 	require.NoError(t, r.Register(Tool{Name: "get_issue", ShouldDefer: true}))
-	x := HybridStrategy().Index(&snapshotCorpus{r.load()}, nil)
+	x := HybridStrategy().Index(corpusOf(&r, r.load()))
 	var b strings.Builder
 	for i := range hybridMaxAccTerms + 1 {
 		fmt.Fprintf(&b, "issue%d ", i)
 	}
 	b.WriteString("+get")
-	hits, notes, err := x.Rank(context.Background(), b.String(), nil)
+	hits, notes, err := x.Rank(context.Background(), Query{Text: b.String(), K: -1}, nil)
 	require.NoError(t, err, "a query over the limit is answered, not refused")
 	require.Equal(t, []string{"the query has 65537 distinct terms and the hybrid ranking reads at most 65535: the terms after the first 65535 (required terms first) were left out."}, notes)
 	require.Len(t, hits, 1, "the required term is kept")
@@ -303,10 +303,10 @@ func TestHybridTermCountLimit(t *testing.T) {
 		fmt.Fprintf(&without, "issue%d ", i)
 	}
 	without.WriteString("+nothing")
-	hits, _, err = x.Rank(context.Background(), without.String(), nil)
+	hits, _, err = x.Rank(context.Background(), Query{Text: without.String(), K: -1}, nil)
 	require.NoError(t, err)
 	require.Empty(t, hits, "a required term no tool has is kept past the limit")
-	hits, _, err = x.Rank(context.Background(), "issue", nil)
+	hits, _, err = x.Rank(context.Background(), Query{Text: "issue", K: -1}, nil)
 	require.NoError(t, err)
 	require.Len(t, hits, 1)
 }

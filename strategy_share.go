@@ -66,7 +66,7 @@ func (e *eagerIndex) run(r *Registry) {
 	for {
 		e.again.Store(false)
 		snap := r.load()
-		e.memo.get(snap, func(snap *snapshot, prev Index) Index { return e.st.Index(&snapshotCorpus{snap}, prev) })
+		e.memo.get(snap, func(snap *snapshot, prev Index) Index { return indexFor(e.st, corpusOf(r, snap), prev) })
 		e.running.Store(false)
 		// A kick that came after the load either saw running true and set
 		// again (seen here), or started a goroutine of its own.
@@ -74,6 +74,15 @@ func (e *eagerIndex) run(r *Registry) {
 			return
 		}
 	}
+}
+
+// indexFor returns st's index of c: prev's Update when there is a prev
+// (an index of another version of the same registry), else st.Index.
+func indexFor(st Strategy, c *Corpus, prev Index) Index {
+	if prev != nil {
+		return prev.Update(c)
+	}
+	return st.Index(c)
 }
 
 // shareable reports whether st can key a map: a non-comparable strategy
