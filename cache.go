@@ -22,33 +22,48 @@ type memo[T any] struct {
 }
 
 type memoState[T any] struct {
-	snap *snapshot
-	once sync.Once
-	val  T
+	snap   *snapshot
+	once   sync.Once
+	val    T
+	failed atomic.Bool // build panicked: there is no value
 }
 
 // get returns the value for snap, made by build on first use. prev is the
 // value made for the snapshot the memo held before (the zero T if none, or
-// if it was never made).
+// if it was never made). A build that panics leaves no value: the panic
+// goes on up its caller's stack, and the callers that were waiting for it
+// build the value again themselves.
 func (m *memo[T]) get(snap *snapshot, build func(prev T) T) T {
-	old := m.cur.Load()
-	st := old
-	if st == nil || st.snap != snap {
-		st = &memoState[T]{snap: snap}
-		if !m.cur.CompareAndSwap(old, st) {
-			if now := m.cur.Load(); now != nil && now.snap == snap {
-				st = now
+	for {
+		old := m.cur.Load()
+		st := old
+		if st == nil || st.snap != snap {
+			st = &memoState[T]{snap: snap}
+			if !m.cur.CompareAndSwap(old, st) {
+				if now := m.cur.Load(); now != nil && now.snap == snap {
+					st = now
+				}
 			}
 		}
-	}
-	st.once.Do(func() {
-		var prev T
-		if old != nil && old != st {
-			prev = old.made()
+		st.once.Do(func() {
+			var prev T
+			if old != nil && old != st {
+				prev = old.made()
+			}
+			done := false
+			defer func() {
+				if !done {
+					st.failed.Store(true)
+					m.cur.CompareAndSwap(st, nil)
+				}
+			}()
+			st.val = build(prev)
+			done = true
+		})
+		if !st.failed.Load() {
+			return st.val
 		}
-		st.val = build(prev)
-	})
-	return st.val
+	}
 }
 
 // made returns the state's value, waiting for a build in progress; a state

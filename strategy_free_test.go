@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -84,4 +85,41 @@ func TestUnusedIndexesAreFreed(t *testing.T) {
 	require.Zero(t, memos, "memos of strategies no Searcher uses")
 	require.Zero(t, eager, "eager watches of strategies no Searcher uses")
 	search(NewSearcher(reg, &SearchOptions{Strategy: BM25Strategy(&BM25Options{K1: 1})})) // a memo freed is made again
+}
+
+// TestEagerIndexPanicIsContained: a Strategy whose Index panics on the
+// registry's background goroutine does not take the process down (without
+// the recovery, this test binary dies); the memo keeps no index, and the
+// next query builds it on its own goroutine, where the panic reaches the
+// caller.
+func TestEagerIndexPanicIsContained(t *testing.T) {
+	reg := strategyRegistry(t)
+	built := make(chan int)
+	close(built) // eagerStrategy's Index sends on it: a panic
+	st := &eagerStrategy{built: built}
+	NewSearcher(reg, &SearchOptions{Strategy: st}) // starts the eager build
+	require.NoError(t, reg.Register(Tool{Name: "Extra", ShouldDefer: true}))
+	waitEagerIdle(t, reg, func() bool { return st.calls.Load() >= 1 })
+	s := NewSearcher(reg, &SearchOptions{Strategy: st})
+	require.Panics(t, func() { _, _ = s.Search("issue", 5) }, "the query builds the index itself, and its panic is the caller's")
+	waitEagerIdle(t, reg, func() bool { return true })
+}
+
+// waitEagerIdle waits until ready holds and no eager build runs.
+func waitEagerIdle(t *testing.T, reg *Registry, ready func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		idle := true
+		reg.indexes.mu.Lock()
+		for _, e := range reg.indexes.eager {
+			idle = idle && !e.running.Load()
+		}
+		reg.indexes.mu.Unlock()
+		if idle && ready() {
+			return
+		}
+		runtime.Gosched()
+	}
+	t.Fatal("the eager build did not end")
 }

@@ -78,7 +78,7 @@ func (e *eagerIndex) run(r *Registry) {
 		if m == nil { // no Searcher uses it any more
 			return
 		}
-		m.get(snap, func(prev Index) Index { return e.st.Index(&snapshotCorpus{snap}, prev) })
+		e.build(m, snap)
 		e.running.Store(false)
 		// A kick that came after the load either saw running true and set
 		// again (seen here), or started a goroutine of its own.
@@ -86,6 +86,16 @@ func (e *eagerIndex) run(r *Registry) {
 			return
 		}
 	}
+}
+
+// build builds m's index of snap. A Strategy whose Index panics cannot
+// take the process down from this goroutine: the panic is dropped, the
+// memo keeps no index, and the next query builds it again on its own
+// goroutine, where a panic reaches the application as any panic of its
+// own code does.
+func (e *eagerIndex) build(m *memo[Index], snap *snapshot) {
+	defer func() { _ = recover() }()
+	m.get(snap, func(prev Index) Index { return e.st.Index(&snapshotCorpus{snap}, prev) })
 }
 
 // shareable reports whether st can key a map: a non-comparable strategy
