@@ -167,7 +167,7 @@ func TestOpenFileStoreArguments(t *testing.T) {
 	_, err = OpenFileStore(filepath.Join(dir, "v"), "m", 3, &FileStoreOptions{MaxVectors: -1})
 	assert.ErrorContains(t, err, "MaxVectors -1 is negative")
 	_, err = OpenFileStore(dir, "m", 3, nil)
-	assert.EqualError(t, err, "semantic: open vector file: "+dir+" is not a regular file")
+	assert.EqualError(t, err, "semantic: open vector file: "+dir+" is not a regular file but a directory")
 }
 
 func TestFileStoreMismatch(t *testing.T) {

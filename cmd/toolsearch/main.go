@@ -27,6 +27,7 @@ import (
 
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/internal/demo"
+	"github.com/toolsearch/toolsearch/internal/openfile"
 )
 
 func main() {
@@ -137,7 +138,7 @@ func inputLimit(fs *flag.FlagSet) *int64 {
 func readInput(path string, limit int64) ([]byte, error) {
 	r := io.Reader(os.Stdin)
 	if path != "-" {
-		f, err := os.Open(path)
+		f, _, err := openfile.Open(path) // a FIFO or device cannot block the open
 		if err != nil {
 			return nil, err
 		}
