@@ -193,9 +193,12 @@ func (s *Strategy) Input() toolsearch.StrategyInput {
 }
 
 // Close stops the background work, waits for it to stop, and flushes
-// Options.Store; it returns the flush's error. The tools not embedded yet
-// stay ranked by keywords; queries are still embedded. Close may be
-// called more than once.
+// Options.Store; it returns the flush's error. It returns within 5
+// seconds whatever the Embedder does: a batch whose Embed call has not
+// returned 5 s after its context was cancelled is abandoned (its vectors,
+// if they ever come, are dropped), and Close's error says so. The tools
+// not embedded yet stay ranked by keywords; queries are still embedded.
+// Close may be called more than once.
 func (s *Strategy) Close() error { return s.work.close() }
 
 // Wait blocks until no tool is queued for embedding or being embedded
@@ -260,7 +263,7 @@ func (s *Strategy) queryVector(ctx context.Context, q string) ([]float32, string
 	// On its own goroutine, so that an Embedder that does not respect
 	// its context cannot hold the search past the timeout.
 	go func() {
-		vecs, err := s.emb.Embed(tctx, []string{q})
+		vecs, err := embed(tctx, s.emb, []string{q})
 		ch <- answer{vecs, err}
 	}()
 	var a answer
