@@ -100,6 +100,13 @@ type EmbedderOptions struct {
 	// when ctx is done. nil means a timer; tests set it to record the
 	// waits instead of waiting.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// MaxResponseBytes bounds the bytes of one response read (its body,
+	// an error's included): a longer response fails its request with an
+	// error wrapping ErrEmbeddingResponse, after reading no more than
+	// that. 0 means 64 KiB plus, per text of the request, 32 bytes per
+	// dimension and 256 bytes, which holds any vector a server sends as
+	// JSON numbers.
+	MaxResponseBytes int
 	// RequestOptions are applied to every request after the settings
 	// above: for example option.WithHTTPClient, option.WithHeader or
 	// option.WithRequestTimeout. Set the server with BaseURL, not here:
@@ -122,6 +129,7 @@ type Embedder struct {
 	maxTexts    int
 	maxBytes    int
 	maxAttempts int
+	maxResp     int // 0: from the request (EmbedderOptions.MaxResponseBytes)
 	sleep       func(context.Context, time.Duration) error
 }
 
@@ -136,9 +144,9 @@ func NewEmbedder(model string, opts *EmbedderOptions) (*Embedder, error) {
 	if model == "" {
 		return nil, errors.New("tsopenai: NewEmbedder: the model name is empty")
 	}
-	if o.Dimensions < 0 || o.MaxBatchTexts < 0 || o.MaxBatchBytes < 0 || o.MaxAttempts < 0 {
-		return nil, fmt.Errorf("tsopenai: NewEmbedder: negative Dimensions (%d), MaxBatchTexts (%d), MaxBatchBytes (%d) or MaxAttempts (%d)",
-			o.Dimensions, o.MaxBatchTexts, o.MaxBatchBytes, o.MaxAttempts)
+	if o.Dimensions < 0 || o.MaxBatchTexts < 0 || o.MaxBatchBytes < 0 || o.MaxAttempts < 0 || o.MaxResponseBytes < 0 {
+		return nil, fmt.Errorf("tsopenai: NewEmbedder: negative Dimensions (%d), MaxBatchTexts (%d), MaxBatchBytes (%d), MaxAttempts (%d) or MaxResponseBytes (%d)",
+			o.Dimensions, o.MaxBatchTexts, o.MaxBatchBytes, o.MaxAttempts, o.MaxResponseBytes)
 	}
 	dims := cmp.Or(o.Dimensions, nativeDimensions[model])
 	if dims == 0 {
@@ -170,6 +178,7 @@ func NewEmbedder(model string, opts *EmbedderOptions) (*Embedder, error) {
 		maxTexts:    cmp.Or(o.MaxBatchTexts, defaultMaxBatchTexts),
 		maxBytes:    cmp.Or(o.MaxBatchBytes, defaultMaxBatchBytes),
 		maxAttempts: cmp.Or(o.MaxAttempts, defaultMaxAttempts),
+		maxResp:     o.MaxResponseBytes,
 		sleep:       o.Sleep,
 	}, nil
 }
@@ -223,13 +232,18 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	if e.sendDims {
 		params.Dimensions = openai.Int(int64(e.dims))
 	}
+	limit := int64(e.maxResp)
+	if limit == 0 {
+		limit = 64<<10 + int64(len(texts))*(32*int64(e.dims)+256)
+	}
+	bound := option.WithMiddleware(boundBody(limit))
 	for attempt := 1; ; attempt++ {
-		resp, err := e.client.Embeddings.New(ctx, params)
+		resp, err := e.client.Embeddings.New(ctx, params, bound)
+		if ctx.Err() != nil { // a response decoded after the deadline is dropped
+			return nil, ctx.Err()
+		}
 		if err == nil {
 			return e.vectors(resp, len(texts))
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
 		}
 		var apiErr *openai.Error
 		var urlErr *url.Error

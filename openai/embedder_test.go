@@ -470,7 +470,7 @@ func TestNewEmbedder(t *testing.T) {
 	}{
 		{"", nil, "tsopenai: NewEmbedder: the model name is empty"},
 		{"nomic-embed-text", nil, `tsopenai: NewEmbedder: set Dimensions to the length of "nomic-embed-text"'s vectors`},
-		{"m", &tsopenai.EmbedderOptions{Dimensions: -1}, "tsopenai: NewEmbedder: negative Dimensions (-1), MaxBatchTexts (0), MaxBatchBytes (0) or MaxAttempts (0)"},
+		{"m", &tsopenai.EmbedderOptions{Dimensions: -1}, "tsopenai: NewEmbedder: negative Dimensions (-1), MaxBatchTexts (0), MaxBatchBytes (0), MaxAttempts (0) or MaxResponseBytes (0)"},
 		{"m", &tsopenai.EmbedderOptions{Dimensions: 2, BaseURL: "localhost:11434"}, `tsopenai: NewEmbedder: base URL "localhost:11434" is not an absolute URL`},
 	} {
 		_, err := tsopenai.NewEmbedder(bad.model, bad.opts)
