@@ -28,6 +28,7 @@ import (
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/internal/demo"
 	"github.com/toolsearch/toolsearch/internal/openfile"
+	"github.com/toolsearch/toolsearch/internal/termsafe"
 )
 
 func main() {
@@ -66,8 +67,18 @@ const (
 // documented; "--strategy all" runs them all.
 var strategyNames = []string{"default", "bm25", "regex", "hybrid"}
 
-// run executes the command line args and returns the exit code.
+// run executes the command line args and returns the exit code. What it
+// prints, on both outputs, has its control characters escaped (newline
+// and tab aside): the texts of a catalog, a dataset or an embedding
+// server's error cannot drive the terminal.
 func run(args []string, stdout, stderr io.Writer) int {
+	out, errw := termsafe.Writer(stdout), termsafe.Writer(stderr)
+	defer errw.Flush()
+	defer out.Flush()
+	return runCommand(args, out, errw)
+}
+
+func runCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usageText)
 		return 2

@@ -192,3 +192,33 @@ func TestInputIsBounded(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "Read")
 }
+
+// TestOutputIsTerminalSafe: a catalog whose texts hold escape sequences
+// (set the window title, clear the screen, a carriage return that
+// overwrites a line) is printed with them escaped, by every command that
+// prints them, on stdout and stderr.
+func TestOutputIsTerminalSafe(t *testing.T) {
+	hostile := "\x1b]0;pwned\x07\x1b[2J\rforged\u009b"
+	catalog := writeFile(t, "c.json", `{"tools":[{"name":"mcp__srv__read","description":"read `+strings.ReplaceAll(strconvQuote(hostile), `"`, "")+`","defer":true}]}`)
+	for _, args := range [][]string{
+		{"search", "--catalog", catalog, "read"},
+		{"prompt", "--catalog", catalog},
+		{"search", "--catalog", writeFile(t, "bad.json", `{"tools":[{"name":"`+strings.ReplaceAll(strconvQuote(hostile), `"`, "")+`"}]}`), "read"},
+	} {
+		_, out, errs := runCmd(t, args...)
+		for _, s := range []string{out, errs} {
+			assert.NotContains(t, s, "\x1b", "%v", args)
+			assert.NotContains(t, s, "\r", "%v", args)
+			assert.NotContains(t, s, "\u009b", "%v", args)
+		}
+		if args[0] == "search" && args[2] == catalog {
+			assert.Contains(t, out, `\x1b]0;pwned\x07\x1b[2J\x0dforged\u009b`, "the description is shown, escaped")
+		}
+	}
+}
+
+// strconvQuote is the JSON string of s.
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
