@@ -110,6 +110,9 @@ func TestCloseIsBounded(t *testing.T) {
 	release := make(chan struct{})
 	emb.gate, emb.ignore = release, true
 	f := newFixture(t, emb, nil)
+	var once sync.Once
+	unblock := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(unblock) // before the fixture's Close, if this test fails
 	f.st.work.closeWait = 50 * time.Millisecond
 	f.s.Prepare()
 	tick := time.NewTicker(time.Millisecond)
@@ -122,12 +125,12 @@ func TestCloseIsBounded(t *testing.T) {
 	var err error
 	select {
 	case err = <-done:
-	case <-time.After(30 * time.Second):
+	case <-time.After(10 * time.Second):
 		t.Fatal("Close waits for an Embedder that ignores its context")
 	}
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "the Embedder did not return within 50ms")
-	close(release)
+	unblock()
 	f.st.work.wg.Wait() // the abandoned batch ends
 	assert.Equal(t, []string{noteNoVectors}, search(t, f.s, "git status").Notes, "the abandoned batch's vectors are dropped")
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,6 +17,16 @@ import (
 func TestOpenFileStoreFIFO(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "fifo")
 	require.NoError(t, syscall.Mkfifo(p, 0o600))
-	_, err := OpenFileStore(p, "m", 3, nil)
+	done := make(chan error, 1)
+	go func() {
+		_, err := OpenFileStore(p, "m", 3, nil)
+		done <- err
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("OpenFileStore waits for a writer to open the FIFO")
+	}
 	assert.EqualError(t, err, "semantic: open vector file: "+p+" is not a regular file but a FIFO")
 }

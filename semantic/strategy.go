@@ -122,14 +122,17 @@ type Options struct {
 // A Strategy is safe for concurrent use, and may be used by many
 // Searchers and Sessions, of one or more registries (its pointer is
 // comparable, so the Searchers of a registry share one index): make one
-// per Embedder and share it, since a registry keeps indexing every
-// Strategy it was used with for as long as it lives. Its
+// per Embedder and share it, since a registry keeps indexing a Strategy
+// for as long as a Searcher or Session using it is reachable. Its
 // background work runs on at most one goroutine, which ends when every
 // tool queued is embedded: an idle Strategy holds no goroutine. A
 // goroutine retrying a failing Embedder goes on until it succeeds or
-// Close is called. Whoever makes a Strategy calls [Strategy.Close] when
-// done with it; searches still work after Close, ranking the tools
-// without a vector by keywords.
+// Close is called. A panic of the Embedder, the Store or OnError on
+// these goroutines is recovered: a batch's is its error, a query
+// embedding's ranks the query by keywords (with the note of a failed
+// service), OnError's is dropped. Whoever makes a Strategy calls
+// [Strategy.Close] when done with it; searches still work after Close,
+// ranking the tools without a vector by keywords.
 type Strategy struct {
 	emb   Embedder
 	model string

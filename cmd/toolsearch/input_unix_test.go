@@ -3,9 +3,11 @@
 package main
 
 import (
+	"bytes"
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,7 +19,23 @@ import (
 func TestFIFOInputDoesNotBlock(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "fifo")
 	require.NoError(t, syscall.Mkfifo(p, 0o600))
-	code, _, errs := runCmd(t, "search", "--catalog", p, "read")
+	type answer struct {
+		code int
+		errs string
+	}
+	done := make(chan answer, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		code := run([]string{"search", "--catalog", p, "read"}, &out, &errb)
+		done <- answer{code, errb.String()}
+	}()
+	var a answer
+	select {
+	case a = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the command waits for a writer to open the FIFO")
+	}
+	code, errs := a.code, a.errs
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errs, p+":")
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,7 +26,23 @@ func mkfifo(t *testing.T) string {
 // it, naming it.
 func TestFIFOWithoutWriter(t *testing.T) {
 	p := mkfifo(t)
-	f, fi, err := Open(p)
+	type opened struct {
+		f   *os.File
+		fi  os.FileInfo
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, fi, err := Open(p)
+		done <- opened{f, fi, err}
+	}()
+	var o opened
+	select {
+	case o = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Open waits for a writer to open the FIFO")
+	}
+	f, fi, err := o.f, o.fi, o.err
 	require.NoError(t, err)
 	assert.Equal(t, os.ModeNamedPipe, fi.Mode().Type())
 	n, err := f.Read(make([]byte, 8))
