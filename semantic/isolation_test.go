@@ -102,14 +102,33 @@ func TestUserCodePanicsAreContained(t *testing.T) {
 	require.ErrorIs(t, f.st.Wait(ctx), assert.AnError, "a failing batch whose OnError panics")
 }
 
+// lateEmbedder holds every batch until gate is closed, ignoring its
+// context, then returns its vectors all the same.
+type lateEmbedder struct {
+	*testEmbedder
+	gate chan struct{}
+}
+
+func (e *lateEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	if len(texts) > 1 {
+		e.calls.Add(1)
+		<-e.gate
+	}
+	return e.hashEmbedder.Embed(context.Background(), texts)
+}
+
 // TestCloseIsBounded: Close returns whatever the Embedder does (one that
 // ignores its context held it forever), says that it gave up on the
 // batch, and the batch's vectors, when they come, are dropped.
 func TestCloseIsBounded(t *testing.T) {
-	emb := newTestEmbedder()
 	release := make(chan struct{})
-	emb.gate, emb.ignore = release, true
-	f := newFixture(t, emb, nil)
+	emb := &lateEmbedder{testEmbedder: newTestEmbedder(), gate: release}
+	reg, err := toolsearch.NewRegistry(nil, semanticTools()...)
+	require.NoError(t, err)
+	st, err := New(emb, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	f := &fixture{reg: reg, st: st, s: toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st})}
 	var once sync.Once
 	unblock := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(unblock) // before the fixture's Close, if this test fails
@@ -122,7 +141,6 @@ func TestCloseIsBounded(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- f.st.Close() }()
-	var err error
 	select {
 	case err = <-done:
 	case <-time.After(10 * time.Second):

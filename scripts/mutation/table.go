@@ -333,7 +333,7 @@ var mutations = []mutation{
 		"TestFIFOInputDoesNotBlock", "./cmd/toolsearch"},
 	{"indexes freed when no Searcher uses them", "strategy_share.go",
 		"runtime.AddCleanup(m, x.forget, sharedKey{st, wm})",
-		"x.m.Store(sharedKey{st, wm}, m) // (mutated: held strongly)",
+		"x.m.Store(sharedKey{st, wm}, m) // (mutated: held strongly)\n\t\t\t_ = runtime.GC",
 		"TestUnusedIndexesAreFreed", "."},
 
 	// Concurrency.
