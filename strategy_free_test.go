@@ -80,6 +80,7 @@ func TestUnusedIndexesAreFreed(t *testing.T) {
 		runtime.Gosched()
 		after = heapAfterGC()
 	}
+	t.Logf("heap: %d bytes before, %d after 1,000 short-lived Searchers", before, after)
 	require.Less(t, after, before+16<<20, "heap after 1,000 short-lived Searchers: %d bytes, before: %d", after, before)
 	memos, eager := sharedIndexes(&reg.indexes)
 	require.Zero(t, memos, "memos of strategies no Searcher uses")

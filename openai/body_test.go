@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -36,5 +37,26 @@ func TestEmbedResponseIsBounded(t *testing.T) {
 		require.NoError(t, err)
 		_, err = e.Embed(context.Background(), []string{"a"})
 		assert.ErrorContains(t, err, "the response is over 1000 bytes", "status %d: MaxResponseBytes", status)
+	}
+}
+
+// BenchmarkHostileResponse: one Embed call of one text whose server
+// answers with an 8 MB body, under a 1 s context (before the bound it took
+// 2–3 s and allocated 1.1 GB).
+func BenchmarkHostileResponse(b *testing.B) {
+	huge := `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[` + strings.Repeat("0.1,", 2<<20) + `0.1]}]}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(huge))
+	}))
+	defer srv.Close()
+	e, err := tsopenai.NewEmbedder("m", &tsopenai.EmbedderOptions{BaseURL: srv.URL + "/v1", APIKey: "k", Dimensions: 1536, MaxAttempts: 1})
+	require.NoError(b, err)
+	b.ReportAllocs()
+	for b.Loop() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_, err := e.Embed(ctx, []string{"a"})
+		cancel()
+		require.ErrorIs(b, err, tsopenai.ErrEmbeddingResponse)
 	}
 }
