@@ -1,13 +1,18 @@
 package toolsearch
 
 import (
+	"bytes"
+	"fmt"
 	"go/ast"
+	"go/importer"
 	"go/parser"
 	"go/token"
+	"go/types"
+	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -83,13 +88,18 @@ func exportedNames(files map[string]*ast.File) []string {
 	return names
 }
 
-// TestExportedNames keeps the public API small: it fails above 110
-// exported identifiers (log/slog has 136 by the same count).
+// TestExportedNames keeps the public API small: it fails above 136
+// exported identifiers, log/slog's count by the same rule. It was 110
+// until the strategies' API took in what the built-in strategies had used
+// privately (Corpus with its slots and Changes, Index.Update, Query and
+// TopHits, NewCorpus, StrategyNames) and the text enums gained their
+// marshalling (Form, and Rule and ServerStatus's MarshalText and
+// UnmarshalText), with ModelText for the adapters: 134.
 func TestExportedNames(t *testing.T) {
 	_, files := packageFiles(t)
 	names := exportedNames(files)
 	t.Logf("%d exported identifiers: %s", len(names), strings.Join(names, " "))
-	assert.LessOrEqual(t, len(names), 110, "the root package exports %d identifiers", len(names))
+	assert.LessOrEqual(t, len(names), 136, "the root package exports %d identifiers", len(names))
 }
 
 // TestFileLength keeps every file of the module a room of one concept: no
@@ -125,66 +135,105 @@ func TestFileLength(t *testing.T) {
 	assert.Greater(t, checked, 30, "the module's files were found")
 }
 
-// TestNoStrategyTypeSwitch checks that no code of the package asks a
-// Strategy value what it is (a type switch or type assertion on a value of
-// the Strategy interface): what the pipeline needs to know, a Strategy
-// says through its methods, so that a user's strategy is treated like a
-// built-in one.
+// TestNoStrategyTypeSwitch checks that no code of the module asks a
+// Strategy, an Index or a Corpus what it is: no type assertion and no type
+// switch on a value whose static type is one of them, in any package of
+// the module (its tests aside), whatever the asserted type. What the
+// pipeline or a strategy needs to know, these types say through their
+// methods, so that a user's strategy is treated like a built-in one and
+// has the same means: the built-in strategies reuse their previous index
+// through Index.Update, not by asserting it to their own type. Each
+// package is type-checked (go/types), so the static type of every
+// asserted expression is known.
 func TestNoStrategyTypeSwitch(t *testing.T) {
-	fset, files := packageFiles(t)
-	// Values of type Strategy: fields, parameters and variables declared
-	// with it, and what returns it.
-	strategyVars := map[string]bool{}
-	for _, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.Field:
-				if id, ok := n.Type.(*ast.Ident); ok && id.Name == "Strategy" {
-					for _, name := range n.Names {
-						strategyVars[name.Name] = true
-					}
-				}
-			case *ast.ValueSpec:
-				if id, ok := n.Type.(*ast.Ident); ok && id.Name == "Strategy" {
-					for _, name := range n.Names {
-						strategyVars[name.Name] = true
-					}
-				}
-			}
-			return true
-		})
+	for _, v := range strategyAssertions(t, ".") {
+		t.Error(v)
 	}
-	require.NotEmpty(t, strategyVars)
-	isStrategy := func(x ast.Expr) bool {
-		switch x := x.(type) {
-		case *ast.Ident:
-			return strategyVars[x.Name]
-		case *ast.SelectorExpr:
-			return strategyVars[x.Sel.Name]
-		case *ast.CallExpr:
-			if id, ok := x.Fun.(*ast.Ident); ok {
-				return strings.HasSuffix(id.Name, "Strategy")
+}
+
+// strategyAssertions returns the type assertions and type switches on a
+// Strategy, Index or Corpus value in the non-test files of the module's
+// packages under dir.
+func strategyAssertions(t *testing.T, dir string) []string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-export", "-deps", "-f", `{{.ImportPath}} {{.Export}} {{.Module}} {{.Dir}} {{join .GoFiles ","}}`, "./...")
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "go list: %s", stderr.String())
+	exports := map[string]string{}
+	sources := map[string][]string{} // the module's packages: their files for this build
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		exports[f[0]] = f[1]
+		if len(f) == 5 && f[2] == modulePath {
+			for _, name := range strings.Split(f[4], ",") {
+				sources[f[0]] = append(sources[f[0]], filepath.Join(f[3], name))
 			}
 		}
-		return false
 	}
-	for name, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if ta, ok := n.(*ast.TypeAssertExpr); ok && isStrategy(ta.X) {
-				t.Errorf("%s: a type assertion on a Strategy (%s)", name, fset.Position(ta.Pos()))
-			}
-			return true
-		})
-	}
-	for name, f := range files {
-		src, err := os.ReadFile(name)
-		require.NoError(t, err)
-		for _, unexported := range []string{"defaultStrategy", "bm25Strategy", "regexStrategy", "hybridStrategy"} {
-			re := regexp.MustCompile(`\.\(\*?` + unexported + `\)`)
-			assert.False(t, re.Match(src), "%s asserts a value to %s", name, unexported)
+	require.Contains(t, sources, modulePath+"/semantic", "the module's packages are listed")
+	fset := token.NewFileSet()
+	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) { return os.Open(exports[path]) })
+	watched := map[string]bool{"Strategy": true, "Index": true, "Corpus": true}
+	isWatched := func(typ types.Type) bool {
+		if p, ok := typ.(*types.Pointer); ok {
+			typ = p.Elem()
 		}
-		_ = f
+		n, ok := typ.(*types.Named)
+		return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == modulePath && watched[n.Obj().Name()]
 	}
+	var found []string
+	for path, paths := range sources {
+		var files []*ast.File
+		for _, p := range paths {
+			f, err := parser.ParseFile(fset, p, nil, 0)
+			require.NoError(t, err)
+			files = append(files, f)
+		}
+		if len(files) == 0 {
+			continue
+		}
+		info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+		conf := types.Config{Importer: imp}
+		if _, err := conf.Check(path, fset, files, info); err != nil {
+			t.Fatalf("type-checking %s: %v", path, err)
+		}
+		report := func(x ast.Expr, at token.Pos, what string) {
+			if tv, ok := info.Types[x]; ok && isWatched(tv.Type) {
+				root, _ := filepath.Abs(dir)
+				rel, _ := filepath.Rel(root, fset.Position(at).Filename)
+				found = append(found, fmt.Sprintf("%s:%d: a %s on %s, of type %s", rel, fset.Position(at).Line, what,
+					types.ExprString(x), types.TypeString(tv.Type, types.RelativeTo(nil))))
+			}
+		}
+		for _, f := range files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.TypeAssertExpr:
+					if n.Type != nil { // x.(type) is reported with its switch
+						report(n.X, n.Pos(), "type assertion")
+					}
+				case *ast.TypeSwitchStmt:
+					var x ast.Expr
+					switch a := n.Assign.(type) {
+					case *ast.AssignStmt:
+						x = a.Rhs[0].(*ast.TypeAssertExpr).X
+					case *ast.ExprStmt:
+						x = a.X.(*ast.TypeAssertExpr).X
+					}
+					report(x, n.Pos(), "type switch")
+				}
+				return true
+			})
+		}
+	}
+	slices.Sort(found)
+	return found
 }
 
 // TestDocStandsAlone checks that the package documentation never sends the
@@ -197,6 +246,7 @@ func TestDocStandsAlone(t *testing.T) {
 			text := cg.Text()
 			assert.NotRegexp(t, `(?i)\bspec\b|§|\.\./shared`, text, "%s: a comment cites a specification", name)
 			assert.NotContains(t, text, "RuleSet", "%s: RuleSet is not a type", name)
+			assert.NotRegexp(t, `\bClear\b`, text, "%s: Session has no Clear", name)
 		}
 	}
 }

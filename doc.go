@@ -48,7 +48,8 @@
 //     "-" and "." taken as one character when exactly one tool has it (a
 //     note in Result.Notes says so). Names that match nothing are
 //     reported in Result.NotFound, with up to three close names each in
-//     Result.Suggestions. max_results does not apply.
+//     Result.Suggestions (for mcp__server__tool, the server's tools whose
+//     names share a word with tool first). max_results does not apply.
 //  2. exact name — the query, trimmed and lowercased, is a tool's
 //     lowercased name: that tool alone, a deferred one first.
 //  3. MCP prefix — the lowercased query starts with "mcp__" and has more:
@@ -59,7 +60,13 @@
 //  4. ranked — the strategy ranks the deferred tools for the query (the
 //     default strategy: keywords, below); the best max_results are
 //     returned, by score, ties in pool order. Result.Form calls this form
-//     "keywords" whatever the strategy.
+//     FormRanked ("ranked") whatever the strategy. A query that names tools (every
+//     token a tool's name or MCP name in any case and separator style,
+//     one of them shaped as a name: search_graph trace_path; or a
+//     name-shaped token among other words) gets the named tools first,
+//     then the ranking, with a note; with the default strategy only when
+//     its ranking leaves a named tool out (see the Searcher's names form).
+//     An empty query finds nothing, with a note saying what to send.
 //
 // Names that differ only in case (Read, read, READ) are all kept. The
 // exact-name form returns the first of them in pool order (READ, since
@@ -121,7 +128,10 @@
 // and hybrid indexes of a new version are the previous version's with
 // the tools that changed patched in (the default one is rebuilt only
 // when it outgrows its tables), and a query visits only the tools its
-// terms name. Each strategy has a
+// terms name. A Strategy of one's own does the same with the same means:
+// [Index.Update] makes the next version's index from the previous one,
+// [Corpus.Changes] says which tools changed by their slots, and
+// [Query.TopHits] keeps only the best hits asked for. Each strategy has a
 // term budget (StrategyInput.MaxTerms): the most terms it ranks a query
 // with. Package eval measures strategies on datasets of queries with known
 // answers, through Searcher.Call as a model's call goes.
@@ -159,7 +169,9 @@
 // ErrInvalidQuery, …): test them with errors.Is. Only the sentinels say
 // "toolsearch:". The errors of Searcher.Call, Searcher.Search, Session.Call
 // and Session.CheckCall are written for the model, with no Go prefix: send
-// err.Error() back as an error tool result. A call that can partly succeed
+// err.Error() back as an error tool result. For any other error,
+// [ModelText] gives the text to send: the package's without the prefix,
+// anyone else's as it is. A call that can partly succeed
 // (SetServerTools, Session.Tools, Session.Resume, Session.AddDiscovered)
 // returns what it did and, apart, one error per item it skipped; an error
 // value of its own means nothing was done.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -39,7 +38,7 @@ func schemaError(err error) error {
 	if !errors.As(err, &se) {
 		return err
 	}
-	e := fmt.Errorf("%w: %s", ErrInvalidSchema, se.Msg)
+	e := errorf(ErrInvalidSchema, "%s", se.Msg)
 	if se.Limit {
 		return &wrapped{e, ErrLimit}
 	}
@@ -56,14 +55,14 @@ func (e *entry) loadSchema() (json.RawMessage, error) {
 		if len(raw) == 0 && e.tool.LoadSchema != nil {
 			var err error
 			if raw, err = e.tool.LoadSchema(); err != nil {
-				l.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
+				l.schemaErr = wrapf(err, "load schema of %q", e.tool.Name)
 				return
 			}
 			if !utf8.Valid(raw) {
 				raw = json.RawMessage(text.ValidUTF8(string(raw)))
 			}
 			if err := checkSchema(raw, e.limits()); err != nil {
-				l.schemaErr = fmt.Errorf("load schema of %q: %w", e.tool.Name, err)
+				l.schemaErr = wrapf(err, "load schema of %q", e.tool.Name)
 				return
 			}
 		}
@@ -72,7 +71,7 @@ func (e *entry) loadSchema() (json.RawMessage, error) {
 		}
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, raw); err != nil { // validated already
-			l.schemaErr = fmt.Errorf("schema of %q: %w: %v", e.tool.Name, ErrInvalidSchema, err)
+			l.schemaErr = wrapf(errorf(ErrInvalidSchema, "%v", err), "schema of %q", e.tool.Name)
 			return
 		}
 		l.schema = buf.Bytes()

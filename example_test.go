@@ -55,8 +55,8 @@ func ExampleSearcher_Search() {
 		fmt.Println(" not found:", res.NotFound)
 	}
 	// Output:
-	// "web"                keywords WebSearch(16) WebFetch(10) not found: []
-	// "+web fetch"         keywords WebFetch(22) WebSearch(16) not found: []
+	// "web"                ranked   WebSearch(16) WebFetch(10) not found: []
+	// "+web fetch"         ranked   WebFetch(22) WebSearch(16) not found: []
 	// "select:TaskList,Nope" select   TaskList(0) not found: [Nope]
 	// "TASKLIST"           exact    TaskList(0) not found: []
 }

@@ -211,13 +211,15 @@ func TestScopeNeverLeaks(t *testing.T) {
 // everyTool is a user Strategy that reports every tool for every query.
 type everyTool struct{}
 
-func (everyTool) Name() string                  { return "every-tool" }
-func (everyTool) Input() StrategyInput          { return StrategyInput{} }
-func (everyTool) Index(c Corpus, _ Index) Index { return everyToolIndex(c.Len()) }
+func (everyTool) Name() string          { return "every-tool" }
+func (everyTool) Input() StrategyInput  { return StrategyInput{} }
+func (everyTool) Index(c *Corpus) Index { return everyToolIndex(c.Len()) }
 
 type everyToolIndex int
 
-func (n everyToolIndex) Rank(_ context.Context, _ string, hits []Hit) ([]Hit, []string, error) {
+func (everyToolIndex) Update(c *Corpus) Index { return everyToolIndex(c.Len()) }
+
+func (n everyToolIndex) Rank(_ context.Context, _ Query, hits []Hit) ([]Hit, []string, error) {
 	for i := range int(n) {
 		hits = append(hits, Hit{Tool: i, Score: 1})
 	}

@@ -55,8 +55,8 @@ type accumulator struct {
 // acc is one tool's state: 8 bytes, so that the array of a large registry
 // stays in cache.
 type acc struct {
-	// sr holds the score (the low accScoreBits bits), the rules that fired
-	// (the next 7 bits) and accAlive.
+	// sr holds the score (the low accScoreBits bits), the keyword rules
+	// that fired (the next bits) and accAlive (the top bit).
 	sr uint32
 	// gen is the generation of the last term that gave the tool a name
 	// rule or, for a required term, that it satisfied (see termState).
@@ -66,12 +66,16 @@ type acc struct {
 const (
 	accScoreBits = 24
 	accScore     = 1<<accScoreBits - 1
-	accAlive     = 1 << 31 // the tool satisfied every required term
-	accRules     = 1<<7 - 1
+	accAlive     = 1 << 31            // the tool satisfied every required term
+	accRules     = Rule(keywordRules) // the rule bits, above the score
 	// maxRankedTerms is the most terms the keyword index ranks a query
 	// with: their weights fit in the score's bits.
 	maxRankedTerms = accScore / (weightMCPPartExact + weightHint + weightDescription)
 )
+
+// The keyword rules must fit between the score and accAlive: a rule of the
+// default strategy above them does not compile.
+const _ uint = accAlive>>accScoreBits - 1 - uint(keywordRules)
 
 // begin readies a for a query of terms terms over slots slots.
 func (a *accumulator) begin(slots, terms int) {

@@ -367,10 +367,10 @@ func TestPunctuationTermsAreBounded(t *testing.T) {
 	const n = 2000
 	r := punctuationCatalog(t, n)
 	snap := r.load()
-	idx := DefaultStrategy().Index(&snapshotCorpus{snap}, nil)
+	idx := DefaultStrategy().Index(corpusOf(r, snap))
 	rank := func(q string, budget int) ([]Hit, *querywork.Budget) {
 		ctx, w := querywork.With(context.Background(), budget)
-		hits, _, err := idx.Rank(ctx, q, nil)
+		hits, _, err := idx.Rank(ctx, Query{Text: q, K: -1}, nil)
 		require.NoError(t, err)
 		return hits, w
 	}

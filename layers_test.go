@@ -46,7 +46,7 @@ var rootLayers = []struct {
 	name  string
 	files []string
 }{
-	{"tool model", []string{"errors.go", "tool.go", "tool_mcp.go", "tool_catalog.go"}},
+	{"tool model", []string{"errors.go", "enum.go", "tool.go", "tool_mcp.go", "tool_catalog.go"}},
 	{"texts for the model", []string{"prompt.go"}},
 	{"entries", []string{"entry.go", "entry_schema.go"}},
 	{"keyword index", []string{"index.go", "index_scratch.go", "scoring.go"}},
@@ -57,7 +57,7 @@ var rootLayers = []struct {
 		"strategy_best.go", "strategy_default.go", "strategy_bm25.go", "strategy_hybrid.go", "strategy_hybrid_rank.go",
 		"strategy_regex.go"}},
 	{"results", []string{"result.go", "result_json.go"}},
-	{"query pipeline", []string{"search.go", "search_prompt.go", "search_terms.go", "select.go"}},
+	{"query pipeline", []string{"search.go", "search_prompt.go", "search_terms.go", "search_names.go", "select.go"}},
 	{"session", []string{"session.go", "session_auto.go", "session_resume.go"}},
 	{"call guard", []string{"guard.go"}},
 }

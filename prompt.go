@@ -165,6 +165,14 @@ func leftOutBudget(name string, size, left, limit int) string {
 		strconv.Itoa(left) + " of its " + strconv.Itoa(limit) + " schema bytes left. Select it in a query of its own."
 }
 
+func emptyQuery() string {
+	return "The query is empty. Send keywords (github create issue), a tool's name, or select:Name to load a tool by name."
+}
+
+func namesListedFirst() string {
+	return "The query names tools: they are listed first, then the other matches."
+}
+
 func matchingCut() string {
 	return "Matching was cut short: this query needed more text scanned than one search may do (terms with punctuation, or a costly pattern), so some matching tools may be missing. Use fewer or plainer words."
 }
@@ -176,12 +184,9 @@ func suggestionsCut() string {
 func leftOutUnloaded(name string, err error) string { return name + " was left out: " + modelText(err) }
 
 // modelText returns the text of err, an error of the package or of a
-// user's LoadSchema (which may quote an MCP server), for the model: without
-// the "toolsearch: " prefix of the sentinels it wraps, and cut to a few
-// hundred bytes of valid UTF-8.
-func modelText(err error) string {
-	return text.Clip(strings.ReplaceAll(err.Error(), "toolsearch: ", ""))
-}
+// user's LoadSchema (which may quote an MCP server), for the model
+// (ModelText), cut to a few hundred bytes of valid UTF-8.
+func modelText(err error) string { return text.Clip(ModelText(err)) }
 
 // The refusals of ToolSearch input. invalidQuery puts invalidInputPrefix
 // before each.
@@ -258,6 +263,10 @@ func refuseNoSchema(name string, err error) string {
 
 func refuseArgsNotJSON(name string, err error) string {
 	return "The arguments for " + name + " are not valid JSON: " + err.Error() + "."
+}
+
+func refuseArgsDuplicate(name, why string) string {
+	return "The arguments for " + name + " give a key twice: " + why + ". Send each key once, with the one value you mean."
 }
 
 func refuseArgsNotLoaded(name, why string) string {

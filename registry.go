@@ -2,7 +2,6 @@ package toolsearch
 
 import (
 	"errors"
-	"fmt"
 	"iter"
 	"maps"
 	"slices"
@@ -27,15 +26,24 @@ const (
 	ServerDisconnected
 )
 
-// String returns "connected", "pending" or "disconnected".
-func (s ServerStatus) String() string {
-	switch s {
-	case ServerPending:
-		return "pending"
-	case ServerDisconnected:
-		return "disconnected"
+// serverStatusNames are the text forms of the statuses, by value.
+var serverStatusNames = [...]string{"connected", "pending", "disconnected"}
+
+// String returns "connected", "pending" or "disconnected", and
+// "ServerStatus(N)" for a value that is none of them.
+func (s ServerStatus) String() string { return enumString(s, serverStatusNames[:], "ServerStatus") }
+
+// MarshalText returns the String form.
+func (s ServerStatus) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads "connected", "pending" or "disconnected". Another
+// text is an error wrapping ErrInvalidOption.
+func (s *ServerStatus) UnmarshalText(text []byte) error {
+	v, err := enumParse[ServerStatus](text, serverStatusNames[:], "server status")
+	if err == nil {
+		*s = v
 	}
-	return "connected"
+	return err
 }
 
 // The defaults of RegistryOptions.
@@ -162,8 +170,8 @@ func (r *Registry) load() *snapshot {
 
 // Register adds tools. It is all or nothing: if any tool is invalid or
 // its name (or an alias) is taken, nothing is added and the error lists
-// every problem, each wrapping ErrInvalidName, ErrDuplicateTool or
-// ErrInvalidSchema.
+// every problem, each wrapping ErrInvalidName, ErrDuplicateTool,
+// ErrInvalidSchema or ErrLimit, or the tool's own Err.
 func (r *Registry) Register(tools ...Tool) error {
 	return r.write(tools, false)
 }
@@ -334,7 +342,7 @@ func (r *Registry) Remove(names ...string) int {
 // changed.
 func (r *Registry) SetServerTools(server string, tools []Tool) (skipped []error, err error) {
 	if server == "" {
-		return nil, fmt.Errorf("set server tools: %w: empty server name", ErrInvalidName)
+		return nil, wrapf(errorf(ErrInvalidName, "empty server name"), "set server tools")
 	}
 	tools = slices.Clone(tools)
 	keep := tools[:0]
@@ -343,7 +351,7 @@ func (r *Registry) SetServerTools(server string, tools []Tool) (skipped []error,
 			t.Server = server
 		}
 		if t.Server != server {
-			skipped = append(skipped, fmt.Errorf("register %q: %w: its Server is %q, not %q", t.Name, ErrServerMismatch, t.Server, server))
+			skipped = append(skipped, wrapf(errorf(ErrServerMismatch, "its Server is %q, not %q", t.Server, server), "register %q", t.Name))
 			continue
 		}
 		keep = append(keep, t)

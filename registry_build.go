@@ -51,7 +51,7 @@ func (r *Registry) build(tools []Tool) *batch {
 			}
 		}
 		if len(dup) > 0 {
-			b.errs[i] = fmt.Errorf("register %q: %w: %s", t.Name, ErrDuplicateTool, strings.Join(dup, "; "))
+			b.errs[i] = wrapf(errorf(ErrDuplicateTool, "%s", strings.Join(dup, "; ")), "register %q", t.Name)
 			continue
 		}
 		for n := range namesOf(t) {
@@ -137,7 +137,7 @@ func (r *Registry) admit(b *batch, replace bool, ignore map[string]bool) (built 
 			}
 		}
 		if len(dup) > 0 {
-			errs = append(errs, fmt.Errorf("register %q: %w: %s", t.Name, ErrDuplicateTool, strings.Join(dup, "; ")))
+			errs = append(errs, wrapf(errorf(ErrDuplicateTool, "%s", strings.Join(dup, "; ")), "register %q", t.Name))
 			continue
 		}
 		if old := r.tools[t.Name]; old != nil && old.sameAs(e) {
@@ -188,24 +188,24 @@ func validTexts(tools []Tool) []Tool {
 // and reports schemaErr, the result of checking its schema (checkSchemas).
 func validateTool(t *Tool, lim *RegistryOptions, schemaErr error) error {
 	if err := checkName(t.Name); err != nil {
-		return fmt.Errorf("register %q: %w", t.Name, err)
+		return wrapf(err, "register %q", t.Name)
 	}
 	for _, a := range t.Aliases {
 		if err := checkName(a); err != nil {
-			return fmt.Errorf("register %q: alias %q: %w", t.Name, a, err)
+			return wrapf(err, "register %q: alias %q", t.Name, a)
 		}
 	}
 	if n := len(t.Description); n > lim.MaxDescriptionBytes {
-		return fmt.Errorf("register %q: %w: the description is %d bytes, the limit is %d", t.Name, ErrLimit, n, lim.MaxDescriptionBytes)
+		return wrapf(errorf(ErrLimit, "the description is %d bytes, the limit is %d", n, lim.MaxDescriptionBytes), "register %q", t.Name)
 	}
 	if n := len(t.SearchHint); n > lim.MaxHintBytes {
-		return fmt.Errorf("register %q: %w: the search hint is %d bytes, the limit is %d", t.Name, ErrLimit, n, lim.MaxHintBytes)
+		return wrapf(errorf(ErrLimit, "the search hint is %d bytes, the limit is %d", n, lim.MaxHintBytes), "register %q", t.Name)
 	}
-	if err := t.metaErr(); err != nil {
-		return fmt.Errorf("register %q: %w", t.Name, err)
+	if t.Err != nil {
+		return wrapf(t.Err, "register %q", t.Name)
 	}
 	if schemaErr != nil {
-		return fmt.Errorf("register %q: %w", t.Name, schemaErr)
+		return wrapf(schemaErr, "register %q", t.Name)
 	}
 	return nil
 }

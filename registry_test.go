@@ -472,3 +472,21 @@ func TestReadersNeverWaitForAWriter(t *testing.T) {
 	_, ok := r.Lookup("mcp__big__tool_1")
 	assert.True(t, ok)
 }
+
+// TestServerStatusText: a ServerStatus marshals as its name and reads it
+// back; a value without a name prints as a number, not as a status.
+func TestServerStatusText(t *testing.T) {
+	for st, want := range map[ServerStatus]string{ServerConnected: "connected", ServerPending: "pending", ServerDisconnected: "disconnected"} {
+		b, err := st.MarshalText()
+		require.NoError(t, err)
+		assert.Equal(t, want, string(b))
+		var got ServerStatus
+		require.NoError(t, got.UnmarshalText(b))
+		assert.Equal(t, st, got)
+	}
+	assert.Equal(t, "ServerStatus(7)", ServerStatus(7).String())
+	assert.Equal(t, "ServerStatus(-1)", ServerStatus(-1).String())
+	var st ServerStatus
+	require.ErrorIs(t, st.UnmarshalText([]byte("ServerStatus(7)")), ErrInvalidOption)
+	require.ErrorIs(t, st.UnmarshalText([]byte("Connected")), ErrInvalidOption)
+}

@@ -30,9 +30,47 @@ type Result struct {
 	// schema could not be loaded or did not fit in MaxResultSchemaBytes),
 	// naming the tools.
 	Notes []string `json:"notes,omitempty"`
-	// Form is the query form that answered: "select", "exact", "prefix" or
-	// "keywords" (the strategy's ranking, whatever the strategy).
-	Form string `json:"-"`
+	// Form is the query form that answered (see the package
+	// documentation, Query forms).
+	Form Form `json:"-"`
+}
+
+// Form is the query form that answered a ToolSearch query. Its text form
+// (String, MarshalText, UnmarshalText) is "ranked", "select", "exact" or
+// "prefix".
+type Form uint8
+
+// The query forms.
+const (
+	// FormRanked is the strategy's ranking, whatever the strategy; also
+	// the form of a query with nothing to rank.
+	FormRanked Form = iota
+	// FormSelect is select:A,B.
+	FormSelect
+	// FormExact is a query that is a tool's name.
+	FormExact
+	// FormPrefix is an MCP prefix: mcp__server.
+	FormPrefix
+)
+
+// formNames are the text forms of the query forms, by value.
+var formNames = [...]string{"ranked", "select", "exact", "prefix"}
+
+// String returns "ranked", "select", "exact" or "prefix", and "Form(N)"
+// for a value that is none of them.
+func (f Form) String() string { return enumString(f, formNames[:], "Form") }
+
+// MarshalText returns the String form.
+func (f Form) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+// UnmarshalText reads "ranked", "select", "exact" or "prefix". Another
+// text is an error wrapping ErrInvalidOption.
+func (f *Form) UnmarshalText(text []byte) error {
+	v, err := enumParse[Form](text, formNames[:], "query form")
+	if err == nil {
+		*f = v
+	}
+	return err
 }
 
 // Match is one tool in a Result.
@@ -103,7 +141,7 @@ func (f *Format) UnmarshalText(text []byte) error {
 	case "functions":
 		*f = FormatFunctions
 	default:
-		return fmt.Errorf("%w: unknown format %q (want inline, tool_reference or functions)", ErrInvalidOption, text)
+		return errorf(ErrInvalidOption, "unknown format %q (want inline, tool_reference or functions)", text)
 	}
 	return nil
 }

@@ -200,3 +200,20 @@ func TestCallNeverPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestFormText: a Form marshals as its name and reads it back; a name it
+// does not know is an error, and a value without a name prints as a number.
+func TestFormText(t *testing.T) {
+	for f, want := range map[Form]string{FormRanked: "ranked", FormSelect: "select", FormExact: "exact", FormPrefix: "prefix"} {
+		b, err := f.MarshalText()
+		require.NoError(t, err)
+		assert.Equal(t, want, string(b))
+		assert.Equal(t, want, fmt.Sprint(f))
+		var got Form
+		require.NoError(t, got.UnmarshalText(b))
+		assert.Equal(t, f, got)
+	}
+	var f Form
+	require.ErrorIs(t, f.UnmarshalText([]byte("keywords")), ErrInvalidOption)
+	assert.Equal(t, "Form(9)", Form(9).String())
+}

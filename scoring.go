@@ -1,6 +1,8 @@
 package toolsearch
 
 import (
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -77,7 +79,9 @@ func spansParts(term string, parts []string) bool {
 }
 
 // Rule names the scoring rules that fired for a match, as a set of bits.
-// Its String form lists them: "part_exact|hint".
+// Its text form (String, MarshalText, UnmarshalText) lists them:
+// "part_exact|hint", "none" for no rule. It holds up to 8 rules: a ninth
+// constant would not compile.
 type Rule uint8
 
 // The rules. The first five are the default strategy's keyword rules; the
@@ -93,7 +97,12 @@ const (
 	RuleSemantic                       // the tool's embedding is among the nearest to the query's (semantic strategy)
 )
 
+// ruleNames are the text forms of the rules, by bit.
 var ruleNames = [...]string{"part_exact", "part_substring", "full_name", "hint", "description", "argument", "semantic"}
+
+// keywordRules are the rules the default strategy's keyword index fires:
+// its accumulator packs them next to the score (index_scratch.go).
+const keywordRules = RulePartExact | RulePartSubstring | RuleFullName | RuleHint | RuleDescription
 
 // String returns the names of the rules in r joined with "|", in the order
 // of the constants; "none" for no rule.
@@ -117,6 +126,34 @@ func (r Rule) String() string {
 		b.WriteString("Rule(" + strconv.Itoa(int(rest)) + ")")
 	}
 	return b.String()
+}
+
+// MarshalText returns the String form.
+func (r Rule) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText reads the String form: rule names joined with "|" (in any
+// order, "Rule(N)" for bits without a name), or "none". Another text is an
+// error wrapping ErrInvalidOption.
+func (r *Rule) UnmarshalText(text []byte) error {
+	if string(text) == "none" {
+		*r = 0
+		return nil
+	}
+	var v Rule
+	for name := range strings.SplitSeq(string(text), "|") {
+		i := slices.Index(ruleNames[:], name)
+		if i >= 0 {
+			v |= 1 << i
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(name, "Rule("), ")"))
+		if !strings.HasPrefix(name, "Rule(") || err != nil || n <= 0 || n > math.MaxUint8 {
+			return errorf(ErrInvalidOption, "unknown rule %q in %q (want rule names joined with |, or none)", name, text)
+		}
+		v |= Rule(n)
+	}
+	*r = v
+	return nil
 }
 
 // partChars reports whether s could be contained in a name part: parts are

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestNameParts(t *testing.T) {
@@ -41,5 +42,50 @@ func TestSpansParts(t *testing.T) {
 		"create": false, "issuecreate": false, "createiss": false, "_": false, "createissuex": false,
 	} {
 		assert.Equal(t, want, spansParts(term, parts), "spansParts(%q)", term)
+	}
+}
+
+// TestRuleText: every Rule value marshals and reads back as itself; the
+// names are the documented ones; unknown names are an error.
+func TestRuleText(t *testing.T) {
+	for v := range 256 {
+		r := Rule(v)
+		b, err := r.MarshalText()
+		require.NoError(t, err)
+		var got Rule
+		require.NoError(t, got.UnmarshalText(b), "%s", b)
+		require.Equal(t, r, got, "%s", b)
+	}
+	assert.Equal(t, "none", Rule(0).String())
+	assert.Equal(t, "part_exact|hint", (RulePartExact | RuleHint).String())
+	assert.Equal(t, "semantic|Rule(128)", (RuleSemantic | 128).String())
+	var r Rule
+	require.NoError(t, r.UnmarshalText([]byte("hint|part_exact")))
+	assert.Equal(t, RulePartExact|RuleHint, r, "names in any order")
+	for _, bad := range []string{"", "hint|", "exact", "Rule(0)", "Rule(256)", "Rule(x)"} {
+		require.ErrorIs(t, r.UnmarshalText([]byte(bad)), ErrInvalidOption, "%q", bad)
+	}
+}
+
+// TestKeywordRulesFitTheAccumulator: the accumulator packs the keyword
+// rules between the score and the alive bit, and reads back each one it
+// credits; a keyword rule past the alive bit would not compile
+// (index_scratch.go).
+func TestKeywordRulesFitTheAccumulator(t *testing.T) {
+	assert.Zero(t, uint32(accRules)<<accScoreBits&accAlive, "the rule bits do not reach accAlive")
+	assert.Zero(t, uint32(accRules)<<accScoreBits&accScore, "nor the score")
+	for i := range len(ruleNames) {
+		r := Rule(1) << i
+		var a accumulator
+		a.begin(1, 1)
+		a.credit(0, &a.acc[0], 7, r)
+		got := Rule(a.acc[0].sr>>accScoreBits) & accRules
+		if keywordRules&r != 0 {
+			assert.Equal(t, r, got, "%s comes back", r)
+		} else {
+			assert.Zero(t, got, "%s is not a keyword rule: its bit is not kept", r)
+		}
+		assert.Equal(t, uint32(7), a.acc[0].sr&accScore)
+		assert.Zero(t, a.acc[0].sr&accAlive)
 	}
 }

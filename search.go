@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -340,23 +339,24 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 	q := words.TrimSpace(query)
 	switch {
 	case isSelect:
-		res.Form = "select"
+		res.Form = FormSelect
 		found = s.selectTools(snap, arg, res, one[:0])
 	case q == "":
-		res.Form = "keywords" // nothing to rank
+		res.Form = FormRanked // nothing to rank: say what to send
+		res.Notes = append(res.Notes, emptyQuery())
 	default:
 		if e := snap.exact(q, s.in); e != nil {
-			res.Form, one[0] = "exact", e
+			res.Form, one[0] = FormExact, e
 			found = one[:]
 			break
 		}
 		if !s.input.pattern && isPrefixQuery(q) {
 			if found = snap.prefix.find(words.Lower(q), k, s.in); len(found) > 0 {
-				res.Form = "prefix"
+				res.Form = FormPrefix
 				break
 			}
 		}
-		res.Form = "keywords"
+		res.Form = FormRanked
 		buf := s.reg.hitBuffer()
 		defer s.reg.putHitBuffer(buf)
 		var notes []string
@@ -365,6 +365,10 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 		}
 		buf.hits = hits
 		res.Notes = append(res.Notes, notes...)
+		var first string
+		if hits, first = s.namesFirst(snap, q, k, hits); first != "" {
+			res.Notes = append(res.Notes, first)
+		}
 	}
 	s.fill(res, snap, found, hits)
 	return res, nil
@@ -401,19 +405,11 @@ func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int
 		query, cut = fitTerms(query, s.opts.MaxQueryTerms, snap.ix.docFreq)
 	}
 	ctx, work := querywork.With(ctx, s.opts.MaxQueryWork)
-	var hits []Hit
-	var notes []string
-	var err error
-	tr, top := idx.(topRanker)
-	if top {
-		var in func(int) bool // the scope
-		if s.opts.Scope != nil {
-			in = func(pos int) bool { return s.in(snap.deferred[pos]) }
-		}
-		hits, notes, err = tr.rankTop(ctx, query, k, in, buf)
-	} else {
-		hits, notes, err = idx.Rank(ctx, query, buf)
+	q := Query{Text: query, K: k}
+	if s.opts.Scope != nil {
+		q.In = func(pos int) bool { return s.in(snap.deferred[pos]) }
 	}
+	hits, notes, err := idx.Rank(ctx, q, buf)
 	if err != nil {
 		return nil, nil, invalidQuery(err.Error(), err)
 	}
@@ -423,9 +419,8 @@ func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int
 	if work.Cut() {
 		notes = append(notes, matchingCut())
 	}
-	if top {
-		return hits, notes, nil
-	}
+	// Whatever the index kept, only hits in the Corpus and in scope count,
+	// best first.
 	n := len(snap.deferred)
 	kept := hits[:0]
 	for _, h := range hits {
@@ -437,21 +432,20 @@ func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int
 }
 
 // topK reorders hits so that the best k (k < 0: all) come first, by score
-// descending then pool order (Tool), and returns them: the hits of a
-// user's Index go through the bestHits the built-in indexes keep as they
-// rank.
+// descending then pool order (Tool), and returns them, through the TopHits
+// the built-in indexes keep as they rank.
 func topK(hits []Hit, k int) []Hit {
 	if k < 0 {
 		slices.SortFunc(hits, compareHits)
 		return hits
 	}
-	// bestHits writes only where hits were already read: the i-th offer
+	// TopHits writes only where hits were already read: the i-th offer
 	// stores at most i+1 hits.
-	best := newBestHits(k, nil, hits[:0])
+	best := newTopHits(k, nil, hits[:0])
 	for _, h := range hits {
-		best.offer(h.Score, int32(h.Tool), h.Rules)
+		best.Offer(h.Tool, h.Score, h.Rules)
 	}
-	return best.done()
+	return best.Hits()
 }
 
 // fill adds the matches to res: found (a name form) or hits (the ranked
@@ -534,12 +528,12 @@ func (s *Searcher) Prepare() { s.indexOf(s.reg.load()) }
 // indexOf returns the strategy's index of snap, built on first use.
 func (s *Searcher) indexOf(snap *snapshot) Index {
 	return s.index.get(snap, func(prev Index) Index {
-		return s.strategy.Index(&snapshotCorpus{snap}, prev)
+		return indexFor(s.strategy, corpusOf(s.reg, snap), prev)
 	})
 }
 
 // invalidStrategyInput is the error for a strategy whose input schema does
 // not compile.
 func invalidStrategyInput(name string, err error) error {
-	return fmt.Errorf("%w: strategy %q: its ToolSearch input schema does not compile: %v", ErrInvalidOption, name, err)
+	return errorf(ErrInvalidOption, "strategy %q: its ToolSearch input schema does not compile: %s", name, ModelText(err))
 }

@@ -42,31 +42,31 @@ func TestSpecCases(t *testing.T) {
 	s := NewSearcher(specPool(t), nil)
 	for _, tc := range []struct {
 		name, query string
-		form        string
+		form        Form
 		want        []hit
 	}{
-		{"web ranks WebSearch by hint and description", "web", "keywords", []hit{{"WebSearch", 16}, {"WebFetch", 10}}},
-		{"a repeated term counts twice", "web web", "keywords", []hit{{"WebSearch", 32}, {"WebFetch", 20}}},
-		{"MCP name part plus description", "slack", "keywords", []hit{{"mcp__slack__send_message", 14}, {"mcp__slack__list_channels", 12}}},
-		{"two terms in name and description", "github issue", "keywords", []hit{
+		{"web ranks WebSearch by hint and description", "web", FormRanked, []hit{{"WebSearch", 16}, {"WebFetch", 10}}},
+		{"a repeated term counts twice", "web web", FormRanked, []hit{{"WebSearch", 32}, {"WebFetch", 20}}},
+		{"MCP name part plus description", "slack", FormRanked, []hit{{"mcp__slack__send_message", 14}, {"mcp__slack__list_channels", 12}}},
+		{"two terms in name and description", "github issue", FormRanked, []hit{
 			{"mcp__github__create_issue", 28}, {"mcp__github__list_issues", 18}, {"mcp__github__create_pull_request", 12}}},
-		{"required term", "+slack send", "keywords", []hit{{"mcp__slack__send_message", 28}, {"mcp__slack__list_channels", 12}}},
-		{"required term satisfied by the description only", "+repository issue", "keywords", []hit{
+		{"required term", "+slack send", FormRanked, []hit{{"mcp__slack__send_message", 28}, {"mcp__slack__list_channels", 12}}},
+		{"required term satisfied by the description only", "+repository issue", FormRanked, []hit{
 			{"mcp__github__create_issue", 16}, {"mcp__github__list_issues", 8}}},
-		{"exact name path, any case", "TASKLIST", "exact", []hit{{"TaskList", 0}}},
-		{"exact name path trims", "  webfetch\t", "exact", []hit{{"WebFetch", 0}}},
-		{"exact name path reaches tools that are not deferred", "read", "exact", []hit{{"Read", 0}}},
-		{"MCP prefix path in pool order", "mcp__github", "prefix", []hit{
+		{"exact name path, any case", "TASKLIST", FormExact, []hit{{"TaskList", 0}}},
+		{"exact name path trims", "  webfetch\t", FormExact, []hit{{"WebFetch", 0}}},
+		{"exact name path reaches tools that are not deferred", "read", FormExact, []hit{{"Read", 0}}},
+		{"MCP prefix path in pool order", "mcp__github", FormPrefix, []hit{
 			{"mcp__github__create_issue", 0}, {"mcp__github__create_pull_request", 0}, {"mcp__github__list_issues", 0}}},
-		{"full-name fallback", "create_issue", "keywords", []hit{{"mcp__github__create_issue", 3}}},
-		{"full-name fallback without separators", "sendmessage", "keywords", []hit{{"mcp__slack__send_message", 3}}},
-		{"ties keep pool order", "list", "keywords", []hit{
+		{"full-name fallback", "create_issue", FormRanked, []hit{{"mcp__github__create_issue", 3}}},
+		{"full-name fallback without separators", "sendmessage", FormRanked, []hit{{"mcp__slack__send_message", 3}}},
+		{"ties keep pool order", "list", FormRanked, []hit{
 			{"mcp__github__list_issues", 14}, {"mcp__slack__list_channels", 14}, {"TaskList", 12}}},
-		{"substring of a name part", "note", "keywords", []hit{{"NotebookEdit", 5}}},
-		{"alwaysLoad MCP tool never returned by keywords", "jira ticket", "keywords", []hit{}},
-		{"c++ is matched literally: no word boundary after ++ before a space", "c++", "keywords", []hit{}},
-		{"mcp__ alone is a keyword query", "mcp__", "keywords", []hit{}},
-		{"prefix with no match falls through to keywords", "mcp__nothing", "keywords", []hit{}},
+		{"substring of a name part", "note", FormRanked, []hit{{"NotebookEdit", 5}}},
+		{"alwaysLoad MCP tool never returned by keywords", "jira ticket", FormRanked, []hit{}},
+		{"c++ is matched literally: no word boundary after ++ before a space", "c++", FormRanked, []hit{}},
+		{"mcp__ alone is a keyword query", "mcp__", FormRanked, []hit{}},
+		{"prefix with no match falls through to keywords", "mcp__nothing", FormRanked, []hit{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := search(t, s, tc.query, 0)
@@ -137,7 +137,7 @@ func TestCaseOnlyDuplicates(t *testing.T) {
 	}
 	s := NewSearcher(&r, nil)
 	res := search(t, s, "read", 0)
-	assert.Equal(t, "exact", res.Form)
+	assert.Equal(t, FormExact, res.Form)
 	assert.Equal(t, []string{"READ"}, matchNames(res), "the first in pool order")
 	res = search(t, s, "select:read,Read,READ", 0)
 	assert.Equal(t, []string{"read", "Read", "READ"}, matchNames(res), "select: finds each by its exact name")
@@ -149,4 +149,20 @@ func TestCaseOnlyDuplicates(t *testing.T) {
 	require.Equal(t, 2, r.Remove("READ", "read"))
 	res = search(t, s, "select:rEaD", 0)
 	assert.Equal(t, []string{"Read"}, matchNames(res), "a unique case-insensitive match is found")
+}
+
+// An empty or whitespace query finds nothing, and a note says what to
+// send, with every strategy.
+func TestEmptyQueryNote(t *testing.T) {
+	for _, st := range []Strategy{DefaultStrategy(), BM25Strategy(nil), HybridStrategy()} {
+		s := NewSearcher(specPool(t), &SearchOptions{Strategy: st})
+		for _, q := range []string{"", "   ", "\t\u3000\n"} {
+			res := search(t, s, q, 0)
+			assert.Empty(t, res.Matches, "%s: %q", st.Name(), q)
+			assert.Equal(t, []string{emptyQuery()}, res.Notes, "%s: %q", st.Name(), q)
+		}
+	}
+	res, err := NewSearcher(specPool(t), nil).Call([]byte(`{"query":" "}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{emptyQuery()}, res.Notes, "through Call, as a model's query")
 }

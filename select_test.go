@@ -31,7 +31,7 @@ func TestSelect(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := search(t, s, tc.query, 2)
-			assert.Equal(t, "select", res.Form)
+			assert.Equal(t, FormSelect, res.Form)
 			if tc.want == nil {
 				tc.want = []string{}
 			}
@@ -40,7 +40,7 @@ func TestSelect(t *testing.T) {
 		})
 	}
 	for _, q := range []string{" select:Read", "select:Read\nWebFetch", "select:", "selec:Read"} {
-		assert.NotEqual(t, "select", search(t, s, q, 0).Form, "%q is not a select query", q)
+		assert.NotEqual(t, FormSelect, search(t, s, q, 0).Form, "%q is not a select query", q)
 	}
 }
 
@@ -91,7 +91,25 @@ func TestSelectSuggestions(t *testing.T) {
 	assert.Equal(t, map[string][]string{
 		"web_fetch":                  {"WebFetch"},
 		"WebFetchh":                  {"WebFetch"},
-		"mcp__github__create_issues": {"mcp__github__create_issue", "mcp__github__list_issues"},
-	}, res.Suggestions)
+		"mcp__github__create_issues": {"mcp__github__create_issue", "mcp__github__list_issues", "mcp__github__create_pull_request"},
+	}, res.Suggestions, "the server's tools sharing a word (create, issue) first, most shared first, then the close names")
 	assert.Contains(t, string(res.JSON()), `"suggestions":{"WebFetchh":["WebFetch"]`)
+}
+
+// A near-miss name of an MCP tool suggests the tools of its server whose
+// names share its words before closer spellings of other names.
+func TestSelectSuggestionsSameServer(t *testing.T) {
+	reg, err := NewRegistry(nil,
+		NewMCPTool("everything", "echo", "Echo a message.", nil, nil),
+		NewMCPTool("everything", "get_sum", "Add two numbers.", nil, nil),
+		NewMCPTool("everything", "add", "Add two numbers.", nil, nil),
+		NewMCPTool("math", "add_numbers", "Add numbers.", nil, nil),
+	)
+	require.NoError(t, err)
+	s := NewSearcher(reg, nil)
+	res := search(t, s, "select:mcp__everything__add_numbers,mcp__everything__sum,mcp__other__add", 0)
+	assert.Equal(t, map[string][]string{
+		"mcp__everything__add_numbers": {"mcp__everything__add"},                                                      // not echo, not another server's
+		"mcp__everything__sum":         {"mcp__everything__get_sum", "mcp__everything__add", "mcp__everything__echo"}, // get_sum shares sum; then the close names
+	}, res.Suggestions, "mcp__other__add: no tool of that server, none close")
 }

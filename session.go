@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"sync"
@@ -302,7 +301,7 @@ func (s *Session) AddDiscovered(names ...string) (skipped []error) {
 	over := 0
 	for _, n := range names {
 		if err := checkName(n); err != nil {
-			skipped = append(skipped, fmt.Errorf("discovered %q: %w", text.Echo(n), err))
+			skipped = append(skipped, wrapf(err, "discovered %q", text.Echo(n)))
 			continue
 		}
 		if _, ok := s.discovered[n]; !ok && len(s.discovered) >= s.opts.MaxDiscovered {
@@ -312,7 +311,7 @@ func (s *Session) AddDiscovered(names ...string) (skipped []error) {
 		s.discovered[n] = struct{}{}
 	}
 	if over > 0 {
-		skipped = append(skipped, fmt.Errorf("discovered: %w: %d names not recorded, the conversation has discovered %d tools, the limit (SessionOptions.MaxDiscovered)", ErrLimit, over, s.opts.MaxDiscovered))
+		skipped = append(skipped, wrapf(errorf(ErrLimit, "%d names not recorded, the conversation has discovered %d tools, the limit (SessionOptions.MaxDiscovered)", over, s.opts.MaxDiscovered), "discovered"))
 	}
 	return skipped
 }
@@ -357,7 +356,7 @@ func (s *Session) Snapshot() SessionState {
 // ErrInvalidName (or says the count, wrapping ErrLimit).
 func (s *Session) Restore(st SessionState) error {
 	if n := len(st.Discovered); n > s.opts.MaxDiscovered {
-		return fmt.Errorf("restore: %w: %d discovered names, the limit (SessionOptions.MaxDiscovered) is %d", ErrLimit, n, s.opts.MaxDiscovered)
+		return wrapf(errorf(ErrLimit, "%d discovered names, the limit (SessionOptions.MaxDiscovered) is %d", n, s.opts.MaxDiscovered), "restore")
 	}
 	var errs []error
 	bad := 0
@@ -365,13 +364,13 @@ func (s *Session) Restore(st SessionState) error {
 		for _, n := range list {
 			if err := checkName(n); err != nil {
 				if bad++; bad <= maxSkippedNames {
-					errs = append(errs, fmt.Errorf("restore %q: %w", text.Echo(n), err))
+					errs = append(errs, wrapf(err, "restore %q", text.Echo(n)))
 				}
 			}
 		}
 	}
 	if bad > maxSkippedNames {
-		errs = append(errs, fmt.Errorf("restore: %d more invalid names: %w", bad-maxSkippedNames, ErrInvalidName))
+		errs = append(errs, wrapf(ErrInvalidName, "restore: %d more invalid names", bad-maxSkippedNames))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err
@@ -408,7 +407,7 @@ type Announcement struct {
 
 // Announce returns what to tell the model about the deferred tools in
 // scope before the next request, and records it as told. The first call
-// of a conversation (and the first after Compact, Clear or a Restore of a
+// of a conversation (and the first after Compact or a Restore of a
 // state whose Announced is nil) gives the full list, an
 // <available-deferred-tools> block with one name a line; later calls give
 // the delta since the last announcement (the names that became available,

@@ -1,7 +1,6 @@
 package toolsearch
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -73,11 +72,11 @@ func (m *ToolSearchMode) UnmarshalText(text []byte) error {
 	}
 	rest, ok := strings.CutPrefix(v, "auto:")
 	if !ok {
-		return fmt.Errorf("%w: unknown tool search mode %q (want true, false, auto or auto:N)", ErrInvalidOption, text)
+		return errorf(ErrInvalidOption, "unknown tool search mode %q (want true, false, auto or auto:N)", text)
 	}
 	n, err := strconv.Atoi(rest)
 	if err != nil || n < 0 || n > 100 || rest != strconv.Itoa(n) {
-		return fmt.Errorf("%w: tool search mode %q: the percentage must be an integer from 0 to 100", ErrInvalidOption, text)
+		return errorf(ErrInvalidOption, "tool search mode %q: the percentage must be an integer from 0 to 100", text)
 	}
 	*m = ToolSearchMode(n)
 	return nil

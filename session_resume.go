@@ -2,7 +2,6 @@ package toolsearch
 
 import (
 	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -60,7 +59,7 @@ const maxSkippedNames = 100
 func discoveredInHistory(history json.RawMessage) (names []string, skipped []error, err error) {
 	var doc any
 	if err := json.Unmarshal(history, &doc); err != nil {
-		return nil, nil, fmt.Errorf("%w: not valid JSON: %v", ErrInvalidHistory, err)
+		return nil, nil, errorf(ErrInvalidHistory, "not valid JSON: %v", err)
 	}
 	if m, ok := doc.(map[string]any); ok {
 		switch {
@@ -72,12 +71,12 @@ func discoveredInHistory(history json.RawMessage) (names []string, skipped []err
 				return []string{}, nil, nil // a Responses input given as plain text
 			}
 		default:
-			return nil, nil, fmt.Errorf(`%w: an object without "messages" or "input"`, ErrInvalidHistory)
+			return nil, nil, errorf(ErrInvalidHistory, `an object without "messages" or "input"`)
 		}
 	}
 	items, ok := doc.([]any)
 	if !ok {
-		return nil, nil, fmt.Errorf("%w: want an array of messages, got %s", ErrInvalidHistory, jsonKind(doc))
+		return nil, nil, errorf(ErrInvalidHistory, "want an array of messages, got %s", jsonKind(doc))
 	}
 	h := historyScan{calls: map[string]bool{}, names: map[string]bool{}}
 	for _, it := range items {
@@ -103,14 +102,14 @@ func discoveredInHistory(history json.RawMessage) (names []string, skipped []err
 	for _, n := range slices.Sorted(maps.Keys(h.names)) {
 		if err := checkName(n); err != nil {
 			if bad++; bad <= maxSkippedNames {
-				skipped = append(skipped, fmt.Errorf("history names %q: %w", text.Echo(n), err))
+				skipped = append(skipped, wrapf(err, "history names %q", text.Echo(n)))
 			}
 			continue
 		}
 		names = append(names, n)
 	}
 	if bad > maxSkippedNames {
-		skipped = append(skipped, fmt.Errorf("history names %d more invalid names: %w", bad-maxSkippedNames, ErrInvalidName))
+		skipped = append(skipped, wrapf(ErrInvalidName, "history names %d more invalid names", bad-maxSkippedNames))
 	}
 	return names, skipped, nil
 }

@@ -1,43 +1,35 @@
 package toolsearch
 
-import (
-	"context"
-	"slices"
-)
+import "slices"
 
-// topRanker is an Index that keeps the best hits itself, in its final pass
-// over the tools a query touched, instead of appending every hit for the
-// pipeline to cut: the built-in indexes implement it, so that a query
-// matching most of a large catalog costs no hit buffer in proportion to
-// it. The pipeline (Searcher.rank) uses it when the Index has it, and
-// Index.Rank otherwise.
-type topRanker interface {
-	// rankTop returns hits with the best n hits of the query appended,
-	// best first (by score, then position), among the tools for which in
-	// holds (nil: every tool); n < 0 appends every hit, in any order.
-	rankTop(ctx context.Context, query string, n int, in func(pos int) bool, hits []Hit) ([]Hit, []string, error)
-}
-
-// collectAllAbove is the k above which bestHits collects every hit and
+// collectAllAbove is the k above which TopHits collects every hit and
 // sorts them once, rather than keeping k in order as it goes.
 const collectAllAbove = 64
 
-// bestHits keeps the best k hits offered, by score then position: the
-// order of the ranked form.
-type bestHits struct {
+// TopHits keeps the best hits of a Query as an index offers them: the
+// best q.K among the tools in scope (q.In), by score, then position (the
+// order of the ranked form), or every hit when q.K < 0. An index that
+// keeps its hits this way saves the Searcher a buffer of every match;
+// the built-in ones do. Make one with Query.TopHits; it is used by one
+// goroutine.
+type TopHits struct {
 	k    int            // < 0: keep every hit, in any order
 	in   func(int) bool // the scope; nil: every tool
 	hits []Hit          // hits[base:] are kept, best first when k ≤ collectAllAbove
 	base int
 }
 
-func newBestHits(k int, in func(int) bool, hits []Hit) bestHits {
-	return bestHits{k: k, in: in, hits: hits, base: len(hits)}
+// TopHits returns a TopHits for q that appends to hits.
+func (q Query) TopHits(hits []Hit) TopHits { return newTopHits(q.K, q.In, hits) }
+
+func newTopHits(k int, in func(int) bool, hits []Hit) TopHits {
+	return TopHits{k: k, in: in, hits: hits, base: len(hits)}
 }
 
-// below reports whether a hit scoring score cannot be kept: k hits are
-// kept, in order, and the last of them scores more.
-func (b *bestHits) below(score float64) bool {
+// Below reports whether a hit scoring score would not be kept: K hits are
+// kept already, and the last of them scores more. An index may skip the
+// work of scoring a tool exactly once it knows it is Below.
+func (b *TopHits) Below(score float64) bool {
 	if b.k < 0 || b.k > collectAllAbove {
 		return false
 	}
@@ -45,11 +37,12 @@ func (b *bestHits) below(score float64) bool {
 	return len(top) == b.k && (b.k == 0 || score < top[b.k-1].Score)
 }
 
-// offer considers the tool at position pos with its score and rules.
-func (b *bestHits) offer(score float64, pos int32, rules Rule) {
+// Offer considers the tool at position pos, with its score (above 0) and
+// the rules that fired. A tool outside the scope is not kept.
+func (b *TopHits) Offer(pos int, score float64, rules Rule) {
 	if b.k < 0 || b.k > collectAllAbove {
-		if b.k != 0 && (b.in == nil || b.in(int(pos))) {
-			b.hits = append(b.hits, Hit{Tool: int(pos), Score: score, Rules: rules})
+		if b.k != 0 && (b.in == nil || b.in(pos)) {
+			b.hits = append(b.hits, Hit{Tool: pos, Score: score, Rules: rules})
 		}
 		return
 	}
@@ -58,15 +51,15 @@ func (b *bestHits) offer(score float64, pos int32, rules Rule) {
 		if b.k == 0 {
 			return
 		}
-		if last := &top[b.k-1]; score < last.Score || score == last.Score && int(pos) > last.Tool {
+		if last := &top[b.k-1]; score < last.Score || score == last.Score && pos > last.Tool {
 			return
 		}
 	}
-	if b.in != nil && !b.in(int(pos)) {
+	if b.in != nil && !b.in(pos) {
 		return
 	}
 	i := len(top)
-	for i > 0 && (score > top[i-1].Score || score == top[i-1].Score && int(pos) < top[i-1].Tool) {
+	for i > 0 && (score > top[i-1].Score || score == top[i-1].Score && pos < top[i-1].Tool) {
 		i--
 	}
 	if len(top) < b.k {
@@ -74,11 +67,12 @@ func (b *bestHits) offer(score float64, pos int32, rules Rule) {
 		top = b.hits[b.base:]
 	}
 	copy(top[i+1:], top[i:len(top)-1])
-	top[i] = Hit{Tool: int(pos), Score: score, Rules: rules}
+	top[i] = Hit{Tool: pos, Score: score, Rules: rules}
 }
 
-// done returns the hits: the best k in order, or every hit for k < 0.
-func (b *bestHits) done() []Hit {
+// Hits returns the hits given to Query.TopHits followed by those kept: the
+// best K, best first, or, for K < 0, every hit offered, in any order.
+func (b *TopHits) Hits() []Hit {
 	if b.k > collectAllAbove {
 		top := b.hits[b.base:]
 		slices.SortFunc(top, compareHits)

@@ -82,14 +82,12 @@ type bm25Word struct {
 }
 
 type bm25Index struct {
-	st     bm25Strategy
-	slots  []*entry // slot → tool; nil for a free slot
-	pos    []int32  // slot → position in the Corpus
-	shared bool     // slots are the registry's (corpusSlots)
-	n      int      // tools
-	total  float64  // the sum of the tools' lengths (whole numbers: exact)
-	post   cow.ShardedMap[[]bm25Posting]
-	pool   *pool[bm25Scratch] // shared by the versions of the index
+	st    bm25Strategy
+	c     *Corpus // the tools, by slot
+	n     int     // tools
+	total float64 // the sum of the tools' lengths (whole numbers: exact)
+	post  cow.ShardedMap[[]bm25Posting]
+	pool  *pool[bm25Scratch] // shared by the versions of the index
 }
 
 // bm25Doc returns the words of t, each once, and t's length in words.
@@ -121,16 +119,17 @@ func bm25Doc(t *Tool) ([]bm25Word, float64) {
 	return out, n
 }
 
-// Index returns the postings of every word of c's tools: prev patched
-// with the tools that changed when it is a bm25 index of another version
-// of the same registry, else built.
-func (st bm25Strategy) Index(c Corpus, prev Index) Index {
-	slots, pos, shared := corpusSlots(c)
-	p, _ := prev.(*bm25Index)
-	if p == nil || !shared || !p.shared {
-		p = &bm25Index{post: cow.NewShardedMap[[]bm25Posting](0), pool: &pool[bm25Scratch]{}}
-	}
-	x := &bm25Index{st: st, slots: slots, pos: pos, shared: shared, n: c.Len(), total: p.total, pool: p.pool}
+// Index returns the postings of every word of c's tools.
+func (st bm25Strategy) Index(c *Corpus) Index {
+	empty := &bm25Index{st: st, post: cow.NewShardedMap[[]bm25Posting](0), pool: &pool[bm25Scratch]{}}
+	return empty.Update(c)
+}
+
+// Update returns x with the tools that changed between x's Corpus and c
+// patched in.
+func (x *bm25Index) Update(c *Corpus) Index {
+	p := x
+	x = &bm25Index{st: p.st, c: c, n: c.Len(), total: p.total, pool: p.pool}
 	type delta struct {
 		gone []int32
 		join []bm25Posting
@@ -144,17 +143,20 @@ func (st bm25Strategy) Index(c Corpus, prev Index) Index {
 		}
 		return d
 	}
-	slotChanges(p.slots, slots, func(s int32, was, is *entry) {
-		if was != nil {
-			ws, n := bm25Doc(&was.tool)
+	c.Changes(p.c, func(slot, was, is int) {
+		s := int32(slot)
+		if was >= 0 {
+			t := p.c.Tool(was)
+			ws, n := bm25Doc(&t)
 			x.total -= n
 			for _, w := range ws {
 				d := at(w.w)
 				d.gone = append(d.gone, s)
 			}
 		}
-		if is != nil {
-			ws, n := bm25Doc(&is.tool)
+		if is >= 0 {
+			t := c.Tool(is)
+			ws, n := bm25Doc(&t)
 			x.total += n
 			for _, w := range ws {
 				d := at(w.w)
@@ -207,21 +209,16 @@ type bm25Scratch struct {
 	touched []int32   // the slots with a query word
 }
 
-// Rank appends every tool with a query word and every required word.
-func (x *bm25Index) Rank(ctx context.Context, query string, hits []Hit) ([]Hit, []string, error) {
-	return x.rankTop(ctx, query, -1, nil, hits)
-}
-
-// rankTop is Rank keeping the best n hits (see topRanker). Only the tools
-// in the query words' postings are visited.
-func (x *bm25Index) rankTop(_ context.Context, query string, n int, in func(int) bool, hits []Hit) ([]Hit, []string, error) {
-	all, required := queryWords(query)
+// Rank appends the best q.K tools in scope with a query word and every
+// required word. Only the tools in the query words' postings are visited.
+func (x *bm25Index) Rank(_ context.Context, q Query, hits []Hit) ([]Hit, []string, error) {
+	all, required := queryWords(q.Text)
 	if len(all) == 0 || x.n == 0 {
 		return hits, nil, nil
 	}
 	sc := x.pool.get()
-	if len(sc.acc) < len(x.slots) {
-		sc.acc = make([]bm25Acc, len(x.slots)+len(x.slots)/8)
+	if slots := x.c.Slots(); len(sc.acc) < slots {
+		sc.acc = make([]bm25Acc, slots+slots/8)
 	}
 	acc := sc.acc
 	touch := func(s int32) *bm25Acc {
@@ -258,15 +255,15 @@ func (x *bm25Index) rankTop(_ context.Context, query string, n int, in func(int)
 			a.rules |= p.rules
 		}
 	}
-	best := newBestHits(n, in, hits)
+	best := q.TopHits(hits)
 	for _, s := range sc.touched {
 		a := &acc[s]
 		if a.score > 0 && a.need == nreq {
-			best.offer(a.score, x.pos[s], a.rules)
+			best.Offer(x.c.Position(int(s)), a.score, a.rules)
 		}
 		*a = bm25Acc{}
 	}
 	sc.touched = sc.touched[:0]
 	x.pool.put(sc)
-	return best.done(), nil, nil
+	return best.Hits(), nil, nil
 }

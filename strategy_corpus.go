@@ -1,63 +1,148 @@
 package toolsearch
 
-// The Corpus of a registry version, and what the built-in strategies read
-// of it beyond the Corpus interface: the registry's keyword index and the
-// tools by keyword-index slot.
+import (
+	"context"
+	"strings"
 
-// corpusIndex returns the keyword index of c and the Corpus position of
-// each of its slots: the registry's own for a registry version, else one
-// built from c's tools (slot i at position i).
-func corpusIndex(c Corpus) (*index, []int32) {
-	if sc, ok := c.(*snapshotCorpus); ok {
-		return sc.s.ix, sc.s.dpos
-	}
-	tools := make([]*entry, c.Len())
-	pos := make([]int32, c.Len())
+	"github.com/toolsearch/toolsearch/internal/querywork"
+)
+
+// Corpus is what a Strategy indexes: the deferred tools of one registry
+// version, in pool order. It never changes and is safe for concurrent use.
+// The Searcher makes one for every registry version it ranks; NewCorpus
+// makes one of any tools.
+//
+// Besides its position, every tool has a slot: a small number, unique in
+// the Corpus, that the tool keeps in the following versions of the
+// registry for as long as it stays registered and unchanged. An index can
+// keep what it knows of each tool in arrays by slot, and patch them from
+// one version to the next with Changes, instead of rebuilding them.
+type Corpus struct {
+	tools []*entry // by position
+	slots []*entry // slot → tool; nil for a free slot
+	slot  []int32  // position → slot
+	pos   []int32  // slot → position; -1 for a free slot
+	ix    *index   // the keyword index of the tools
+	reg   *Registry
+}
+
+// corpusOf returns the Corpus of snap, a version of r.
+func corpusOf(r *Registry, snap *snapshot) *Corpus {
+	return &Corpus{tools: snap.deferred, slots: snap.ix.slots, slot: snap.dslots, pos: snap.dpos, ix: snap.ix, reg: r}
+}
+
+// NewCorpus returns a Corpus of tools, in the order given, outside any
+// registry: for ranking a list of tools with a Strategy directly, or for
+// testing one. The tools are not validated; their slots are their
+// positions. Changes between it and another Corpus reports every tool as
+// changed.
+func NewCorpus(tools []Tool) *Corpus {
+	es := make([]*entry, len(tools))
 	for i := range tools {
-		t := c.Tool(i)
-		tools[i] = newEntry(&t)
-		pos[i] = int32(i)
+		es[i] = newEntry(&tools[i])
 	}
-	return buildIndex(tools, nil, nil), pos
+	ix := buildIndex(es, nil, nil) // slot i at position i
+	slot := make([]int32, len(es))
+	for i := range slot {
+		slot[i] = int32(i)
+	}
+	return &Corpus{tools: es, slots: ix.slots, slot: slot, pos: slot, ix: ix}
 }
 
-// snapshotCorpus is the Corpus of a registry version: its deferred tools.
-type snapshotCorpus struct{ s *snapshot }
+// Len returns the number of tools.
+func (c *Corpus) Len() int { return len(c.tools) }
 
-func (c *snapshotCorpus) Len() int { return len(c.s.deferred) }
+// Tool returns the tool at position i, 0 ≤ i < Len(). Its slices
+// (InputSchema, Aliases) are shared with the registry: read them, never
+// change them.
+func (c *Corpus) Tool(i int) Tool { return c.tools[i].tool }
 
-func (c *snapshotCorpus) Tool(i int) Tool { return c.s.deferred[i].tool }
+// Slot returns the slot of the tool at position i, 0 ≤ i < Len().
+func (c *Corpus) Slot(i int) int { return int(c.slot[i]) }
 
-// corpusSlots returns the tools of c by slot and each slot's position in
-// c: the keyword index's slots for a registry version (stable across
-// versions), else position i at slot i. shared reports the former: only
-// then may an index of another version be patched.
-func corpusSlots(c Corpus) (slots []*entry, pos []int32, shared bool) {
-	if sc, ok := c.(*snapshotCorpus); ok {
-		return sc.s.ix.slots, sc.s.dpos, true
-	}
-	slots = make([]*entry, c.Len())
-	pos = make([]int32, c.Len())
-	for i := range slots {
-		slots[i] = &entry{tool: c.Tool(i)}
-		pos[i] = int32(i)
-	}
-	return slots, pos, false
-}
+// Slots returns the number of slots: one more than the largest slot of a
+// tool, and at least Len() (the slots of removed tools are reused).
+func (c *Corpus) Slots() int { return len(c.slots) }
 
-// slotChanges calls fn for every slot whose tool differs between old and
-// cur (nil for none): a pointer comparison per slot.
-func slotChanges(old, cur []*entry, fn func(slot int32, was, is *entry)) {
-	for s := range max(len(old), len(cur)) {
-		var a, b *entry
-		if s < len(old) {
-			a = old[s]
+// Position returns the position of the tool at slot s, or -1 when s is
+// free (no tool of the Corpus has it), 0 ≤ s < Slots().
+func (c *Corpus) Position(s int) int { return int(c.pos[s]) }
+
+// Changes calls fn for every slot whose tool differs between prev and c:
+// was is the position of prev's tool at the slot, is the position of c's,
+// -1 where there is none (a tool that joined, or left). A tool whose
+// definition changed is reported as changed even when it keeps its slot.
+// prev is a Corpus of another version of the same registry (usually the
+// previous one), when only the slots that changed are reported, in
+// increasing order, at the cost of one comparison per slot; for a nil prev
+// or a Corpus of something else, every tool of prev leaves and every tool
+// of c joins.
+func (c *Corpus) Changes(prev *Corpus, fn func(slot, was, is int)) {
+	if prev == nil || prev.reg == nil || prev.reg != c.reg {
+		if prev != nil {
+			for s, e := range prev.slots {
+				if e != nil {
+					fn(s, int(prev.pos[s]), -1)
+				}
+			}
 		}
-		if s < len(cur) {
-			b = cur[s]
+		for s, e := range c.slots {
+			if e != nil {
+				fn(s, -1, int(c.pos[s]))
+			}
+		}
+		return
+	}
+	for s := range max(len(prev.slots), len(c.slots)) {
+		var a, b *entry
+		was, is := -1, -1
+		if s < len(prev.slots) {
+			a, was = prev.slots[s], int(prev.pos[s])
+		}
+		if s < len(c.slots) {
+			b, is = c.slots[s], int(c.pos[s])
 		}
 		if a != b {
-			fn(int32(s), a, b)
+			fn(s, was, is)
+		}
+	}
+}
+
+// PartsContaining calls fn with the slot of every tool that has a name
+// part (see the package documentation, Ranking) containing term without
+// being term, term lowercased; a tool with several such parts, once per
+// part. It reads the keyword index the registry keeps, which lists the
+// distinct name parts by the pairs of letters they hold, so that only the
+// parts that share term's rarest pair are compared; each part compared
+// costs its length from the query's work budget (SearchOptions.MaxQueryWork,
+// carried by the ctx the Searcher gives Rank), and the comparing stops
+// when it runs out. A term with a character no name part has (outside
+// [a-z0-9.-]) finds nothing.
+func (c *Corpus) PartsContaining(ctx context.Context, term string, fn func(slot int)) {
+	if !partChars(term) {
+		return
+	}
+	work := querywork.Of(ctx)
+	ix := c.ix
+	for _, id := range ix.vocab.Candidates(term) {
+		if !ix.partRefs.Has(id) {
+			break // listed by a later version
+		}
+		pp := ix.partRefs.At(id)
+		if pp == nil {
+			continue // no tool has the part any more
+		}
+		part := ix.vocab.Parts[id]
+		if !work.Spend(len(part)) {
+			break
+		}
+		if part != term && strings.Contains(part, term) {
+			for _, s := range pp.part {
+				fn(int(s))
+			}
+			for _, s := range pp.mpart {
+				fn(int(s))
+			}
 		}
 	}
 }

@@ -21,17 +21,11 @@ type keywordIndex struct {
 	pos []int32 // slot → position in the Corpus; -1 for a free slot
 }
 
-// Rank appends every tool whose score for the query is above 0 and that
-// has every required term.
-func (k *keywordIndex) Rank(ctx context.Context, query string, hits []Hit) ([]Hit, []string, error) {
-	return k.rankTop(ctx, query, -1, nil, hits)
-}
-
-// rankTop is Rank keeping only the best n hits for which in (nil: every
-// tool) holds, best first (n < 0: every hit, in any order); see topRanker.
-func (k *keywordIndex) rankTop(ctx context.Context, query string, n int, in func(int) bool, hits []Hit) ([]Hit, []string, error) {
+// Rank appends the best q.K tools in scope whose score for the query is
+// above 0 and that have every required term.
+func (k *keywordIndex) Rank(ctx context.Context, q Query, hits []Hit) ([]Hit, []string, error) {
 	ix := k.ix
-	t := parseTerms(words.Lower(words.TrimSpace(query)))
+	t := parseTerms(words.Lower(words.TrimSpace(q.Text)))
 	if ix.live == 0 || len(t.all) == 0 {
 		return hits, nil, nil
 	}
@@ -54,19 +48,23 @@ func (k *keywordIndex) rankTop(ctx context.Context, query string, n int, in func
 		}
 		prev = ts.g
 	}
-	best := newBestHits(n, in, hits)
+	best := q.TopHits(hits)
 	for _, s := range a.touched {
 		c := &a.acc[s]
 		sr := c.sr
 		c.sr = 0
 		if nreq == 0 || sr&accAlive != 0 {
-			best.offer(float64(sr&accScore), k.pos[s], Rule(sr>>accScoreBits)&accRules)
+			best.Offer(int(k.pos[s]), float64(sr&accScore), Rule(sr>>accScoreBits)&accRules)
 		}
 	}
 	a.touched = a.touched[:0]
 	ix.pool.put(a)
-	return best.done(), notes, nil
+	return best.Hits(), notes, nil
 }
+
+// Update returns the index of c: the keyword index the registry keeps for
+// that version.
+func (k *keywordIndex) Update(c *Corpus) Index { return defaultStrategy{}.Index(c) }
 
 func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int32, work *querywork.Budget) {
 	p := ix.lookup(term)
@@ -238,16 +236,12 @@ type defaultStrategy struct{}
 // documentation (the Ranking section): name parts, then search hint and
 // description words, with required "+" terms. Its rankings equal Claude
 // Code's. Over a registry it reads the keyword index the registry keeps
-// up to date as tools change; over any other Corpus it builds one.
+// up to date as tools change (NewCorpus builds one).
 func DefaultStrategy() Strategy { return defaultStrategy{} }
 
 func (defaultStrategy) Name() string { return "default" }
 
-func (defaultStrategy) Input() StrategyInput { return StrategyInput{} }
+func (defaultStrategy) Input() StrategyInput { return StrategyInput{claude: true} }
 
-// Index returns the keyword index of c: the registry's own for a
-// registry version, else one built from c's tools.
-func (defaultStrategy) Index(c Corpus, _ Index) Index {
-	ix, pos := corpusIndex(c)
-	return &keywordIndex{ix, pos}
-}
+// Index returns the keyword index of c, read with the scoring rules.
+func (defaultStrategy) Index(c *Corpus) Index { return &keywordIndex{c.ix, c.pos} }

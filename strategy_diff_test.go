@@ -16,7 +16,7 @@ import (
 
 // refBM25 ranks c's tools for query as BM25Strategy documents it, the
 // straightforward way: every tool's words counted, every tool scored.
-func refBM25(st bm25Strategy, c Corpus, query string) []Hit {
+func refBM25(st bm25Strategy, c *Corpus, query string) []Hit {
 	n := c.Len()
 	type doc struct {
 		tf    map[string]float64
@@ -97,7 +97,7 @@ func longQuery(rng *rand.Rand, names []string) string {
 // Searcher over a registry changed at random between rounds (so that each
 // index after the first is the previous one patched), and with ref over the
 // same Corpus: the same hits, scores and rules.
-func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus, q string) []Hit, extra func(rng *rand.Rand, names []string) string) {
+func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c *Corpus, q string) []Hit, extra func(rng *rand.Rand, names []string) string) {
 	catalogs, queries := 150, 12
 	if testing.Short() || raceEnabled {
 		catalogs = 20
@@ -116,7 +116,7 @@ func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus, q string
 				}
 			}
 			snap := r.load()
-			c := &snapshotCorpus{snap}
+			c := corpusOf(&r, snap)
 			idx := s.indexOf(snap)
 			var names []string
 			for i := range c.Len() {
@@ -132,7 +132,7 @@ func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus, q string
 				default:
 					q = diffQuery(rng, names)
 				}
-				got, _, err := idx.Rank(context.Background(), q, nil)
+				got, _, err := idx.Rank(context.Background(), Query{Text: q, K: -1}, nil)
 				require.NoError(t, err)
 				want := ref(c, q)
 				slices.SortFunc(got, byTool)
@@ -146,7 +146,7 @@ func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus, q string
 				require.Equal(t, want, got, "seed %d round %d: %s Rank(%q)", seed, round, st.Name(), q)
 				// The best k, as the Searcher asks for them.
 				k := 1 + rng.IntN(8)
-				top, _, err := idx.(topRanker).rankTop(context.Background(), q, k, nil, nil)
+				top, _, err := idx.Rank(context.Background(), Query{Text: q, K: k}, nil)
 				require.NoError(t, err)
 				slices.SortFunc(want, compareHits)
 				want = want[:min(k, len(want))]
@@ -166,7 +166,7 @@ func checkStrategyAgainst(t *testing.T, st Strategy, ref func(c Corpus, q string
 
 func TestBM25MatchesReference(t *testing.T) {
 	for _, st := range []bm25Strategy{BM25Strategy(nil).(bm25Strategy), BM25Strategy(&BM25Options{K1: 0.9, B: 0.3}).(bm25Strategy)} {
-		checkStrategyAgainst(t, st, func(c Corpus, q string) []Hit { return refBM25(st, c, q) }, nil)
+		checkStrategyAgainst(t, st, func(c *Corpus, q string) []Hit { return refBM25(st, c, q) }, nil)
 	}
 }
 
@@ -215,7 +215,7 @@ func hybridShapeQuery(rng *rand.Rand, names []string) string {
 
 func TestHybridMatchesReference(t *testing.T) {
 	st := HybridStrategy().(hybridStrategy)
-	checkStrategyAgainst(t, st, func(c Corpus, q string) []Hit {
+	checkStrategyAgainst(t, st, func(c *Corpus, q string) []Hit {
 		hits, _, err := refHybridBuild(st, c).Rank(context.Background(), q, nil)
 		require.NoError(t, err)
 		return hits
@@ -251,11 +251,11 @@ func TestHybridBigCounts(t *testing.T) {
 		Tool{Name: "third_tool", ShouldDefer: true, Description: strings.Repeat("spam ", 300) + "eggs"}))
 	var prev Index
 	check := func(what string) {
-		c := &snapshotCorpus{r.load()}
-		x := st.Index(c, prev)
+		c := corpusOf(r, r.load())
+		x := indexFor(st, c, prev)
 		prev = x
 		for _, q := range []string{"spam", "eggs", "spam eggs", "+eggs tool"} {
-			got, _, err := x.Rank(context.Background(), q, nil)
+			got, _, err := x.Rank(context.Background(), Query{Text: q, K: -1}, nil)
 			require.NoError(t, err)
 			want, _, err := refHybridBuild(st, c).Rank(context.Background(), q, nil)
 			require.NoError(t, err)
@@ -283,13 +283,13 @@ func TestHybridBigCounts(t *testing.T) {
 func TestHybridTermCountLimit(t *testing.T) {
 	var r Registry
 	require.NoError(t, r.Register(Tool{Name: "get_issue", ShouldDefer: true}))
-	x := HybridStrategy().Index(&snapshotCorpus{r.load()}, nil)
+	x := HybridStrategy().Index(corpusOf(&r, r.load()))
 	var b strings.Builder
 	for i := range hybridMaxAccTerms + 1 {
 		fmt.Fprintf(&b, "issue%d ", i)
 	}
 	b.WriteString("+get")
-	hits, notes, err := x.Rank(context.Background(), b.String(), nil)
+	hits, notes, err := x.Rank(context.Background(), Query{Text: b.String(), K: -1}, nil)
 	require.NoError(t, err, "a query over the limit is answered, not refused")
 	require.Equal(t, []string{"the query has 65537 distinct terms and the hybrid ranking reads at most 65535: the terms after the first 65535 (required terms first) were left out."}, notes)
 	require.Len(t, hits, 1, "the required term is kept")
@@ -299,10 +299,10 @@ func TestHybridTermCountLimit(t *testing.T) {
 		fmt.Fprintf(&without, "issue%d ", i)
 	}
 	without.WriteString("+nothing")
-	hits, _, err = x.Rank(context.Background(), without.String(), nil)
+	hits, _, err = x.Rank(context.Background(), Query{Text: without.String(), K: -1}, nil)
 	require.NoError(t, err)
 	require.Empty(t, hits, "a required term no tool has is kept past the limit")
-	hits, _, err = x.Rank(context.Background(), "issue", nil)
+	hits, _, err = x.Rank(context.Background(), Query{Text: "issue", K: -1}, nil)
 	require.NoError(t, err)
 	require.Len(t, hits, 1)
 }

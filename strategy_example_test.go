@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/toolsearch/toolsearch"
 )
@@ -64,8 +66,8 @@ type nameDistance struct{}
 func (nameDistance) Name() string                    { return "name-distance" }
 func (nameDistance) Input() toolsearch.StrategyInput { return toolsearch.StrategyInput{} }
 
-// Index keeps the lowercased names; prev is not needed, as that is cheap.
-func (nameDistance) Index(c toolsearch.Corpus, _ toolsearch.Index) toolsearch.Index {
+// Index keeps the lowercased names.
+func (nameDistance) Index(c *toolsearch.Corpus) toolsearch.Index {
 	names := make(nameIndex, c.Len())
 	for i := range names {
 		names[i] = strings.ToLower(c.Tool(i).Name)
@@ -76,9 +78,13 @@ func (nameDistance) Index(c toolsearch.Corpus, _ toolsearch.Index) toolsearch.In
 // nameIndex holds the lowercased name of each tool of the Corpus.
 type nameIndex []string
 
+// Update builds the index of the new version from nothing: that is cheap
+// (ExampleCorpus_Changes shows an index that reuses its work).
+func (nameIndex) Update(c *toolsearch.Corpus) toolsearch.Index { return nameDistance{}.Index(c) }
+
 // Rank reports every tool within a third of its name's length in edits.
-func (x nameIndex) Rank(_ context.Context, query string, hits []toolsearch.Hit) ([]toolsearch.Hit, []string, error) {
-	q := strings.ToLower(strings.TrimSpace(query))
+func (x nameIndex) Rank(_ context.Context, query toolsearch.Query, hits []toolsearch.Hit) ([]toolsearch.Hit, []string, error) {
+	q := strings.ToLower(strings.TrimSpace(query.Text))
 	for i, name := range x {
 		if d := editDistance(q, name); d <= len(name)/3 {
 			hits = append(hits, toolsearch.Hit{Tool: i, Score: 1 / float64(1+d)})
@@ -124,8 +130,8 @@ func ExampleStrategy() {
 		fmt.Println()
 	}
 	// Output:
-	// mcp__github__create_isue (keywords): mcp__github__create_issue 0.50 mcp__github__list_issues 0.12
-	// mcp__slak__send_mesage (keywords): mcp__slack__send_message 0.33
+	// mcp__github__create_isue (ranked): mcp__github__create_issue 0.50 mcp__github__list_issues 0.12
+	// mcp__slak__send_mesage (ranked): mcp__slack__send_message 0.33
 	// mcp__github (prefix): mcp__github__create_issue 0.00 mcp__github__list_issues 0.00
 }
 
@@ -151,4 +157,89 @@ func ExampleSearcher_Prepare() {
 	// mcp__github__create_issue
 	// mcp__github__list_issues
 	// mcp__slack__send_message
+}
+
+// descWords is an incremental Strategy of one's own: it ranks the tools
+// by how many of the query's words their description has. Its index keeps
+// each tool's words by slot, and the index of a new registry version is
+// the previous one with the tools that changed read again (Corpus.Changes);
+// Rank keeps only the best hits the Searcher asks for (Query.TopHits).
+type descWords struct{}
+
+func (descWords) Name() string                    { return "description-words" }
+func (descWords) Input() toolsearch.StrategyInput { return toolsearch.StrategyInput{} }
+
+// Index reads every tool of c: the index of the first version.
+func (descWords) Index(c *toolsearch.Corpus) toolsearch.Index { return (&wordsIndex{}).Update(c) }
+
+// wordsIndex holds the lowercased description words of the tools, by slot.
+type wordsIndex struct {
+	c     *toolsearch.Corpus
+	words [][]string // by slot; shared with the other versions, never changed
+}
+
+// Update returns the index of c: x's words, with those of the tools that
+// changed since x's Corpus read again.
+func (x *wordsIndex) Update(c *toolsearch.Corpus) toolsearch.Index {
+	next := &wordsIndex{c: c, words: make([][]string, c.Slots())}
+	copy(next.words, x.words)
+	read := 0
+	c.Changes(x.c, func(slot, was, is int) {
+		next.words[slot] = nil
+		if is >= 0 { // the tool that has the slot now
+			next.words[slot] = strings.FieldsFunc(strings.ToLower(c.Tool(is).Description), func(r rune) bool {
+				return !unicode.IsLetter(r)
+			})
+			read++
+		}
+	})
+	fmt.Printf("(indexed %d of %d tools)\n", read, c.Len())
+	return next
+}
+
+// Rank offers every tool that has a query word in its description.
+func (x *wordsIndex) Rank(_ context.Context, q toolsearch.Query, hits []toolsearch.Hit) ([]toolsearch.Hit, []string, error) {
+	top := q.TopHits(hits)
+	terms := strings.Fields(strings.ToLower(q.Text))
+	for slot, ws := range x.words {
+		n := 0
+		for _, w := range ws {
+			if slices.Contains(terms, w) {
+				n++
+			}
+		}
+		if n > 0 {
+			top.Offer(x.c.Position(slot), float64(n), toolsearch.RuleDescription)
+		}
+	}
+	return top.Hits(), nil, nil
+}
+
+// An index can be patched from one registry version to the next: after a
+// change, descWords reads again only the tool that changed.
+func ExampleCorpus_Changes() {
+	reg := strategyExampleRegistry()
+	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: descWords{}})
+	search := func(q string) {
+		res, err := s.Search(q, 2)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s:", q)
+		for _, m := range res.Matches {
+			fmt.Printf(" %s %.0f", m.Name, m.Score)
+		}
+		fmt.Println()
+	}
+	search("the issues of a repository")
+	err := reg.Replace(toolsearch.NewMCPTool("slack", "send_message", "Posts a message about issues of a repository to a Slack channel.", nil, nil))
+	if err != nil {
+		panic(err)
+	}
+	search("the issues of a repository")
+	// Output:
+	// (indexed 3 of 3 tools)
+	// the issues of a repository: mcp__github__list_issues 5 mcp__github__create_issue 3
+	// (indexed 1 of 3 tools)
+	// the issues of a repository: mcp__slack__send_message 6 mcp__github__list_issues 5
 }

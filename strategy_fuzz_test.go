@@ -35,7 +35,7 @@ func FuzzStrategies(f *testing.F) {
 				continue
 			}
 			requireValidOutput(t, res)
-			if res.Form == "keywords" && len(res.Matches) > k {
+			if res.Form == FormRanked && len(res.Matches) > k {
 				t.Fatalf("%s: Search(%q, %d): %d matches", name, q, k, len(res.Matches))
 			}
 			seen := map[string]bool{}
@@ -44,7 +44,7 @@ func FuzzStrategies(f *testing.F) {
 					t.Fatalf("%s: Search(%q): %s twice", name, q, m.Name)
 				}
 				seen[m.Name] = true
-				if i > 0 && res.Form == "keywords" && m.Score > res.Matches[i-1].Score {
+				if i > 0 && res.Form == FormRanked && m.Score > res.Matches[i-1].Score {
 					t.Fatalf("%s: Search(%q): not sorted by score: %v", name, q, res.Matches)
 				}
 			}

@@ -220,7 +220,7 @@ func newHybridDoc(t *Tool) *hybridDoc {
 // tool, so the weight is computed at query time from the counts, the
 // tool's lengths (by slot) and the two sums the index keeps. The name-part
 // rule reads the keyword index's vocabulary of name parts and its part
-// postings (same slots). The typo keys only grow: a key left by a removed
+// postings (same slots, Corpus.PartsContaining). The typo keys only grow: a key left by a removed
 // tool names a word no tool has, which finds no postings.
 
 // hybridPost is one tool's entry in a stem's postings list: the stem's
@@ -286,10 +286,7 @@ type hybridSlot struct {
 
 type hybridIndex struct {
 	p       hybridParams
-	kw      *index   // the keyword index of the version: name parts
-	slots   []*entry // slot → tool; nil for a free slot
-	pos     []int32  // slot → position in the Corpus
-	shared  bool     // slots are the registry's (corpusSlots)
+	c       *Corpus // the tools, by slot, and their name parts
 	n       int
 	sumDesc float64 // the sums of descLen and args (whole numbers: exact)
 	sumArg  float64
@@ -303,29 +300,19 @@ type hybridIndex struct {
 	norms   func() []hybridNorm         // by slot, made on first use (makeNorms)
 }
 
-// Index returns the postings of every word stem of c's tools: prev patched
-// with the tools that changed when it is a hybrid index of another version
-// of the same registry, else built.
-func (st hybridStrategy) Index(c Corpus, prev Index) Index {
-	slots, pos, shared := corpusSlots(c)
-	var kw *index
-	if shared {
-		kw = c.(*snapshotCorpus).s.ix
-	} else {
-		tools := make([]*entry, len(slots))
-		for i, e := range slots {
-			t := e.tool
-			tools[i] = newEntry(&t)
-		}
-		kw = buildIndex(tools, nil, nil)
-	}
-	p, _ := prev.(*hybridIndex)
-	if p == nil || !shared || !p.shared {
-		p = &hybridIndex{post: cow.NewShardedMap[[]hybridPost](0), big: cow.NewShardedMap[[]hybridBig](0), joins: cow.NewShardedMap[[]int32](0),
-			typos: cow.NewShardedMap[[]string](0), named: cow.NewShardedMap[int32](0), scratch: &pool[hybridScratch]{}}
-	}
-	x := &hybridIndex{p: st.p, kw: kw, slots: slots, pos: pos, shared: shared, n: c.Len(),
-		sumDesc: p.sumDesc, sumArg: p.sumArg, scratch: p.scratch}
+// Index returns the postings of every word stem of c's tools.
+func (st hybridStrategy) Index(c *Corpus) Index {
+	empty := &hybridIndex{p: st.p, post: cow.NewShardedMap[[]hybridPost](0), big: cow.NewShardedMap[[]hybridBig](0),
+		joins: cow.NewShardedMap[[]int32](0), typos: cow.NewShardedMap[[]string](0), named: cow.NewShardedMap[int32](0),
+		scratch: &pool[hybridScratch]{}}
+	return empty.Update(c)
+}
+
+// Update returns x with the tools that changed between x's Corpus and c
+// patched in.
+func (x *hybridIndex) Update(c *Corpus) Index {
+	p := x
+	x = &hybridIndex{p: p.p, c: c, n: c.Len(), sumDesc: p.sumDesc, sumArg: p.sumArg, scratch: p.scratch}
 	type delta struct {
 		gone []int32
 		join []hybridPost
@@ -343,9 +330,11 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 		}
 	}
 	info := p.info.Edit()
-	slotChanges(p.slots, slots, func(s int32, was, is *entry) {
-		if was != nil {
-			d := newHybridDoc(&was.tool)
+	c.Changes(p.c, func(slot, was, is int) {
+		s := int32(slot)
+		if was >= 0 {
+			t := p.c.Tool(was)
+			d := newHybridDoc(&t)
 			x.sumDesc -= d.descLen
 			x.sumArg -= d.args
 			nameWords(d, -1)
@@ -366,10 +355,11 @@ func (st hybridStrategy) Index(c Corpus, prev Index) Index {
 				jd.gone = append(jd.gone, s)
 			}
 		}
-		if is == nil {
+		if is < 0 {
 			return
 		}
-		d := newHybridDoc(&is.tool)
+		t := c.Tool(is)
+		d := newHybridDoc(&t)
 		x.sumDesc += d.descLen
 		x.sumArg += d.args
 		nameWords(d, 1)

@@ -139,14 +139,10 @@ type hybridScratch struct {
 	all, term []int32 // tools touched by the query, by the current term
 }
 
-// Rank appends every tool with a query term and every required term.
-func (x *hybridIndex) Rank(ctx context.Context, query string, hits []Hit) ([]Hit, []string, error) {
-	return x.rankTop(ctx, query, -1, nil, hits)
-}
-
-// rankTop is Rank keeping the best n hits (see topRanker).
-func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(int) bool, hits []Hit) ([]Hit, []string, error) {
-	terms := x.terms(query)
+// Rank appends the best q.K tools in scope with a query term and every
+// required term.
+func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []string, error) {
+	terms := x.terms(qu.Text)
 	if len(terms) == 0 || x.n == 0 {
 		return hits, nil, nil
 	}
@@ -156,15 +152,15 @@ func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(
 		terms = keepTerms(terms, hybridMaxAccTerms)
 	}
 	sc := x.scratch.get()
-	if len(sc.acc) < len(x.slots) {
-		sc.acc = make([]hybridAcc, len(x.slots)+len(x.slots)/8)
+	if slots := x.c.Slots(); len(sc.acc) < slots {
+		sc.acc = make([]hybridAcc, slots+slots/8)
 	}
 	p := x.p
 	q := hybridQuery{norms: x.norms(), credits: [4]float64{0, p.name, p.namePart, p.name * p.typo}}
 	var required, counted uint16
 	work := querywork.Of(ctx) // pays for the name parts compared
 	for _, t := range terms {
-		x.scoreTerm(sc, &q, t, work)
+		x.scoreTerm(ctx, sc, &q, t, work)
 		if t.required {
 			required++
 		}
@@ -172,7 +168,7 @@ func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(
 			counted++
 		}
 	}
-	best := newBestHits(n, in, hits)
+	best := qu.TopHits(hits)
 	prune := p.nameCover >= 0
 	for _, d := range sc.all {
 		a := &sc.acc[d]
@@ -190,22 +186,22 @@ func (x *hybridIndex) rankTop(ctx context.Context, query string, n int, in func(
 			// slot data is read.
 			switch {
 			case a.nameHits == 0:
-				if !best.below(s) {
-					best.offer(s, x.pos[d], a.rules)
+				if !best.Below(s) {
+					best.Offer(x.c.Position(int(d)), s, a.rules)
 				}
-			case prune && best.below(s*(1+p.nameCover*float64(a.nameHits))):
+			case prune && best.Below(s*(1+p.nameCover*float64(a.nameHits))):
 			default:
 				if nw := x.info.At(d).own; nw > 0 {
 					s *= 1 + p.nameCover*float64(a.nameHits)/float64(nw)
 				}
-				best.offer(s, x.pos[d], a.rules)
+				best.Offer(x.c.Position(int(d)), s, a.rules)
 			}
 		}
 		*a = hybridAcc{}
 	}
 	sc.all, sc.term = sc.all[:0], sc.term[:0]
 	x.scratch.put(sc)
-	return best.done(), notes, nil
+	return best.Hits(), notes, nil
 }
 
 // keepTerms returns the first n of terms, the required ones first, in
@@ -241,10 +237,10 @@ func (x *hybridIndex) makeNorms() []hybridNorm {
 	if x.n > 0 {
 		avgDesc, avgArg = max(x.sumDesc/float64(x.n), 1), max(x.sumArg/float64(x.n), 1)
 	}
-	out := make([]hybridNorm, len(x.slots))
-	for s, e := range x.slots {
-		if e == nil {
-			continue
+	out := make([]hybridNorm, x.c.Slots())
+	for s := range out {
+		if x.c.Position(s) < 0 {
+			continue // a free slot
 		}
 		in := x.info.At(int32(s))
 		out[s] = hybridNorm{desc: 1 - p.b + p.b*float64(in.descLen)/avgDesc, arg: 1 - p.b + p.b*float64(in.args)/avgArg}
@@ -277,7 +273,7 @@ func (p *hybridParams) weight(hint, lead, desc, arg float64, in *hybridNorm, nam
 }
 
 // scoreTerm adds term t to the scores in sc.
-func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm, work *querywork.Budget) {
+func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybridQuery, t hybridTerm, work *querywork.Budget) {
 	p := x.p
 	acc := sc.acc
 	sc.term = sc.term[:0]
@@ -318,28 +314,13 @@ func (x *hybridIndex) scoreTerm(sc *hybridScratch, q *hybridQuery, t hybridTerm,
 			nameCredit(d, creditJoin, RuleFullName)
 		}
 		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
-			vocab := x.kw.vocab
-			for _, id := range vocab.Candidates(t.word) {
-				if !x.kw.partRefs.Has(id) {
-					break // listed by a later version
+			x.c.PartsContaining(ctx, t.word, func(d int) { // nameCredit for creditPart, one call less a tool
+				if acc[d].flags&accNamed == 0 {
+					a := touch(int32(d))
+					a.flags |= accNamed | creditPart<<accCreditShift
+					a.rules |= RulePartSubstring
 				}
-				pp := x.kw.partRefs.At(id)
-				if pp == nil {
-					continue // no tool has the part any more
-				}
-				part := vocab.Parts[id]
-				if !work.Spend(len(part)) {
-					break
-				}
-				if part != t.word && strings.Contains(part, t.word) {
-					for _, d := range pp.part {
-						nameCredit(d, creditPart, RulePartSubstring)
-					}
-					for _, d := range pp.mpart {
-						nameCredit(d, creditPart, RulePartSubstring)
-					}
-				}
-			}
+			})
 		}
 		if len(sc.term) == 0 && len(t.word) >= minTypoLen {
 			for _, cw := range x.typoWords(t.word) {

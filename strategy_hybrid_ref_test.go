@@ -41,7 +41,7 @@ type refHybridIndex struct {
 }
 
 // Index builds the postings of every word stem of c's tools.
-func refHybridBuild(st hybridStrategy, c Corpus) *refHybridIndex {
+func refHybridBuild(st hybridStrategy, c *Corpus) *refHybridIndex {
 	var old toolDocs[*hybridDoc]
 	n := c.Len()
 	x := &refHybridIndex{

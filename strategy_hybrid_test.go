@@ -114,7 +114,7 @@ func TestHybridNameShapes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, RuleFullName, res.Matches[0].Rules, "the full-name rule fired")
 
-	x := HybridStrategy().Index(&snapshotCorpus{reg.load()}, nil).(*hybridIndex)
+	x := HybridStrategy().Index(corpusOf(reg, reg.load())).(*hybridIndex)
 	words := func(q string) (out []string) {
 		for _, t := range x.terms(q) {
 			out = append(out, t.word)

@@ -89,7 +89,7 @@ func BenchmarkStrategyIndex(b *testing.B) {
 				for b.Loop() {
 					s := NewSearcher(r, &SearchOptions{Strategy: st, Scope: &Scope{Allow: []string{"*"}}})
 					before := heapNow()
-					idx := st.Index(&snapshotCorpus{r.load()}, nil)
+					idx := st.Index(corpusOf(r, r.load()))
 					after := heapNow()
 					runtime.KeepAlive(idx)
 					runtime.KeepAlive(s)

@@ -93,11 +93,12 @@ func newRegexDoc(t *Tool) *regexDoc {
 }
 
 // Index lowercases the texts of c's tools.
-func (regexStrategy) Index(c Corpus, prev Index) Index {
-	var old toolDocs[*regexDoc]
-	if p, ok := prev.(*regexIndex); ok {
-		old = p.docs
-	}
+func (regexStrategy) Index(c *Corpus) Index { return (&regexIndex{}).Update(c) }
+
+// Update lowercases the texts of c's tools, reusing those of x for the
+// tools that did not change.
+func (p *regexIndex) Update(c *Corpus) Index {
+	old := p.docs
 	x := &regexIndex{docs: make(toolDocs[*regexDoc], c.Len()), text: make([]*regexDoc, c.Len())}
 	for i := range x.text {
 		t := c.Tool(i)
@@ -246,10 +247,11 @@ func asciiLiteral(t *syntax.Regexp) (string, bool) {
 	return strings.ToLower(s), true
 }
 
-// Rank appends every tool the pattern matches somewhere, in pool order
-// until the query's work budget runs out. An invalid pattern is an error.
-func (x *regexIndex) Rank(ctx context.Context, pattern string, hits []Hit) ([]Hit, []string, error) {
-	alts, err := compilePattern(pattern)
+// Rank appends every tool the pattern (q.Text) matches somewhere, in pool
+// order until the query's work budget runs out. An invalid pattern is an
+// error.
+func (x *regexIndex) Rank(ctx context.Context, q Query, hits []Hit) ([]Hit, []string, error) {
+	alts, err := compilePattern(q.Text)
 	if err != nil {
 		return nil, nil, err
 	}

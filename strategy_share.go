@@ -78,7 +78,7 @@ func (e *eagerIndex) run(r *Registry) {
 		if m == nil { // no Searcher uses it any more
 			return
 		}
-		e.build(m, snap)
+		e.build(m, r, snap)
 		e.running.Store(false)
 		// A kick that came after the load either saw running true and set
 		// again (seen here), or started a goroutine of its own.
@@ -93,9 +93,18 @@ func (e *eagerIndex) run(r *Registry) {
 // memo keeps no index, and the next query builds it again on its own
 // goroutine, where a panic reaches the application as any panic of its
 // own code does.
-func (e *eagerIndex) build(m *memo[Index], snap *snapshot) {
+func (e *eagerIndex) build(m *memo[Index], r *Registry, snap *snapshot) {
 	defer func() { _ = recover() }()
-	m.get(snap, func(prev Index) Index { return e.st.Index(&snapshotCorpus{snap}, prev) })
+	m.get(snap, func(prev Index) Index { return indexFor(e.st, corpusOf(r, snap), prev) })
+}
+
+// indexFor returns st's index of c: prev's Update when there is a prev
+// (an index of another version of the same registry), else st.Index.
+func indexFor(st Strategy, c *Corpus, prev Index) Index {
+	if prev != nil {
+		return prev.Update(c)
+	}
+	return st.Index(c)
 }
 
 // shareable reports whether st can key a map: a non-comparable strategy

@@ -24,14 +24,25 @@ func (*eagerStrategy) Input() StrategyInput {
 	return StrategyInput{MaxTerms: hybridMaxTerms, Eager: true}
 }
 
-func (e *eagerStrategy) Index(c Corpus, prev Index) Index {
+func (e *eagerStrategy) Index(c *Corpus) Index { return e.build(c, nil) }
+
+// eagerIndex is the hybrid index of an eagerStrategy.
+type eagerStrategyIndex struct {
+	Index
+	e *eagerStrategy
+}
+
+func (x eagerStrategyIndex) Update(c *Corpus) Index { return x.e.build(c, x.Index) }
+
+// build returns the hybrid index of c: prev's Update, or a new one.
+func (e *eagerStrategy) build(c *Corpus, prev Index) Index {
 	e.calls.Add(1)
 	if e.gate != nil {
 		<-e.gate
 	}
-	x := HybridStrategy().Index(c, prev)
+	x := indexFor(HybridStrategy(), c, prev)
 	e.built <- c.Len()
-	return x
+	return eagerStrategyIndex{x, e}
 }
 
 func receive(t *testing.T, ch <-chan int, what string) int {
@@ -100,10 +111,11 @@ type ctxKey struct{}
 // ctxStrategy records the ctxKey value of the context Rank receives.
 type ctxStrategy struct{ got atomic.Value }
 
-func (*ctxStrategy) Name() string                { return "ctx" }
-func (*ctxStrategy) Input() StrategyInput        { return StrategyInput{} }
-func (c *ctxStrategy) Index(Corpus, Index) Index { return c }
-func (c *ctxStrategy) Rank(ctx context.Context, _ string, hits []Hit) ([]Hit, []string, error) {
+func (*ctxStrategy) Name() string           { return "ctx" }
+func (*ctxStrategy) Input() StrategyInput   { return StrategyInput{} }
+func (c *ctxStrategy) Index(*Corpus) Index  { return c }
+func (c *ctxStrategy) Update(*Corpus) Index { return c }
+func (c *ctxStrategy) Rank(ctx context.Context, _ Query, hits []Hit) ([]Hit, []string, error) {
 	v, _ := ctx.Value(ctxKey{}).(string)
 	c.got.Store(v)
 	return append(hits, Hit{Tool: 0, Score: 1}), nil, nil
@@ -134,7 +146,7 @@ func TestContextVariants(t *testing.T) {
 			st.got.Store("unset")
 			res, err := c.call()
 			require.NoError(t, err)
-			assert.Equal(t, "keywords", res.Form)
+			assert.Equal(t, FormRanked, res.Form)
 			assert.Len(t, res.Matches, 1)
 			assert.Equal(t, c.want, st.got.Load())
 		})

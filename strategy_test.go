@@ -35,12 +35,22 @@ func strategyRegistry(t testing.TB) *Registry {
 	return reg
 }
 
+// allStrategies returns every built-in strategy (StrategyNames).
 func allStrategies() []Strategy {
-	return []Strategy{DefaultStrategy(), BM25Strategy(nil), RegexStrategy(), HybridStrategy()}
+	var out []Strategy
+	for _, name := range StrategyNames() {
+		st, err := ParseStrategy(name)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 func TestParseStrategy(t *testing.T) {
-	for _, name := range []string{"default", "bm25", "regex", "hybrid"} {
+	assert.Equal(t, []string{"default", "bm25", "regex", "hybrid"}, StrategyNames(), "the built-in strategies, in the documented order")
+	for _, name := range StrategyNames() {
 		t.Run(name, func(t *testing.T) {
 			st, err := ParseStrategy(name)
 			require.NoError(t, err)
@@ -68,13 +78,13 @@ func TestStrategiesKeepSelectAndExact(t *testing.T) {
 			s := NewSearcher(reg, &SearchOptions{Strategy: st})
 			res, err := s.Search("select:WebFetch,Read,Nope", 0)
 			require.NoError(t, err)
-			assert.Equal(t, "select", res.Form)
+			assert.Equal(t, FormSelect, res.Form)
 			assert.Equal(t, []string{"WebFetch", "Read"}, matchNames(res))
 			assert.Equal(t, []string{"Nope"}, res.NotFound)
 
 			res, err = s.Search("  mcp__SLACK__send_message ", 0)
 			require.NoError(t, err)
-			assert.Equal(t, "exact", res.Form)
+			assert.Equal(t, FormExact, res.Form)
 			assert.Equal(t, []string{"mcp__slack__send_message"}, matchNames(res))
 		})
 	}
@@ -122,9 +132,9 @@ func TestStrategiesMCPPrefix(t *testing.T) {
 			require.NoError(t, err)
 			assert.ElementsMatch(t, []string{"mcp__slack__list_channels", "mcp__slack__send_message"}, matchNames(res))
 			if st.Name() == "regex" {
-				assert.Equal(t, "keywords", res.Form)
+				assert.Equal(t, FormRanked, res.Form)
 			} else {
-				assert.Equal(t, "prefix", res.Form)
+				assert.Equal(t, FormPrefix, res.Form)
 			}
 		})
 	}
@@ -228,16 +238,27 @@ func TestStrategyIndexShared(t *testing.T) {
 	assert.Equal(t, int32(2), builds.Load(), "a strategy that is not comparable gets one index per Searcher")
 }
 
-// countingStrategy counts the indexes its Strategy builds; a pointer to it
-// is comparable.
+// countingStrategy counts the indexes its Strategy builds (Index and
+// Update); a pointer to it is comparable.
 type countingStrategy struct {
 	Strategy
 	builds *atomic.Int32
 }
 
-func (c *countingStrategy) Index(corpus Corpus, prev Index) Index {
+func (c *countingStrategy) Index(corpus *Corpus) Index {
 	c.builds.Add(1)
-	return c.Strategy.Index(corpus, prev)
+	return countingIndex{c.Strategy.Index(corpus), c.builds}
+}
+
+// countingIndex counts its updates in builds.
+type countingIndex struct {
+	Index
+	builds *atomic.Int32
+}
+
+func (x countingIndex) Update(c *Corpus) Index {
+	x.builds.Add(1)
+	return countingIndex{x.Index.Update(c), x.builds}
 }
 
 // uncomparableStrategy holds a slice, so it cannot key a map.
@@ -247,9 +268,9 @@ type uncomparableStrategy struct {
 	tag    []string
 }
 
-func (c uncomparableStrategy) Index(corpus Corpus, prev Index) Index {
+func (c uncomparableStrategy) Index(corpus *Corpus) Index {
 	c.builds.Add(1)
-	return c.Strategy.Index(corpus, prev)
+	return countingIndex{c.Strategy.Index(corpus), c.builds}
 }
 
 // Searches and registry changes may run concurrently (run with -race).
@@ -318,27 +339,21 @@ func TestTopK(t *testing.T) {
 	}
 }
 
-// sliceCorpus is a Corpus of a slice of tools, as a test of a strategy
-// might build one.
-type sliceCorpus []Tool
-
-func (c sliceCorpus) Len() int        { return len(c) }
-func (c sliceCorpus) Tool(i int) Tool { return c[i] }
-
 // Every built-in strategy works over any Corpus, not only a registry's:
 // over the deferred tools of a registry, in pool order, it ranks as the
 // registry's Searcher does.
 func TestStrategiesOverAnyCorpus(t *testing.T) {
 	reg := strategyRegistry(t)
-	var corpus sliceCorpus
+	var tools []Tool
 	for _, e := range reg.load().deferred {
-		corpus = append(corpus, e.copyTool())
+		tools = append(tools, e.copyTool())
 	}
+	corpus := NewCorpus(tools)
 	queries := map[string]string{"default": "+slack send", "bm25": "issues repository", "regex": "issue|channel", "hybrid": "open a new issue"}
 	for _, st := range allStrategies() {
 		t.Run(st.Name(), func(t *testing.T) {
 			q := queries[st.Name()]
-			hits, _, err := st.Index(corpus, nil).Rank(context.Background(), q, nil)
+			hits, _, err := st.Index(corpus).Rank(context.Background(), Query{Text: q, K: -1}, nil)
 			require.NoError(t, err)
 			hits = topK(hits, -1)
 			res, err := NewSearcher(reg, &SearchOptions{Strategy: st}).Search(q, 20)
@@ -346,7 +361,7 @@ func TestStrategiesOverAnyCorpus(t *testing.T) {
 			require.NotEmpty(t, res.Matches, "query %q", q)
 			require.Len(t, hits, len(res.Matches), "query %q", q)
 			for i, h := range hits {
-				assert.Equal(t, res.Matches[i].Name, corpus[h.Tool].Name, "query %q, match %d", q, i)
+				assert.Equal(t, res.Matches[i].Name, tools[h.Tool].Name, "query %q, match %d", q, i)
 				assert.Equal(t, res.Matches[i].Score, h.Score, "query %q, match %d", q, i)
 			}
 		})
@@ -405,7 +420,7 @@ func TestStrategyInput(t *testing.T) {
 	pattern := NewSearcher(reg, &SearchOptions{MaxQueryTerms: 2, Strategy: inputStrategy{DefaultStrategy(), StrategyInput{Pattern: true}}})
 	res, err = pattern.Search("mcp__slack", 5)
 	require.NoError(t, err)
-	assert.Equal(t, "keywords", res.Form, "no MCP prefix form for a pattern")
+	assert.Equal(t, FormRanked, res.Form, "no MCP prefix form for a pattern")
 	res, err = pattern.Search("a b c", 5)
 	require.NoError(t, err)
 	assert.Empty(t, res.Notes, "no term budget for a pattern")
@@ -418,10 +433,11 @@ type rankStrategy struct {
 	err   error
 }
 
-func (rankStrategy) Name() string                 { return "fixed" }
-func (rankStrategy) Input() StrategyInput         { return StrategyInput{} }
-func (r *rankStrategy) Index(Corpus, Index) Index { return r }
-func (r *rankStrategy) Rank(_ context.Context, _ string, hits []Hit) ([]Hit, []string, error) {
+func (rankStrategy) Name() string            { return "fixed" }
+func (rankStrategy) Input() StrategyInput    { return StrategyInput{} }
+func (r *rankStrategy) Index(*Corpus) Index  { return r }
+func (r *rankStrategy) Update(*Corpus) Index { return r }
+func (r *rankStrategy) Rank(_ context.Context, _ Query, hits []Hit) ([]Hit, []string, error) {
 	return append(hits, r.hits...), r.notes, r.err
 }
 
@@ -448,4 +464,35 @@ func TestStrategyRankContract(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidQuery)
 	require.ErrorIs(t, err, st.err, "the strategy's error is wrapped")
 	assert.Equal(t, "Invalid ToolSearch input: the query needs a verb", err.Error())
+}
+
+// TestScopedSearchKeepsTheBestInScope: an index that keeps only the best
+// K hits (every built-in one but regex) keeps the best K in the
+// Searcher's scope, not the best K overall that the scope then empties:
+// tools outside the scope that rank higher do not take their places.
+func TestScopedSearchKeepsTheBestInScope(t *testing.T) {
+	var tools []Tool
+	for i := range 30 {
+		tools = append(tools, Tool{Name: fmt.Sprintf("weather_report_%02d", i), Description: "Weather report, the weather.", ShouldDefer: true})
+	}
+	tools = append(tools,
+		Tool{Name: "forecast_a", Description: "The weather.", ShouldDefer: true},
+		Tool{Name: "forecast_b", Description: "The weather.", ShouldDefer: true})
+	reg, err := NewRegistry(nil, tools...)
+	require.NoError(t, err)
+	for _, st := range allStrategies() {
+		if st.Name() == "regex" {
+			continue // appends every hit
+		}
+		t.Run(st.Name(), func(t *testing.T) {
+			all, err := NewSearcher(reg, &SearchOptions{Strategy: st}).Search("weather", 2)
+			require.NoError(t, err)
+			require.Len(t, all.Matches, 2)
+			assert.NotContains(t, matchNames(all), "forecast_a", "outside a scope, other tools rank higher")
+			s := NewSearcher(reg, &SearchOptions{Strategy: st, Scope: &Scope{Allow: []string{"forecast_a", "forecast_b"}}})
+			res, err := s.Search("weather", 2)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"forecast_a", "forecast_b"}, matchNames(res))
+		})
+	}
 }

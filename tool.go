@@ -47,17 +47,18 @@ type Tool struct {
 	// AlwaysLoad keeps the tool loaded: it is never deferred and never
 	// returned by keyword searches. It beats everything else.
 	AlwaysLoad bool
-	// metaBad is what NewMCPTool found wrong in the tool's _meta: the JSON
-	// kind (metaKinds) of each of metaKeys that has the wrong type, 0 for
-	// one that is fine. A Registry refuses the tool. Bytes, placed after
-	// the booleans, so that a Tool is no larger for them.
-	metaBad [2]uint8
 	// Server is the MCP server the tool comes from; empty for other tools.
 	Server string
 	// MCPName is the tool's raw name on its MCP server.
 	MCPName string
 	// Aliases are other names that select:NAME accepts for this tool.
 	Aliases []string
+	// Err, when not nil, says why the tool must not be registered: a
+	// Registry refuses it with this error. NewMCPTool sets it when the
+	// tool's _meta gives a key it reads a value of the wrong type
+	// (wrapping ErrInvalidMeta). It is copied with the Tool, like every
+	// field.
+	Err error
 }
 
 // isMCP reports whether the tool comes from an MCP server: Server is set or
@@ -84,10 +85,10 @@ func (t *Tool) Deferred() bool {
 // character.
 func checkName(n string) error {
 	if n == "" {
-		return fmt.Errorf("%w: empty", ErrInvalidName)
+		return errorf(ErrInvalidName, "empty")
 	}
 	if len(n) > maxNameLength {
-		return fmt.Errorf("%w: %d bytes long, the limit is %d", ErrInvalidName, len(n), maxNameLength)
+		return errorf(ErrInvalidName, "%d bytes long, the limit is %d", len(n), maxNameLength)
 	}
 	var bad []string
 	for i, c := range n {
@@ -96,7 +97,7 @@ func checkName(n string) error {
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("%w: characters outside [A-Za-z0-9_.-]: %s", ErrInvalidName, strings.Join(bad, ", "))
+		return errorf(ErrInvalidName, "characters outside [A-Za-z0-9_.-]: %s", strings.Join(bad, ", "))
 	}
 	return nil
 }

@@ -33,7 +33,7 @@ func ParseCatalog(data []byte) ([]Tool, error) {
 		Tools *[]json.RawMessage `json:"tools"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
+		return nil, wrapf(err, "catalog")
 	}
 	if doc.Tools == nil {
 		return nil, fmt.Errorf(`catalog: no "tools" array`)
@@ -44,10 +44,10 @@ func ParseCatalog(data []byte) ([]Tool, error) {
 		if err := json.Unmarshal(raw, &c); err != nil {
 			var named struct{ Name any }
 			_ = json.Unmarshal(raw, &named)
-			return nil, fmt.Errorf("catalog: tools[%d] (name %v): %w", i, named.Name, err)
+			return nil, wrapf(err, "catalog: tools[%d] (name %v)", i, named.Name)
 		}
 		if c.Name == "" {
-			return nil, fmt.Errorf("catalog: tools[%d]: %w: no name", i, ErrInvalidName)
+			return nil, wrapf(errorf(ErrInvalidName, "no name"), "catalog: tools[%d]", i)
 		}
 		if string(c.InputSchema) == "null" {
 			c.InputSchema = nil

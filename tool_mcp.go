@@ -37,11 +37,11 @@ func metaKind(v any) uint8 {
 	return 5
 }
 
-// metaErr returns the error for a Tool whose _meta had values of the wrong
-// type, or nil.
-func (t *Tool) metaErr() error {
+// metaErr returns the error for _meta values of the wrong kinds (by
+// metaKeys; 0: fine), or nil.
+func metaErr(kinds [len(metaKeys)]uint8) error {
 	var bad []string
-	for i, k := range t.metaBad {
+	for i, k := range kinds {
 		if k != 0 {
 			bad = append(bad, fmt.Sprintf("%q is %s, want %s", metaKeys[i].key, metaKinds[k], metaKeys[i].want))
 		}
@@ -49,7 +49,7 @@ func (t *Tool) metaErr() error {
 	if len(bad) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: %s", ErrInvalidMeta, strings.Join(bad, "; "))
+	return errorf(ErrInvalidMeta, "%s", strings.Join(bad, "; "))
 }
 
 // mcpToolName returns the name NewMCPTool gives tool tool of MCP server
@@ -115,7 +115,8 @@ const truncatedMark = "… [truncated]"
 // [truncated]", and the _meta keys "anthropic/alwaysLoad" (a boolean) and
 // "anthropic/searchHint" (a string; whitespace runs collapsed, trimmed) set
 // AlwaysLoad and SearchHint; a value of another type (null aside) is not
-// ignored: registering the tool fails with ErrInvalidMeta, naming the key.
+// ignored: the Tool's Err says so, wrapping ErrInvalidMeta and naming the
+// key, and a Registry refuses the tool.
 // The schema is not validated here; registering the tool does that.
 //
 // # Names
@@ -146,20 +147,22 @@ func NewMCPTool(server, name, description string, inputSchema json.RawMessage, m
 		Server:      server,
 		MCPName:     name,
 	}
+	var bad [len(metaKeys)]uint8
 	switch v := meta[metaKeys[0].key].(type) {
 	case nil:
 	case bool:
 		t.AlwaysLoad = v
 	default:
-		t.metaBad[0] = metaKind(v)
+		bad[0] = metaKind(v)
 	}
 	switch v := meta[metaKeys[1].key].(type) {
 	case nil:
 	case string:
 		t.SearchHint = strings.Join(words.Fields(v), " ")
 	default:
-		t.metaBad[1] = metaKind(v)
+		bad[1] = metaKind(v)
 	}
+	t.Err = metaErr(bad)
 	return t
 }
 

@@ -5,10 +5,10 @@
 // pings, status, close) and routes tool calls; this package supplies the
 // SDK's side, a Conn over one *mcp.ClientSession.
 //
-//	hub, err := mcphub.New(reg, nil)
+//	hub := mcphub.New(reg, nil)
 //	var sessions tsmcpsdk.Sessions
 //	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, sessions.ClientOptions(nil))
-//	err = hub.Attach(ctx, sessions.Dial("everything", client, transport, nil))
+//	err := hub.Attach(ctx, sessions.Dial("everything", client, transport, nil))
 //	res, err := hub.CallTool(ctx, "mcp__everything__echo", args)
 //
 // The SDK delivers notifications/tools/list_changed to the Client's
@@ -20,10 +20,10 @@
 //
 // # Errors for the model
 //
-// The toolsearch adapters share one convention: a text for the model (a
-// call refused by toolsearch.Session.CheckCall, for example) is sent as the
-// error's text exactly as toolsearch wrote it, with the provider's error
-// flag set. For MCP that flag is isError: ErrorResult builds that result.
+// The toolsearch adapters share one convention: an error for the model (a
+// call refused by toolsearch.Session.CheckCall, for example) is sent as
+// toolsearch.ModelText(err), its text written for the model, with the
+// provider's error flag set. For MCP that flag is isError: ErrorResult builds that result.
 //
 // The package is named tsmcpsdk so that it never collides with the SDK's
 // package mcp; import it as
@@ -67,11 +67,13 @@ func Tool(server string, t *mcp.Tool) (toolsearch.Tool, error) {
 	return toolsearch.NewMCPTool(server, t.Name, t.Description, schema, t.Meta), nil
 }
 
-// ErrorResult returns err as an MCP tool result for the model: err.Error()
-// as the only text content, with isError set. Use it for a call refused by
-// toolsearch.Session.CheckCall, whose error text is written for the model.
+// ErrorResult returns err as an MCP tool result for the model:
+// toolsearch.ModelText(err) as the only text content, with isError set.
+// Use it for a call refused by toolsearch.Session.CheckCall, whose error
+// text is written for the model, and for an error of mcphub.Hub.CallTool;
+// any other error's text is sent as it is.
 func ErrorResult(err error) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, IsError: true}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: toolsearch.ModelText(err)}}, IsError: true}
 }
 
 // CallToolResult converts r, a result of mcphub.Hub.CallTool, into the
@@ -137,12 +139,17 @@ func (s *Sessions) toolListChanged(req *mcp.ToolListChangedRequest) {
 // server. A session that connects but whose first listing fails is
 // closed. client should be built with s.ClientOptions so that
 // tools/list_changed reaches the hub.
+//
+// The context given to Attach bounds the connecting only: the transport's
+// connection lives as long as the server stays attached, also for
+// transports that keep reading under the context they were connected with
+// (the SDK's SSEClientTransport reads its event stream so).
 func (s *Sessions) Dial(server string, client *mcp.Client, transport mcp.Transport, opts *mcp.ClientSessionOptions) mcphub.Server {
 	return mcphub.Server{Name: server, Open: func(ctx context.Context, l *mcphub.Link) (mcphub.Conn, error) {
 		if client == nil || transport == nil {
 			return nil, errors.New("tsmcpsdk: Dial needs a client and a transport")
 		}
-		cs, err := client.Connect(ctx, transport, opts)
+		cs, err := client.Connect(ctx, linkTransport{inner: transport, life: l.Context()}, opts)
 		if err != nil {
 			return nil, fmt.Errorf("connecting: %w", err)
 		}
@@ -184,6 +191,35 @@ func (s *Sessions) open(l *mcphub.Link, cs *mcp.ClientSession) mcphub.Conn {
 		l.Lost(nil)
 	}()
 	return conn{server: l.Server(), cs: cs}
+}
+
+// linkTransport connects inner under a context that keeps the values of
+// the connecting one but ends with life, the server's link (which ends on
+// Close, a lost session and a failed attach), or with the connecting
+// context while the connecting lasts. The connection is returned as inner
+// made it, so that the SDK still finds the methods it looks for on its own
+// connection types.
+type linkTransport struct {
+	inner mcp.Transport
+	life  context.Context
+}
+
+func (t linkTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	context.AfterFunc(t.life, cancel)
+	stop := context.AfterFunc(ctx, cancel)
+	c, err := t.inner.Connect(lctx)
+	if !stop() && err == nil { // ctx ended as the connecting succeeded
+		err = context.Cause(ctx)
+	}
+	if err != nil {
+		cancel()
+		if c != nil {
+			_ = c.Close()
+		}
+		return nil, err
+	}
+	return c, nil
 }
 
 // ClientSession returns the SDK session of the server attached to hub as

@@ -14,7 +14,8 @@
 #   3. one module with the root and every adapter but genkit (Genkit v1.4.0
 #      cannot share a build list with the anthropic adapter: anthropic-sdk-go
 #      v2 needs invopop/jsonschema v0.14.0, Genkit is written against
-#      v0.13.0), which attaches servers of both MCP adapters to one hub.
+#      v0.13.0), which attaches servers of both MCP adapters to one hub;
+#   4. the gateway command's module copied out, tidy, building.
 #
 # Called by .ci/run; needs the module proxy (or a warm module cache).
 set -euo pipefail
@@ -177,8 +178,8 @@ import (
 )
 
 func main() {
-	if _, err := mcphub.New(nil, nil); err != nil {
-		panic(err)
+	if mcphub.New(nil, nil).Registry() == nil {
+		panic("no registry")
 	}
 	var sessions tsmcpsdk.Sessions
 	_ = mcp.NewClient(&mcp.Implementation{Name: "consumer", Version: "0"}, sessions.ClientOptions(nil))
@@ -201,14 +202,18 @@ func main() {
 }
 EOF2
 
-# 2. Every example program, copied out.
-example examples/quickstart
-example anthropic/examples/agent anthropic
-example openai/examples/agent openai
-example eino/examples/agent eino
-example genkit/examples/agent genkit
-example mcpsdk/examples/inmemory mcpsdk
-example mcpgo/examples/inprocess mcpgo
+# 2. Every example program, copied out: the root's (examples/*) with the
+# root only, and each adapter's (ADAPTER/examples/*) with that adapter.
+# The directories are listed, not named here, so that a new example is
+# checked too.
+for d in "$repo"/examples/*/ "$repo"/*/examples/*/; do
+  rel=${d#"$repo"/}
+  rel=${rel%/}
+  case $rel in
+    examples/*) example "$rel" ;;
+    *) example "$rel" "${rel%%/*}" ;;
+  esac
+done
 
 # 3. The root and every adapter but genkit in one module; servers of both
 # MCP adapters in one hub, whose CallTool routes to either.
@@ -238,10 +243,7 @@ var entryPoints = []any{tsanthropic.NewSession, tsanthropic.ToolParam, tsopenai.
 
 func main() {
 	ctx := context.Background()
-	hub, err := mcphub.New(nil, nil)
-	if err != nil {
-		panic(err)
-	}
+	hub := mcphub.New(nil, nil)
 	sdkServer := mcp.NewServer(&mcp.Implementation{Name: "sdk", Version: "1"}, nil)
 	sdkServer.AddTool(&mcp.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -275,4 +277,20 @@ func main() {
 	fmt.Println("consumer: root and", len(entryPoints), "adapter entry points linked")
 }
 EOF2
+# 4. The gateway command as `go install` builds it: its module copied out
+# (without node_modules) with replace lines for the root and mcpsdk only;
+# its go.mod and go.sum must be tidy already, and it must build and vet.
+(
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  tar -C "$repo/gateway" --exclude=node_modules -cf - . | tar -C "$dir" -xf -
+  cd "$dir"
+  export GOWORK=off
+  go mod edit -replace "github.com/toolsearch/toolsearch=$repo" -replace "github.com/toolsearch/toolsearch/mcpsdk=$repo/mcpsdk"
+  go mod tidy -diff
+  go build ./...
+  go vet ./...
+)
+echo "consumer-check: gateway ok"
+
 echo "consumer-check: ok (GOWORK=off, replace lines in the consumers' go.mod only, each adapter alone, every example copied out, vendored builds too)"

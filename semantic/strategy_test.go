@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -175,12 +176,13 @@ func TestSemanticFindsParaphrase(t *testing.T) {
 	assert.Equal(t, "mcp__git__git_stash", res.Matches[0].Name)
 	assert.Equal(t, toolsearch.RuleSemantic, res.Matches[0].Rules)
 	assert.Empty(t, res.Notes)
-	assert.Equal(t, "keywords", res.Form)
+	assert.Equal(t, toolsearch.FormRanked, res.Form)
 	assert.LessOrEqual(t, len(res.Matches), 5, "max_results applies")
 
 	// A tool both rankings find keeps its keyword rules.
-	emb.alias["stash changes"] = ToolText(toolNamed(t, tools, "mcp__git__git_stash"))
-	res = search(t, f.s, "stash changes")
+	const request = "please stash the changes I made so that the working directory is clean"
+	emb.alias[request] = ToolText(toolNamed(t, tools, "mcp__git__git_stash"))
+	res = search(t, f.s, request)
 	require.NotEmpty(t, res.Matches)
 	assert.Equal(t, "mcp__git__git_stash", res.Matches[0].Name)
 	assert.NotZero(t, res.Matches[0].Rules&toolsearch.RulePartExact)
@@ -347,12 +349,12 @@ func TestSemanticEmbedsOnce(t *testing.T) {
 			changed := tools[2]
 			changed.Description = "Commit the staged changes."
 			return f.reg.Replace(changed)
-		}, []string{"mcp__git__git_commit\nCommit the staged changes."}},
+		}, []string{"git git commit\nCommit the staged changes."}},
 		{"a search hint", func() error {
 			hinted := tools[3]
 			hinted.SearchHint = "what changed"
 			return f.reg.Replace(hinted)
-		}, []string{"mcp__git__git_status\nShow the working tree status.\nwhat changed"}},
+		}, []string{"git git status\nShow the working tree status.\nwhat changed"}},
 	}
 	for _, step := range steps {
 		require.NoError(t, step.do(), step.name)
@@ -406,7 +408,7 @@ func TestSemanticStoreAcrossRestarts(t *testing.T) {
 // A vector the Embedder gets wrong is reported and leaves its tool ranked
 // by keywords; a failed batch is reported, and tried again.
 func TestSemanticBadVectors(t *testing.T) {
-	emb := &nanEmbedder{testEmbedder: newTestEmbedder(), bad: "mcp__git__git_commit"}
+	emb := &nanEmbedder{testEmbedder: newTestEmbedder(), bad: "git git commit"}
 	var mu sync.Mutex
 	var errs []error
 	reg, err := toolsearch.NewRegistry(nil, semanticTools()...)
@@ -420,7 +422,7 @@ func TestSemanticBadVectors(t *testing.T) {
 	mu.Lock()
 	require.Len(t, errs, 1)
 	assert.ErrorIs(t, errs[0], ErrInvalidVector)
-	assert.Contains(t, errs[0].Error(), "mcp__git__git_commit")
+	assert.Contains(t, errs[0].Error(), "git git commit")
 	mu.Unlock()
 	assert.Equal(t, []string{notePartial(1, 7)}, search(t, s, "git status").Notes)
 
@@ -498,8 +500,12 @@ func TestNew(t *testing.T) {
 	assert.ErrorContains(t, err, "Embedder is nil")
 	_, err = New(&hashEmbedder{dims: 0}, nil)
 	assert.ErrorContains(t, err, "dimension 0")
-	_, err = New(&hashEmbedder{dims: 8}, &Options{BatchSize: -1})
-	assert.ErrorContains(t, err, "negative")
+	for _, w := range []float64{1.5, math.NaN()} {
+		_, err = New(&hashEmbedder{dims: 8}, &Options{Weight: w})
+		assert.ErrorContains(t, err, "is over 1", "Weight %v", w)
+	}
+	_, err = New(&hashEmbedder{dims: 8}, &Options{Weight: 1})
+	assert.NoError(t, err, "Weight 1: the embedding ranking alone")
 	st, err := New(&hashEmbedder{dims: 8}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "semantic", st.Name())
@@ -508,6 +514,39 @@ func TestNew(t *testing.T) {
 	assert.Equal(t, toolsearch.HybridStrategy().Input().MaxTerms, in.MaxTerms)
 	assert.Equal(t, defaultQueryTimeout, st.opts.QueryTimeout)
 	assert.Equal(t, defaultBatchSize, st.opts.BatchSize)
+	assert.Equal(t, defaultWeight, st.opts.Weight)
+}
+
+// TestNegativeOptionsMeanTheDefault sets each number and duration of
+// Options, one at a time, to -1: New must resolve it to the same default
+// as a zero field. A field added later is covered too.
+func TestNegativeOptionsMeanTheDefault(t *testing.T) {
+	def, err := New(&hashEmbedder{dims: 8}, nil)
+	require.NoError(t, err)
+	typ := reflect.TypeFor[Options]()
+	numbers := 0
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		var set func(reflect.Value)
+		switch f.Type.Kind() {
+		case reflect.Int, reflect.Int64:
+			set = func(v reflect.Value) { v.SetInt(-1) }
+		case reflect.Float64:
+			set = func(v reflect.Value) { v.SetFloat(-1) }
+		default:
+			continue
+		}
+		numbers++
+		t.Run(f.Name, func(t *testing.T) {
+			var o Options
+			set(reflect.ValueOf(&o).Elem().Field(i))
+			st, err := New(&hashEmbedder{dims: 8}, &o)
+			require.NoError(t, err)
+			assert.Equal(t, reflect.ValueOf(def.opts).Field(i).Interface(), reflect.ValueOf(st.opts).Field(i).Interface(),
+				"Options.%s = -1 must mean its default", f.Name)
+		})
+	}
+	require.Equal(t, 3, numbers, "the numeric fields of Options")
 }
 
 func TestToolText(t *testing.T) {
@@ -515,4 +554,13 @@ func TestToolText(t *testing.T) {
 	assert.Equal(t, "a\nDoes b.", ToolText(toolsearch.Tool{Name: "a", Description: " Does b.\n"}))
 	assert.Equal(t, "a\nhint", ToolText(toolsearch.Tool{Name: "a", SearchHint: "hint"}))
 	assert.Equal(t, "a\nDoes b.\nhint", ToolText(toolsearch.Tool{Name: "a", Description: "Does b.", SearchHint: "hint", InputSchema: []byte(`{}`)}))
+	for name, words := range map[string]string{
+		"mcp__github__listPullRequests":    "github list pull requests",
+		"desktop-commander__start_process": "desktop commander start process",
+		"getURLFor":                        "get url for",
+		"math.factorial":                   "math factorial",
+		"WebSearch":                        "web search",
+	} {
+		assert.Equal(t, words+"\nDoes b.", ToolText(toolsearch.Tool{Name: name, Description: "Does b."}), "the words of %s", name)
+	}
 }

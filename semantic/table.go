@@ -7,8 +7,8 @@ import (
 )
 
 // table holds the vectors of one registry's tools, shared by the
-// successive indexes of the registry (each index hands it to the next as
-// prev). Rows are only appended, so that a search of an older index is
+// successive indexes of the registry (each index hands it to the next in
+// Update). Rows are only appended, so that a search of an older index is
 // never disturbed: a tool that changed or left keeps its row, unused by
 // the newer indexes, until there are more unused rows than used ones and
 // the next index copies the used ones into a new Vectors. Unused rows are

@@ -4,7 +4,7 @@
 //	toolsearch prompt [--catalog FILE]
 //	toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
 //	toolsearch eval   --dataset FILE... [--catalog FILE] [--strategy NAME|all] [--vectors FILE [--semantic-weight W]] [--split even|odd] [--json|--markdown [--metrics LIST]]
-//	toolsearch embed  --base-url URL --model M --dataset FILE... [--catalog FILE] [--dimensions N] [--batch N] --out FILE
+//	toolsearch embed  --base-url URL --model M --dataset FILE... [--catalog FILE] [--dimensions N] [--batch N] [--reuse FILE...] --out FILE
 //
 // Without --catalog, search and prompt use an embedded demo catalog of a few
 // hundred real MCP tools and common agent tools. search --format json,
@@ -35,12 +35,12 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usageText = `usage:
+var usageText = `usage:
   toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
   toolsearch prompt [--catalog FILE]
   toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
   toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--vectors FILE [--semantic-weight W]] [--split even|odd] [--json|--markdown [--metrics r1,r5,mrr,ndcg]]
-  toolsearch embed  --base-url URL --model M --dataset FILE [--dataset FILE...] [--catalog FILE] [--dimensions N] [--batch N] --out FILE
+  toolsearch embed  --base-url URL --model M --dataset FILE [--dataset FILE...] [--catalog FILE] [--dimensions N] [--batch N] [--reuse FILE...] --out FILE
 
 Without --catalog, search and prompt use the embedded demo catalog. A file
 given as "-" is read from standard input; no input over --max-input-bytes
@@ -48,8 +48,8 @@ given as "-" is read from standard input; no input over --max-input-bytes
 --format anthropic prints the user message that answers a ToolSearch call
 with id toolu_01: the tool_result, then the text blocks that follow it.
 batch and eval send every query through the ToolSearch call a model makes.
-Strategies: default (Claude Code's keyword scoring), bm25, regex, hybrid;
-eval also takes semantic, with --vectors FILE.
+Strategies: ` + strings.Join(strategyNames, ", ") + ` (default: Claude Code's
+keyword scoring); eval also takes semantic, with --vectors FILE.
 embed writes FILE: the vectors of the texts the semantic strategy embeds
 for the datasets' tools and queries, from an OpenAI-compatible embeddings
 endpoint (the API key, if needed, in OPENAI_API_KEY); eval then needs no
@@ -65,7 +65,10 @@ const (
 
 // strategyNames are the built-in strategies, in the order they are
 // documented; "--strategy all" runs them all.
-var strategyNames = []string{"default", "bm25", "regex", "hybrid"}
+var strategyNames = toolsearch.StrategyNames()
+
+// strategyHelp is the help of a --strategy flag.
+var strategyHelp = "ranking strategy: " + strings.Join(strategyNames, ", ")
 
 // run executes the command line args and returns the exit code. What it
 // prints, on both outputs, has its control characters escaped (newline
@@ -193,7 +196,7 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 	catalog := fs.String("catalog", "", "catalog `file` (default: the embedded demo catalog)")
 	maxN := fs.Int("max", 0, "maximum keyword matches (default 5)")
 	format := fs.String("format", "text", "output: text, json, anthropic or functions")
-	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex or hybrid")
+	strategy := fs.String("strategy", "default", strategyHelp)
 	limit := inputLimit(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -274,7 +277,7 @@ func writeText(w io.Writer, res *toolsearch.Result) error {
 	fmt.Fprintf(&b, "%s query %q: %d match(es) among %d deferred tools\n", res.Form, res.Query, len(res.Matches), res.TotalDeferredTools)
 	for i, m := range res.Matches {
 		fmt.Fprintf(&b, "%2d. %s", i+1, m.Name)
-		if res.Form == "keywords" {
+		if res.Form == toolsearch.FormRanked {
 			fmt.Fprintf(&b, "  score %.4g (%s)", m.Score, ruleNames(m.Rules))
 		}
 		if !m.Deferred {
@@ -444,8 +447,8 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("batch", stderr)
 	catalog := fs.String("catalog", "", "catalog `file` (required)")
 	queries := fs.String("queries", "", "queries `file`: a JSON array of strings or {\"query\",\"max_results\"} (required)")
-	strategy := fs.String("strategy", "default", "ranking strategy: default, bm25, regex or hybrid")
-	maxCap := fs.Int("max-results-cap", defaultMaxResultsCap, "largest max_results accepted; a query asking for more gets an error entry")
+	strategy := fs.String("strategy", "default", strategyHelp)
+	maxCap := fs.Int("max-results-cap", defaultMaxResultsCap, "largest max_results honoured; a query asking for more is lowered to it, with a note, as a model's call is")
 	limit := inputLimit(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -476,7 +479,7 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	field := cmp.Or(st.Input().Field, "query")
 	out := make([]batchResult, 0, len(items))
 	for i, raw := range items {
-		out = append(out, batchOne(s, field, *maxCap, i, raw))
+		out = append(out, batchOne(s, field, i, raw))
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
@@ -486,11 +489,9 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 // batchOne answers item i of a queries file through Searcher.Call, the
 // path of a model's ToolSearch call: the item becomes the call's arguments,
 // {field: query, "max_results"?: as written}, so a max_results that is not
-// an integer ≥ 1 (the string "5" too) is an error entry. A max_results over
-// maxCap is an error entry rather than a silently shorter list, so that a
-// batch compared with another implementation never differs because of the
-// cap.
-func batchOne(s *toolsearch.Searcher, field string, maxCap, i int, raw json.RawMessage) batchResult {
+// an integer ≥ 1 (the string "5" too) is an error entry, and one over the
+// Searcher's cap is lowered to it with a note, as a model's call is.
+func batchOne(s *toolsearch.Searcher, field string, i int, raw json.RawMessage) batchResult {
 	var q batchQuery
 	if err := json.Unmarshal(raw, &q); err != nil {
 		return batchResult{Query: string(raw), Error: fmt.Sprintf("item %d: %v", i, err)}
@@ -500,13 +501,6 @@ func batchOne(s *toolsearch.Searcher, field string, maxCap, i int, raw json.RawM
 	if q.MaxResults != nil {
 		r.MaxResults = q.MaxResults
 		args["max_results"] = q.MaxResults
-		var n json.Number
-		if json.Unmarshal(q.MaxResults, &n) == nil && q.MaxResults[0] != '"' {
-			if f, err := n.Float64(); err == nil && f > float64(maxCap) {
-				r.Error = fmt.Sprintf("max_results %s is over the limit %d (see --max-results-cap)", n, maxCap)
-				return r
-			}
-		}
 	}
 	data, err := json.Marshal(args)
 	if err != nil {

@@ -52,20 +52,27 @@ func WordEnd(text, term string) int {
 // ASCII text is kept as it is and compared with ASCII case folding, which
 // is the same as comparing its lowercased form (lowering ASCII changes no
 // length and no word boundary), so that no lowercased copy of every
-// description is kept; any other text is kept lowercased.
+// description is kept; any other text is kept lowercased. Either way, its
+// words read the same under ASCII case folding, so nothing says which.
 type Lowered struct {
-	s    string // the text itself when fold, else its lowercased form
-	fold bool
+	s string // the ASCII text itself, or the lowercased text
 }
 
 // NewLowered returns s as the word rules see it.
 func NewLowered(s string) Lowered {
+	if !isASCII(s) {
+		return Lowered{s: words.Lower(s)}
+	}
+	return Lowered{s: s}
+}
+
+func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return Lowered{s: words.Lower(s)}
+			return false
 		}
 	}
-	return Lowered{s: s, fold: true}
+	return true
 }
 
 // Len returns the length of the text in bytes.
@@ -74,22 +81,19 @@ func (t Lowered) Len() int { return len(t.s) }
 // End returns the end of the first match of \bterm\b in the lowercased
 // text, or -1 (see WordEnd).
 func (t Lowered) End(term string) int {
-	if t.fold {
+	if isASCII(term) {
+		// Right for a lowercased text too: it has no uppercase ASCII.
 		return wordEndFold(t.s, term)
 	}
-	return WordEnd(t.s, term)
+	return WordEnd(t.s, term) // never in an ASCII text
 }
 
 // Runs calls fn with every run of the lowercased text that a keyword term
 // can equal (see Runs). A run may be built for the call: keep a clone.
 func (t Lowered) Runs(fn func(string)) {
-	if !t.fold {
-		Runs(t.s, fn)
-		return
-	}
 	Runs(t.s, func(r string) {
 		if isWordByte(r[0]) {
-			r = strings.ToLower(r)
+			r = strings.ToLower(r) // (r itself when it has no uppercase)
 		}
 		fn(r)
 	})
@@ -170,7 +174,8 @@ var lowerASCII = func() (m [256]byte) {
 	return m
 }()
 
-// wordEndFold is WordEnd(strings.ToLower(text), term) for an ASCII text.
+// wordEndFold is WordEnd(strings.ToLower(text), term) for a term of
+// ASCII characters: text's ASCII letters are compared folded.
 func wordEndFold(text, term string) int {
 	if term == "" || len(term) > len(text) {
 		return -1
