@@ -49,8 +49,9 @@
 //     note in Result.Notes says so). Names that match nothing are
 //     reported in Result.NotFound, with up to three close names each in
 //     Result.Suggestions. max_results does not apply.
-//  2. exact name — the query, trimmed and lowercased, is a tool's
-//     lowercased name: that tool alone, a deferred one first.
+//  2. exact name — the query, trimmed, is a tool's name, case included:
+//     that tool alone; else, lowercased, it is a tool's lowercased name:
+//     that tool alone, a deferred one first.
 //  3. MCP prefix — the lowercased query starts with "mcp__" and has more:
 //     the deferred tools whose lowercased names start with it, in pool
 //     order, up to max_results. If there are none, the next form answers.
@@ -62,9 +63,11 @@
 //     FormRanked ("ranked") whatever the strategy.
 //
 // Names that differ only in case (Read, read, READ) are all kept. The
-// exact-name form returns the first of them in pool order (READ, since
-// byte order puts uppercase first), deferred first, as Claude Code does;
-// select: finds each by its exact name, and a name that matches several of
+// exact-name form returns the one the query spells, case included (read
+// for "read"), as Claude Code 2.1.332 does; for a query that spells none
+// of them (rEaD) the first of them in pool order (READ, since byte order
+// puts uppercase first), deferred first. select: finds each by its exact
+// name, and a name that matches several of
 // them only ignoring case (select:rEaD) is not found, with them (up to
 // three) as its suggestions, so the model can pick one.
 //

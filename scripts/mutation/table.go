@@ -170,6 +170,10 @@ var mutations = []mutation{
 		"\t\tif found != nil {\n\t\t\treturn nil\n\t\t}\n\t\tfound = e\n\t}\n\treturn found\n}",
 		"\t\tif found != nil {\n\t\t\treturn found // (mutated)\n\t\t}\n\t\tfound = e\n\t}\n\treturn found\n}",
 		"TestCaseOnlyDuplicates", "."},
+	{"case-only duplicate names: the exact case first", "snapshot_names.go",
+		"if e := s.named(q); e != nil && in(e) {",
+		"if e := s.named(q); false && e != nil && in(e) {",
+		"TestCaseOnlyDuplicates", "."},
 
 	// From MCP servers.
 	{"hostile characters in MCP names", "tool_mcp.go",
