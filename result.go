@@ -104,9 +104,10 @@ const (
 	// provider.
 	FormatInline Format = iota
 	// FormatToolReference is Anthropic's tool_reference content blocks,
-	// with "Tool loaded." and the notes as text blocks after the
-	// tool_result (see Result.Content); the referenced tools must be in the
-	// request's tools with defer_loading set.
+	// with the notes as text blocks beside them and "Tool loaded." as a
+	// text block after the tool_result (see Result.Content); the
+	// referenced tools must be in the request's tools with defer_loading
+	// set.
 	FormatToolReference
 	// FormatFunctions is a <functions> block with one <function> line per
 	// match, the encoding models see for tool lists.
@@ -191,17 +192,25 @@ func (r *Result) JSON() []byte {
 // text blocks to send after the tool result, in the same user message.
 //
 //   - FormatInline: content is one text block, the JSON; after is nil.
-//   - FormatToolReference: content is one tool_reference block per match,
-//     and nothing else; after is a "Tool loaded." text block, then one text
-//     block for the names not found (with suggestions) and one per note.
-//     Without matches, content is one text block,
-//     "No matching deferred tools found" (naming the pending MCP servers,
-//     if any), and after holds only the not-found and note texts.
+//   - FormatToolReference: content is one tool_reference block per match
+//     (without matches, one text block, "No matching deferred tools found",
+//     naming the pending MCP servers, if any), then one text block for the
+//     names not found (with suggestions) and one per note; after is a
+//     "Tool loaded." text block when there are matches, else nil.
 //   - FormatFunctions: content is one text block,
 //     "<functions>\n<function>{…}</function>\n…</functions>", each function
 //     {"description", "name", "parameters"} (JSON escapes '<' and '>', so
 //     no description can close the block), or the no-match text; the
-//     not-found and note texts follow on lines of their own. after is nil.
+//     not-found and note texts follow on lines of their own, with '<', '>'
+//     and '&' written &lt;, &gt; and &amp;, so that no text after the
+//     block can open another. after is nil.
+//
+// What the model wrote reaches it only inside the tool result: the query
+// in the inline rendering's JSON, the names not found and the words a
+// note repeats (names not looked up, terms left out) quoted as JSON
+// strings ("x\u003c…"), cut to their first 128 bytes. The texts after a
+// tool result are the package's fixed words ("Tool loaded."), so nothing
+// a model or a server wrote is sent as text of the user's turn.
 //
 // The Anthropic user message that answers an assistant turn holds every
 // tool_result block first (the API wants them before any text), then the
@@ -231,17 +240,19 @@ func (r *Result) extraTexts() []string {
 // no-match text) inside the tool result, "Tool loaded." and the other
 // texts after it.
 func (r *Result) toolReferences() (content, after []ContentBlock) {
+	extra := r.extraTexts()
 	if len(r.Matches) == 0 {
-		content = []ContentBlock{{Type: "text", Text: noMatchText(r.PendingMCPServers)}}
+		content = make([]ContentBlock, 0, 1+len(extra))
+		content = append(content, ContentBlock{Type: "text", Text: noMatchText(r.PendingMCPServers)})
 	} else {
-		content = make([]ContentBlock, 0, len(r.Matches))
+		content = make([]ContentBlock, 0, len(r.Matches)+len(extra))
 		for _, m := range r.Matches {
 			content = append(content, ContentBlock{Type: "tool_reference", ToolName: m.Name})
 		}
-		after = append(after, ContentBlock{Type: "text", Text: toolLoaded})
+		after = []ContentBlock{{Type: "text", Text: toolLoaded}}
 	}
-	for _, t := range r.extraTexts() {
-		after = append(after, ContentBlock{Type: "text", Text: t})
+	for _, t := range extra { // inside the tool result: they may quote the model or a server
+		content = append(content, ContentBlock{Type: "text", Text: t})
 	}
 	return content, after
 }
@@ -274,7 +285,11 @@ func (r *Result) functions() string {
 	}
 	for _, t := range r.extraTexts() {
 		b.WriteString("\n")
-		b.WriteString(t)
+		markupEscaper.WriteString(&b, t)
 	}
 	return b.String()
 }
+
+// markupEscaper writes the texts after a <functions> block, so that none
+// can open or close an element (a note may quote a server's error).
+var markupEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")

@@ -156,7 +156,7 @@ func TestCaseOnlyDuplicates(t *testing.T) {
 	assert.Empty(t, res.Matches)
 	assert.Equal(t, []string{"rEaD"}, res.NotFound)
 	assert.Equal(t, map[string][]string{"rEaD": {"READ", "Read", "read"}}, res.Suggestions, "the model is told which tools match ignoring case")
-	assert.Equal(t, "No tool named rEaD (did you mean READ, Read, read?).", notFoundText(res.NotFound, res.Suggestions))
+	assert.Equal(t, `No tool named "rEaD" (did you mean READ, Read, read?).`, notFoundText(res.NotFound, res.Suggestions))
 	require.Equal(t, 2, r.Remove("READ", "read"))
 	res = search(t, s, "select:rEaD", 0)
 	assert.Equal(t, []string{"Read"}, matchNames(res), "a unique case-insensitive match is found")
