@@ -63,12 +63,23 @@ const (
 	blockClose    = "</available-deferred-tools>"
 	deltaAdded    = "The following deferred tools are now available via ToolSearch:"
 	deltaRemoved  = "The following deferred tools are no longer available (their MCP server disconnected). Do not search for them — ToolSearch will return no match:"
+	deltaDropped  = "The following deferred tools were removed. Do not search for them — ToolSearch will return no match:"
+	deltaLoaded   = "The following tools are no longer deferred: they are in your tool list now, so call them directly:"
 )
 
+// goneTools are the deferred tools a delta announcement says went away,
+// by the reason it gives.
+type goneTools struct {
+	removed      []string // no longer registered
+	disconnected []string // registered, but their MCP server is not connected
+	loaded       []string // registered and available, but no longer deferred
+}
+
 // deltaText returns the announcement of a change to the deferred set: the
-// names that became available and those that went away (their server
-// disconnected), each list sorted, one name a line; "" when both are empty.
-func deltaText(added, removed []string) string {
+// names that became available, then those that went away, under the
+// sentence of their reason (their server disconnected, removed, no longer
+// deferred), each list sorted, one name a line; "" when all are empty.
+func deltaText(added []string, gone goneTools) string {
 	var b strings.Builder
 	write := func(header string, names []string) {
 		if len(names) == 0 {
@@ -84,7 +95,9 @@ func deltaText(added, removed []string) string {
 		}
 	}
 	write(deltaAdded, added)
-	write(deltaRemoved, removed)
+	write(deltaRemoved, gone.disconnected)
+	write(deltaDropped, gone.removed)
+	write(deltaLoaded, gone.loaded)
 	return b.String()
 }
 

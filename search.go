@@ -327,7 +327,7 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 	res := &Result{
 		Query:              query,
 		TotalDeferredTools: s.deferredCount(snap),
-		PendingMCPServers:  slices.Clone(snap.pending),
+		PendingMCPServers:  slices.Clone(s.pendingServers(snap)),
 	}
 	if note != "" {
 		res.Notes = append(res.Notes, note)
@@ -484,6 +484,15 @@ func (b *schemaBudget) take(name string, n int) (note string, ok bool) {
 		return "", true
 	}
 	return leftOutBudget(name, n, b.limit-b.used, b.limit), false
+}
+
+// pendingServers returns the pending servers the Searcher may see (all of
+// them without a scope; see Scope.serversIn), sorted. The slice is shared.
+func (s *Searcher) pendingServers(snap *snapshot) []string {
+	if s.opts.Scope == nil {
+		return snap.pending
+	}
+	return s.promptTexts(snap).pending
 }
 
 // deferredCount returns the number of deferred tools the Searcher sees in

@@ -76,7 +76,11 @@ func (s *Searcher) promptTexts(snap *snapshot) *promptTexts {
 	if s.opts.Scope == nil {
 		return snap.texts.get(snap, func(*promptTexts) *promptTexts { return renderTexts(snap, everything) })
 	}
-	return s.texts.get(snap, func(*promptTexts) *promptTexts { return renderTexts(snap, s.in) })
+	return s.texts.get(snap, func(*promptTexts) *promptTexts {
+		t := renderTexts(snap, s.in)
+		t.pending = s.opts.Scope.serversIn(snap, snap.pending)
+		return t
+	})
 }
 
 // SystemPromptSection returns the system-prompt text that lists the

@@ -203,7 +203,7 @@ func assertPromptsIntact(t *testing.T, s *Searcher, deferred []string) {
 	t.Helper()
 	assert.Equal(t, blockOpen+"\n"+strings.Join(deferred, "\n")+"\n"+blockClose, deferredBlock(s), "the block lists names only")
 	assert.Equal(t, sectionHeader+"\n"+strings.Join(deferred, ", "), s.SystemPromptSection())
-	assert.Equal(t, deltaAdded+"\n"+strings.Join(deferred, "\n"), deltaText(deferred, nil))
+	assert.Equal(t, deltaAdded+"\n"+strings.Join(deferred, "\n"), deltaText(deferred, goneTools{}))
 
 	res := search(t, s, "select:"+strings.Join(deferred, ","), 0)
 	require.Len(t, res.Matches, len(deferred))
