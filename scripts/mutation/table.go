@@ -185,7 +185,7 @@ var mutations = []mutation{
 	{"model text is quoted: a name loaded loosely", "prompt.go",
 		"\"select: no tool is named \" + text.Quote(asked)",
 		"\"select: no tool is named \" + asked",
-		"TestModelTextStaysInsideTheToolResult", "."},
+		"TestModelTextStaysInsideTheToolResult|TestSelectSeparatorFallback", "."},
 	{"text after a functions block is escaped", "result.go",
 		"markupEscaper.WriteString(&b, t)",
 		"b.WriteString(t)",
