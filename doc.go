@@ -48,7 +48,8 @@
 //     "-" and "." taken as one character when exactly one tool has it (a
 //     note in Result.Notes says so). Names that match nothing are
 //     reported in Result.NotFound, with up to three close names each in
-//     Result.Suggestions. max_results does not apply.
+//     Result.Suggestions (for mcp__server__tool, the server's tools whose
+//     names share a word with tool first). max_results does not apply.
 //  2. exact name — the query, trimmed, is a tool's name, case included:
 //     that tool alone; else, lowercased, it is a tool's lowercased name:
 //     that tool alone, a deferred one first.
@@ -60,7 +61,13 @@
 //  4. ranked — the strategy ranks the deferred tools for the query (the
 //     default strategy: keywords, below); the best max_results are
 //     returned, by score, ties in pool order. Result.Form calls this form
-//     FormRanked ("ranked") whatever the strategy.
+//     FormRanked ("ranked") whatever the strategy. A query that names tools (every
+//     token a tool's name or MCP name in any case and separator style,
+//     one of them shaped as a name: search_graph trace_path; or a
+//     name-shaped token among other words) gets the named tools first,
+//     then the ranking, with a note; with the default strategy only when
+//     its ranking leaves a named tool out (see the Searcher's names form).
+//     An empty query finds nothing, with a note saying what to send.
 //
 // Names that differ only in case (Read, read, READ) are all kept. The
 // exact-name form returns the one the query spells, case included (read

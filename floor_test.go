@@ -250,7 +250,7 @@ func TestFloorMatchesEngine(t *testing.T) {
 			q := diffQuery(rng, names)
 			res, err := all.Search(q, math.MaxInt)
 			require.NoError(t, err)
-			if res.Form != FormRanked {
+			if res.Form != FormRanked || slices.Contains(res.Notes, namesListedFirst()) { // the names form reorders: TestEngineMatchesReference checks it
 				continue
 			}
 			for _, k := range []int{1, 3, math.MaxInt} {

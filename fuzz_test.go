@@ -533,6 +533,20 @@ func FuzzSchema(f *testing.F) {
 		{`{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"s":{"format":"regex"}}}`, `{"s":"` + strings.Repeat("a{1000}", 500) + `"}`},
 		{`{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"s":{"contentMediaType":"application/json","contentSchema":{"properties":{"n":{"type":"integer"}}}}}}`, `{"s":"{\"n\":1e1000001}"}`},
 		{`{"type":"object","additionalProperties":{"$ref":"#"}}`, strings.Repeat(`{"k":`, 400) + `1` + strings.Repeat(`}`, 400)},
+		// The work bound's super-linear classes and the one parse: a long
+		// duration, items whose hashes collide, numbers against an enum,
+		// a big object against many subschemas, a long schema location,
+		// property names compiled as regexes, keys given twice, lone
+		// surrogates.
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"d":{"format":"duration"}}}`, `{"d":"P` + strings.Repeat("1Y", 5000) + `"}`},
+		{`{"properties":{"a":{"uniqueItems":true}}}`, `{"a":[[1,-1],[-1,1],[1,1],[-1,-1],[1.0,-1]]}`},
+		{`{"properties":{"a":{"items":{"enum":[1900,1e2,-0,"1",[1]]}}}}`, `{"a":[100.0,0,1900,"1",[1.0],1e400]}`},
+		{`{"allOf":[{"type":"object"},{"type":"object"},{"type":"object"}]}`, `{"a":1,"b":2,"c":3,"d":4}`},
+		{`{"$defs":{"` + strings.Repeat("d", 2000) + `":{"type":"string"}},"additionalProperties":{"$ref":"#/$defs/` + strings.Repeat("d", 2000) + `"}}`, `{"a":1,"b":2}`},
+		{`{"regexProperties":true}`, `{"a{1000}":1}`},
+		{`{"type":"object"}`, `{"path":"/etc/passwd","path":"notes.txt"}`},
+		{`{"type":"object"}`, `{"a":[{"x":1,"\u0078":2}]}`},
+		{`{"type":"object"}`, `{"s":"\ud800 \udc00\ud800\udc00"}`},
 	} {
 		f.Add([]byte(c[0]), []byte(c[1]))
 	}
@@ -554,5 +568,8 @@ func FuzzSchema(f *testing.F) {
 		}
 		require.True(t, utf8.Valid(call.Arguments), "the arguments handed on are valid UTF-8: %q", call.Arguments)
 		require.True(t, json.Valid(call.Arguments))
+		again, err := NewSession(&r, nil).CheckCall("T", call.Arguments)
+		require.NoError(t, err, "the arguments handed on are checked as they were: %q", call.Arguments)
+		require.Equal(t, string(call.Arguments), string(again.Arguments), "handing them on again changes nothing")
 	})
 }

@@ -43,8 +43,15 @@ type ToolCall struct {
 // more than SessionOptions.MaxValidationWork before it runs. The
 // validation messages quote at most a few hundred bytes each, ten at most.
 // A name no tool has is refused without any work in proportion to its
-// length, and quoted by its first 128 bytes. ToolCall.Arguments is valid
-// UTF-8 (an invalid byte is read as U+FFFD, as the decoder reads it).
+// length, and quoted by its first 128 bytes.
+//
+// ToolCall.Arguments are the bytes that were validated, read the same way
+// by any JSON reader: arguments with an object that gives a key twice, at
+// any depth, are refused (ErrInvalidArguments, naming the key and where),
+// since readers disagree on which value counts (a server keeping the
+// first would act on a value the schema never saw); keys are compared as
+// decoded ("a" and "\u0061" are one key). An invalid UTF-8 byte, or an
+// escaped lone surrogate, is handed on as U+FFFD, as it was validated.
 //
 // The error's text is written for the model: send it back as an error tool
 // result. A deferred tool that was never discovered may be called when its
@@ -88,7 +95,11 @@ func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error
 		return nil, refusal(name, ErrToolUnavailable, refuseNoSchema(name, err))
 	}
 	inst, compact, err := schema.DecodeArgs(args)
-	if err != nil {
+	var dup *schema.DuplicateKeyError
+	switch {
+	case errors.As(err, &dup):
+		return nil, refusal(name, ErrInvalidArguments, refuseArgsDuplicate(name, dup.Error()))
+	case err != nil:
 		return nil, refusal(name, ErrInvalidArguments, refuseArgsNotJSON(name, err))
 	}
 	if err := schema.CheckNumbers(inst); err != nil {
@@ -122,8 +133,12 @@ var bridgeSchema = sync.OnceValue(func() *jsonschema.Schema {
 // raw arguments, {"name": …, "arguments": {…}}) to the tool it names and
 // that tool's validated arguments, checked as by CheckCall.
 func (s *Session) resolveBridgeCall(args json.RawMessage) (*ToolCall, error) {
-	inst, _, err := schema.DecodeArgs(args)
-	if err != nil {
+	inst, compact, err := schema.DecodeArgs(args)
+	var dup *schema.DuplicateKeyError
+	switch {
+	case errors.As(err, &dup):
+		return nil, refusal(CallToolName, ErrInvalidArguments, refuseArgsDuplicate(CallToolName, dup.Error()))
+	case err != nil:
 		return nil, refusal(CallToolName, ErrInvalidArguments, refuseBridgeNotJSON(err))
 	}
 	if err := schema.CheckNumbers(inst); err != nil {
@@ -132,13 +147,16 @@ func (s *Session) resolveBridgeCall(args json.RawMessage) (*ToolCall, error) {
 	if err := bridgeSchema().Validate(inst); err != nil {
 		return nil, refusal(CallToolName, ErrInvalidArguments, refuseBridgeArgs(schema.Message(err)))
 	}
-	var call struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if err := json.Unmarshal(args, &call); err != nil { // validated above
+	// The name and arguments are read from the validated reading: exact
+	// keys (a struct would also take "NAME"), no key given twice.
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(compact, &members); err != nil { // validated above
 		return nil, refusal(CallToolName, ErrInvalidArguments, refuseBridgeNotJSON(err))
 	}
+	call := struct {
+		Name      string
+		Arguments json.RawMessage
+	}{inst.(map[string]any)["name"].(string), members["arguments"]}
 	switch call.Name {
 	case CallToolName:
 		return nil, refusal(call.Name, ErrUnknownTool, refuseBridgeSelf())

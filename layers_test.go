@@ -57,7 +57,7 @@ var rootLayers = []struct {
 		"strategy_best.go", "strategy_default.go", "strategy_bm25.go", "strategy_hybrid.go", "strategy_hybrid_rank.go",
 		"strategy_regex.go"}},
 	{"results", []string{"result.go", "result_json.go"}},
-	{"query pipeline", []string{"search.go", "search_prompt.go", "search_terms.go", "select.go", "search_scope.go"}},
+	{"query pipeline", []string{"search.go", "search_prompt.go", "search_terms.go", "search_names.go", "select.go", "search_scope.go"}},
 	{"session", []string{"session.go", "session_auto.go", "session_resume.go"}},
 	{"call guard", []string{"guard.go"}},
 }

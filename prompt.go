@@ -189,6 +189,14 @@ func leftOutBudget(name string, size, left, limit int) string {
 		strconv.Itoa(left) + " of its " + strconv.Itoa(limit) + " schema bytes left. Select it in a query of its own."
 }
 
+func emptyQuery() string {
+	return "The query is empty. Send keywords (github create issue), a tool's name, or select:Name to load a tool by name."
+}
+
+func namesListedFirst() string {
+	return "The query names tools: they are listed first, then the other matches."
+}
+
 func matchingCut() string {
 	return "Matching was cut short: this query needed more text scanned than one search may do (terms with punctuation, or a costly pattern), so some matching tools may be missing. Use fewer or plainer words."
 }
@@ -279,6 +287,10 @@ func refuseNoSchema(name string, err error) string {
 
 func refuseArgsNotJSON(name string, err error) string {
 	return "The arguments for " + name + " are not valid JSON: " + err.Error() + "."
+}
+
+func refuseArgsDuplicate(name, why string) string {
+	return "The arguments for " + name + " give a key twice: " + why + ". Send each key once, with the one value you mean."
 }
 
 func refuseArgsNotLoaded(name, why string) string {

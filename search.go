@@ -342,7 +342,8 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 		res.Form = FormSelect
 		found = s.selectTools(snap, arg, res, one[:0])
 	case q == "":
-		res.Form = FormRanked // nothing to rank
+		res.Form = FormRanked // nothing to rank: say what to send
+		res.Notes = append(res.Notes, emptyQuery())
 	default:
 		if e := snap.exact(q, s.in); e != nil {
 			res.Form, one[0] = FormExact, e
@@ -364,6 +365,10 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 		}
 		buf.hits = hits
 		res.Notes = append(res.Notes, notes...)
+		var first string
+		if hits, first = s.namesFirst(snap, q, k, hits); first != "" {
+			res.Notes = append(res.Notes, first)
+		}
 	}
 	s.fill(res, snap, found, hits)
 	return res, nil

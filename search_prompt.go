@@ -28,11 +28,12 @@ type toolSearchInput struct {
 	pattern            bool
 	maxTerms           int  // the term budget (StrategyInput.MaxTerms)
 	eager              bool // StrategyInput.Eager
+	claude             bool // the default strategy's: rankings equal to Claude Code's
 }
 
 func resolveInput(in StrategyInput) toolSearchInput {
 	r := toolSearchInput{field: in.Field, description: in.Description, schema: in.Schema, pattern: in.Pattern,
-		maxTerms: orDefault(in.MaxTerms, defaultMaxQueryTerms), eager: in.Eager}
+		maxTerms: orDefault(in.MaxTerms, defaultMaxQueryTerms), eager: in.Eager, claude: in.claude}
 	if r.field == "" {
 		r.field = "query"
 	}

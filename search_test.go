@@ -161,3 +161,19 @@ func TestCaseOnlyDuplicates(t *testing.T) {
 	res = search(t, s, "select:rEaD", 0)
 	assert.Equal(t, []string{"Read"}, matchNames(res), "a unique case-insensitive match is found")
 }
+
+// An empty or whitespace query finds nothing, and a note says what to
+// send, with every strategy.
+func TestEmptyQueryNote(t *testing.T) {
+	for _, st := range []Strategy{DefaultStrategy(), BM25Strategy(nil), HybridStrategy()} {
+		s := NewSearcher(specPool(t), &SearchOptions{Strategy: st})
+		for _, q := range []string{"", "   ", "\t\u3000\n"} {
+			res := search(t, s, q, 0)
+			assert.Empty(t, res.Matches, "%s: %q", st.Name(), q)
+			assert.Equal(t, []string{emptyQuery()}, res.Notes, "%s: %q", st.Name(), q)
+		}
+	}
+	res, err := NewSearcher(specPool(t), nil).Call([]byte(`{"query":" "}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{emptyQuery()}, res.Notes, "through Call, as a model's query")
+}

@@ -362,7 +362,7 @@ func TestSecurityMatrixNamesRealTests(t *testing.T) {
 	named := regexp.MustCompile("`((?:Test|Fuzz|Benchmark)[A-Za-z0-9_]+)").FindAllStringSubmatch(string(doc), -1)
 	require.NotEmpty(t, named)
 	var src strings.Builder
-	for _, pattern := range []string{"*_test.go", "*/*_test.go", "*/*/*_test.go"} {
+	for _, pattern := range []string{"*_test.go", "*/*_test.go", "*/*/*_test.go", "*/*/*/*_test.go"} {
 		files, err := filepath.Glob(pattern)
 		require.NoError(t, err)
 		for _, f := range files {

@@ -91,7 +91,25 @@ func TestSelectSuggestions(t *testing.T) {
 	assert.Equal(t, map[string][]string{
 		"web_fetch":                  {"WebFetch"},
 		"WebFetchh":                  {"WebFetch"},
-		"mcp__github__create_issues": {"mcp__github__create_issue", "mcp__github__list_issues"},
-	}, res.Suggestions)
+		"mcp__github__create_issues": {"mcp__github__create_issue", "mcp__github__list_issues", "mcp__github__create_pull_request"},
+	}, res.Suggestions, "the server's tools sharing a word (create, issue) first, most shared first, then the close names")
 	assert.Contains(t, string(res.JSON()), `"suggestions":{"WebFetchh":["WebFetch"]`)
+}
+
+// A near-miss name of an MCP tool suggests the tools of its server whose
+// names share its words before closer spellings of other names.
+func TestSelectSuggestionsSameServer(t *testing.T) {
+	reg, err := NewRegistry(nil,
+		NewMCPTool("everything", "echo", "Echo a message.", nil, nil),
+		NewMCPTool("everything", "get_sum", "Add two numbers.", nil, nil),
+		NewMCPTool("everything", "add", "Add two numbers.", nil, nil),
+		NewMCPTool("math", "add_numbers", "Add numbers.", nil, nil),
+	)
+	require.NoError(t, err)
+	s := NewSearcher(reg, nil)
+	res := search(t, s, "select:mcp__everything__add_numbers,mcp__everything__sum,mcp__other__add", 0)
+	assert.Equal(t, map[string][]string{
+		"mcp__everything__add_numbers": {"mcp__everything__add"},                                                      // not echo, not another server's
+		"mcp__everything__sum":         {"mcp__everything__get_sum", "mcp__everything__add", "mcp__everything__echo"}, // get_sum shares sum; then the close names
+	}, res.Suggestions, "mcp__other__add: no tool of that server, none close")
 }

@@ -3,13 +3,16 @@ package toolsearch
 import (
 	"hash/maphash"
 	"slices"
+	"strings"
 
 	"github.com/toolsearch/toolsearch/internal/cow"
+	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // Name lookups. The exact-name path and select: look tools up by name,
-// alias and lowercased name. These maps are split into shards by a hash of
+// alias and lowercased name; the names form (search_names.go) by folded
+// name and folded MCP name (foldKeys). These maps are split into shards by a hash of
 // the lowercased key, so that a change copies one small shard, not a map of
 // every tool. A tool's name, its lowercased name and (hashed the same way)
 // its aliases decide its shards.
@@ -20,6 +23,7 @@ type nameShard struct {
 	byName  map[string]*entry
 	byLower map[string][]*entry // pool order
 	alias   map[string]*entry
+	byFold  map[string][]*entry // folded name or MCP name (foldKeys) → tools, pool order
 }
 
 type nameIndex struct {
@@ -64,7 +68,8 @@ func buildNames(tools []*entry) *nameIndex {
 	ni := &nameIndex{}
 	per := len(tools)/nameShards + len(tools)/(8*nameShards)
 	for i := range ni.shards {
-		ni.shards[i] = &nameShard{byName: make(map[string]*entry, per), byLower: make(map[string][]*entry, per)}
+		ni.shards[i] = &nameShard{byName: make(map[string]*entry, per), byLower: make(map[string][]*entry, per),
+			byFold: make(map[string][]*entry, per)}
 	}
 	for _, e := range tools {
 		// In pool order, so each list of byLower is built by appending.
@@ -72,6 +77,10 @@ func buildNames(tools []*entry) *nameIndex {
 		sh.byName[e.tool.Name] = e
 		sh = ni.shards[nameSlot(e.lowerName)]
 		sh.byLower[e.lowerName] = append(sh.byLower[e.lowerName], e)
+		for _, k := range foldKeys(e) {
+			sh := ni.shards[nameSlot(k)]
+			sh.byFold[k] = append(sh.byFold[k], e)
+		}
 		for _, a := range e.tool.Aliases {
 			sh := ni.shards[nameSlot(a)]
 			if sh.alias == nil {
@@ -97,6 +106,15 @@ func (ni *nameIndex) add(e *entry, own func(int) *nameShard) {
 	l := sh.byLower[e.lowerName]
 	i, _ := slices.BinarySearchFunc(l, e, poolCompare)
 	sh.byLower[e.lowerName] = slices.Insert(slices.Clip(l), i, e)
+	for _, k := range foldKeys(e) {
+		sh := own(nameSlot(k))
+		if sh.byFold == nil {
+			sh.byFold = map[string][]*entry{}
+		}
+		l := sh.byFold[k]
+		i, _ := slices.BinarySearchFunc(l, e, poolCompare)
+		sh.byFold[k] = slices.Insert(slices.Clip(l), i, e)
+	}
 	for _, a := range e.tool.Aliases {
 		sh := own(nameSlot(a))
 		if sh.alias == nil {
@@ -119,6 +137,14 @@ func (ni *nameIndex) remove(e *entry, own func(int) *nameShard) {
 	} else {
 		sh.byLower[e.lowerName] = l
 	}
+	for _, k := range foldKeys(e) {
+		sh := own(nameSlot(k))
+		if l := slices.DeleteFunc(slices.Clone(sh.byFold[k]), func(x *entry) bool { return x == e }); len(l) == 0 {
+			delete(sh.byFold, k)
+		} else {
+			sh.byFold[k] = l
+		}
+	}
 	for _, a := range e.tool.Aliases {
 		if sh := own(nameSlot(a)); sh.alias[a] == e {
 			delete(sh.alias, a)
@@ -139,6 +165,7 @@ func (ni *nameIndex) update(remove, add []*entry) *nameIndex {
 			sh := &nameShard{}
 			if old != nil {
 				sh.byName, sh.byLower, sh.alias = cow.CloneMap(old.byName), cow.CloneMap(old.byLower), cow.CloneMap(old.alias)
+				sh.byFold = cow.CloneMap(old.byFold)
 			}
 			nn.shards[i] = sh
 		}
@@ -199,4 +226,42 @@ func pickExact(l []*entry, in func(*entry) bool) *entry {
 		}
 	}
 	return pick
+}
+
+// foldKeys returns the keys under which byFold holds e, for the names form
+// (search_names.go): its name folded (lowercased, without '_', '-' and
+// '.'), and its name on its MCP server folded when that differs.
+func foldKeys(e *entry) []string {
+	n := text.FoldName(e.tool.Name)
+	if part := serverName(&e.tool); part != "" {
+		if f := text.FoldName(part); f != "" && f != n {
+			return []string{n, f}
+		}
+	}
+	return []string{n}
+}
+
+// serverName returns the name a tool has on its MCP server: its MCPName,
+// else the part of an mcp__server__tool name after the server, else "".
+func serverName(t *Tool) string {
+	if t.MCPName != "" {
+		return t.MCPName
+	}
+	rest, ok := strings.CutPrefix(t.Name, "mcp__")
+	if !ok {
+		return ""
+	}
+	_, part, _ := strings.Cut(rest, "__")
+	return part
+}
+
+// folded returns the available tools a query token names: those whose
+// name or MCP name, folded, is the token folded; in pool order. The slice
+// is shared: do not change it.
+func (s *snapshot) folded(token string) []*entry {
+	k := text.FoldName(token)
+	if sh := s.names.shards[nameSlot(k)]; sh != nil {
+		return sh.byFold[k]
+	}
+	return nil
 }

@@ -1,11 +1,14 @@
 package toolsearch
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // Close names for a name that matches no tool (select: suggestions and the
@@ -14,7 +17,9 @@ import (
 // equal (distance 0), one contains the other and the name asked for has 4
 // characters or more (distance 1 + a quarter of the length difference), or
 // their edit distance is at most max(2, a quarter of the length asked
-// for). Closest first, then pool order; three at most.
+// for). Closest first, then pool order; three at most. For a name
+// mcp__server__tool, the tools of the same server whose own name shares a
+// word with tool come before them (sameServer), close or not.
 //
 // Comparing the name with every tool costs a hundred milliseconds per name
 // at 100,000 tools, so candidates come from an index of the folded names,
@@ -98,10 +103,29 @@ type suggestScratch struct {
 	byCount [maxNameLength + 1][]int32 // hits by count, reused
 }
 
-// suggest returns up to three names of tools of snap's pool that in
-// accepts and that are close to name, spending from work; it reports false
-// when work ran out before every candidate was checked.
+// suggest returns up to three names for name, which names no tool: the
+// tools of its server sharing its words (sameServer), then the close
+// names (closeNames), of the tools of snap's pool that in accepts,
+// spending from work; it reports false when work ran out before every
+// close candidate was checked.
 func (s *snapshot) suggest(name string, in func(*entry) bool, work *querywork.Budget) ([]string, bool) {
+	out, complete := s.closeNames(name, in, work)
+	if kin := s.sameServer(name, in, out, work); len(kin) > 0 {
+		for _, n := range out {
+			if len(kin) < maxSuggestions && !slices.Contains(kin, n) {
+				kin = append(kin, n)
+			}
+		}
+		out = kin
+	}
+	return out, complete
+}
+
+// closeNames returns up to three names of tools of snap's pool that in
+// accepts and that are close to name (closest first, then pool order),
+// spending from work; it reports false when work ran out before every
+// candidate was checked.
+func (s *snapshot) closeNames(name string, in func(*entry) bool, work *querywork.Budget) ([]string, bool) {
 	q := text.FoldName(name)
 	if q == "" || len(q) > maxNameLength {
 		return nil, true
@@ -124,6 +148,75 @@ func (s *snapshot) suggest(name string, in func(*entry) bool, work *querywork.Bu
 		out = append(out, s.pool[c.pos].tool.Name)
 	}
 	return out, complete
+}
+
+// maxKin is the most tools of the asked name's server that sameServer
+// compares.
+const maxKin = 512
+
+// sameServer returns, for a name mcp__server__tool, up to three deferred
+// tools of the same server whose own name shares a word (compared by
+// Stem) with tool: those sharing the most first, then those close is
+// (the close names, closest first) has, then pool order. A model that
+// misremembers a tool's name usually means one of its server's, and the
+// shared words say which (mcp__everything__add_numbers: add), where the
+// closest spelling may be another server's tool or an unrelated one.
+func (s *snapshot) sameServer(name string, in func(*entry) bool, close []string, work *querywork.Budget) []string {
+	lower := words.Lower(name)
+	rest, ok := strings.CutPrefix(lower, "mcp__")
+	if !ok {
+		return nil
+	}
+	srv, part, ok := strings.Cut(rest, "__")
+	if !ok || srv == "" || part == "" {
+		return nil
+	}
+	asked := stems(words.NameWords(nil, part))
+	prefix := "mcp__" + srv + "__"
+	tools := s.prefix.find(prefix, maxKin, in)
+	if !work.Spend(len(tools)) {
+		return nil
+	}
+	type kin struct {
+		name          string
+		shared, close int
+	}
+	var ks []kin
+	for _, e := range tools {
+		if e.lowerName == lower {
+			continue
+		}
+		shared := 0
+		for _, st := range stems(words.NameWords(nil, e.tool.Name[len(prefix):])) {
+			if slices.Contains(asked, st) {
+				shared++
+			}
+		}
+		if shared > 0 {
+			c := slices.Index(close, e.tool.Name)
+			if c < 0 {
+				c = len(close)
+			}
+			ks = append(ks, kin{e.tool.Name, shared, c})
+		}
+	}
+	slices.SortStableFunc(ks, func(a, b kin) int { return cmp.Or(b.shared-a.shared, a.close-b.close) })
+	var out []string
+	for _, k := range ks[:min(len(ks), maxSuggestions)] {
+		out = append(out, k.name)
+	}
+	return out
+}
+
+// stems returns the distinct stems of ws.
+func stems(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if st := words.Stem(w); !slices.Contains(out, st) {
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
 type finder struct {

@@ -114,7 +114,7 @@ func TestSuggestEqualsBruteForce(t *testing.T) {
 			default:
 				name = mutate(tools[rng.IntN(len(tools))].Name)
 			}
-			got, complete := snap.suggest(name, in, querywork.New(1<<40))
+			got, complete := snap.closeNames(name, in, querywork.New(1<<40))
 			require.True(t, complete)
 			want := suggestBrute(snap.pool, name, in)
 			if len(want) == 0 {
@@ -123,7 +123,7 @@ func TestSuggestEqualsBruteForce(t *testing.T) {
 			if len(got) == 0 {
 				got = nil
 			}
-			require.Equal(t, want, got, "suggest(%q) over %d tools", name, len(tools))
+			require.Equal(t, want, got, "closeNames(%q) over %d tools", name, len(tools))
 			checked++
 		}
 	}

@@ -81,6 +81,11 @@ type StrategyInput struct {
 	// share one Strategy value between its Searchers rather than making
 	// one per Searcher.
 	Eager bool
+
+	// claude marks the default strategy's input: its rankings are Claude
+	// Code's, which the names form (search_names.go) keeps whenever they
+	// return the tools a query names.
+	claude bool
 }
 
 // Index ranks the tools of one Corpus for a query. It must be safe for

@@ -241,7 +241,7 @@ func DefaultStrategy() Strategy { return defaultStrategy{} }
 
 func (defaultStrategy) Name() string { return "default" }
 
-func (defaultStrategy) Input() StrategyInput { return StrategyInput{} }
+func (defaultStrategy) Input() StrategyInput { return StrategyInput{claude: true} }
 
 // Index returns the keyword index of c, read with the scoring rules.
 func (defaultStrategy) Index(c *Corpus) Index { return &keywordIndex{c.ix, c.pos} }

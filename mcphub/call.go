@@ -15,8 +15,10 @@ import (
 // structured content and isError. A name that is not a tool of an attached
 // server is an error wrapping toolsearch.ErrUnknownTool. A call that finds
 // the session gone returns once the server has been marked disconnected.
-// Check the call with toolsearch.Session.CheckCall first: CallTool does not
-// validate args.
+// Check the call with toolsearch.Session.CheckCall first and pass its
+// ToolCall.Arguments: CallTool does not validate args, and those are the
+// bytes CheckCall validated (arguments a server could read otherwise, such
+// as a key given twice, are refused there).
 func (h *Hub) CallTool(ctx context.Context, name string, args json.RawMessage) (*Result, error) {
 	t, ok := h.reg.Lookup(name)
 	if !ok || t.Server == "" {

@@ -137,12 +137,17 @@ func (s *Sessions) toolListChanged(req *mcp.ToolListChangedRequest) {
 // server. A session that connects but whose first listing fails is
 // closed. client should be built with s.ClientOptions so that
 // tools/list_changed reaches the hub.
+//
+// The context given to Attach bounds the connecting only: the transport's
+// connection lives as long as the server stays attached, also for
+// transports that keep reading under the context they were connected with
+// (the SDK's SSEClientTransport reads its event stream so).
 func (s *Sessions) Dial(server string, client *mcp.Client, transport mcp.Transport, opts *mcp.ClientSessionOptions) mcphub.Server {
 	return mcphub.Server{Name: server, Open: func(ctx context.Context, l *mcphub.Link) (mcphub.Conn, error) {
 		if client == nil || transport == nil {
 			return nil, errors.New("tsmcpsdk: Dial needs a client and a transport")
 		}
-		cs, err := client.Connect(ctx, transport, opts)
+		cs, err := client.Connect(ctx, linkTransport{inner: transport, life: l.Context()}, opts)
 		if err != nil {
 			return nil, fmt.Errorf("connecting: %w", err)
 		}
@@ -184,6 +189,35 @@ func (s *Sessions) open(l *mcphub.Link, cs *mcp.ClientSession) mcphub.Conn {
 		l.Lost(nil)
 	}()
 	return conn{server: l.Server(), cs: cs}
+}
+
+// linkTransport connects inner under a context that keeps the values of
+// the connecting one but ends with life, the server's link (which ends on
+// Close, a lost session and a failed attach), or with the connecting
+// context while the connecting lasts. The connection is returned as inner
+// made it, so that the SDK still finds the methods it looks for on its own
+// connection types.
+type linkTransport struct {
+	inner mcp.Transport
+	life  context.Context
+}
+
+func (t linkTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	context.AfterFunc(t.life, cancel)
+	stop := context.AfterFunc(ctx, cancel)
+	c, err := t.inner.Connect(lctx)
+	if !stop() && err == nil { // ctx ended as the connecting succeeded
+		err = context.Cause(ctx)
+	}
+	if err != nil {
+		cancel()
+		if c != nil {
+			_ = c.Close()
+		}
+		return nil, err
+	}
+	return c, nil
 }
 
 // ClientSession returns the SDK session of the server attached to hub as

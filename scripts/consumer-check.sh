@@ -14,7 +14,8 @@
 #   3. one module with the root and every adapter but genkit (Genkit v1.4.0
 #      cannot share a build list with the anthropic adapter: anthropic-sdk-go
 #      v2 needs invopop/jsonschema v0.14.0, Genkit is written against
-#      v0.13.0), which attaches servers of both MCP adapters to one hub.
+#      v0.13.0), which attaches servers of both MCP adapters to one hub;
+#   4. the gateway command's module copied out, tidy, building.
 #
 # Called by .ci/run; needs the module proxy (or a warm module cache).
 set -euo pipefail
@@ -275,4 +276,20 @@ func main() {
 	fmt.Println("consumer: root and", len(entryPoints), "adapter entry points linked")
 }
 EOF2
+# 4. The gateway command as `go install` builds it: its module copied out
+# (without node_modules) with replace lines for the root and mcpsdk only;
+# its go.mod and go.sum must be tidy already, and it must build and vet.
+(
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  tar -C "$repo/gateway" --exclude=node_modules -cf - . | tar -C "$dir" -xf -
+  cd "$dir"
+  export GOWORK=off
+  go mod edit -replace "github.com/toolsearch/toolsearch=$repo" -replace "github.com/toolsearch/toolsearch/mcpsdk=$repo/mcpsdk"
+  go mod tidy -diff
+  go build ./...
+  go vet ./...
+)
+echo "consumer-check: gateway ok"
+
 echo "consumer-check: ok (GOWORK=off, replace lines in the consumers' go.mod only, each adapter alone, every example copied out, vendored builds too)"

@@ -119,6 +119,8 @@ func ExampleNew() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	// A short query that matches a tool's name is taken to name it: the
+	// words rank it, as the hybrid strategy does.
 	for _, q := range []string{"put my uncommitted edits aside", "+container start"} {
 		res, _ := s.SearchContext(ctx, q, 0)
 		fmt.Printf("%s:\n", q)
@@ -131,5 +133,5 @@ func ExampleNew() {
 	//   mcp__git__git_stash (semantic)
 	//   mcp__git__git_commit (semantic)
 	// +container start:
-	//   mcp__docker__run_container (part_exact|description|semantic)
+	//   mcp__docker__run_container (part_exact|description)
 }

@@ -24,7 +24,8 @@ var (
 )
 
 // fusionVariants are the fusions TestFusionSweep measures: reciprocal
-// rank fusion, and the weighted sum (w = 1: the embedding ranking alone).
+// rank fusion, and the strategy's fusion at several weights (W = 1: the
+// embedding ranking alone).
 var fusionVariants = func() []fuser {
 	var out []fuser
 	for _, k := range []float64{5, 20, 60} {
@@ -32,13 +33,13 @@ var fusionVariants = func() []fuser {
 			out = append(out, rrf{k: k, w: w})
 		}
 	}
-	for _, w := range []float64{0.1, 0.2, 0.3, 0.4, 0.5, 1} {
-		out = append(out, fusion{w: w})
+	for _, w := range []float64{0.4, 0.6, 0.8, 0.9, 1} {
+		out = append(out, fusion{max: w})
 	}
 	return out
 }()
 
-func (f fusion) String() string { return fmt.Sprintf("sum w=%.2g", f.w) }
+func (f fusion) String() string { return fmt.Sprintf("fusion W=%.2g", f.max) }
 
 // rrf is reciprocal rank fusion, measured against the weighted sum:
 // score = 1/(k + hybrid rank) + w/(k + embedding rank), a term left out
@@ -48,7 +49,7 @@ type rrf struct{ k, w float64 }
 
 func (f rrf) String() string { return fmt.Sprintf("rrf k=%g w=%.2g", f.k, f.w) }
 
-func (f rrf) apply(hits []toolsearch.Hit, base int, sem []semHit, required bool) []toolsearch.Hit {
+func (f rrf) apply(hits []toolsearch.Hit, base int, sem []semHit, q queryShape) []toolsearch.Hit {
 	lex := hits[base:]
 	semRank := map[int]int{}
 	for i, h := range sem {
@@ -71,7 +72,7 @@ func (f rrf) apply(hits []toolsearch.Hit, base int, sem []semHit, required bool)
 		}
 		h.Score = s
 	}
-	if !required {
+	if !q.required {
 		for i, sh := range sem {
 			if !seen[i] {
 				hits = append(hits, toolsearch.Hit{Tool: sh.tool, Score: f.w / (f.k + float64(i+1)), Rules: toolsearch.RuleSemantic})

@@ -127,7 +127,7 @@ func (x *index) Rank(ctx context.Context, qu toolsearch.Query, hits []toolsearch
 	for i, nb := range nbs {
 		sem[i] = semHit{tool: int(rows[nb.Row]), cos: nb.Score}
 	}
-	hits = x.s.fuse.apply(hits, base, sem, hasRequired(q))
+	hits = x.s.fuse.apply(hits, base, sem, shapeOf(q))
 	if ready < x.n {
 		notes = append(notes, notePartial(x.n-ready, x.n))
 	}
@@ -160,55 +160,148 @@ type semHit struct {
 // required terms, it adds the tools of sem that the hybrid ranking did not
 // match. The strategy's is a fusion; the tests measure others.
 type fuser interface {
-	apply(hits []toolsearch.Hit, base int, sem []semHit, required bool) []toolsearch.Hit
+	apply(hits []toolsearch.Hit, base int, sem []semHit, q queryShape) []toolsearch.Hit
 }
 
-// fusion is the weighted sum of the two rankings' normalised scores:
-//
-//	score = (1 − w)·hybrid score / best hybrid score
-//	      + w·(cos − c₅₀)/(c₁ − c₅₀)
-//
-// with c₁ and c₅₀ the best and the last cosine of the embedding ranking
-// (the 50 nearest tools; a tool outside it adds 0). Tools scoring 0 are
-// left out.
-type fusion struct{ w float64 }
+// queryShape is what the fusion reads of the query itself.
+type queryShape struct {
+	words    int  // whitespace-separated tokens
+	required bool // a "+word" term
+}
 
-func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, required bool) []toolsearch.Hit {
+func shapeOf(query string) queryShape {
+	return queryShape{words: len(words.Fields(query)), required: hasRequired(query)}
+}
+
+// The fusion's settings (see Strategy, Fusion).
+const (
+	// fuseEvidence is the best hybrid score at which the embedding's
+	// share is halved: w = max/(1 + (best/fuseEvidence)²).
+	fuseEvidence = 5.0
+	// fuseSpread is the spread of the embedding ranking (its best cosine
+	// less its last) at which the embedding's share is whole; a tool's
+	// part of it is how much closer to the query than the last its
+	// vector is, over fuseSpread, or over the spread if that is larger
+	// (the best tool then gets it all).
+	fuseSpread = 0.35
+	// fuseFloor is the spread of the embedding ranking at or below which
+	// the embedding has no share.
+	fuseFloor = 0.1
+	// fuseLong is the number of words past which a query's embedding
+	// share shrinks in proportion: fuseLong/words.
+	fuseLong = 30
+	// fuseShort is the most words of a query that, when its best
+	// hybrid match is on a tool's name, is taken to name the tool: the
+	// embedding does not reorder it.
+	fuseShort = 4
+)
+
+// nameRules are the rules of a match on a tool's name.
+const nameRules = toolsearch.RulePartExact | toolsearch.RulePartSubstring | toolsearch.RuleFullName
+
+// fusion is the strategy's fusion of the two rankings (see Strategy,
+// Fusion):
+//
+//	score = (1 − w)·(hybrid score / best)² + w·(cos − c_last)/max(fuseSpread, c₁ − c_last)
+//
+// with w from max, the query's shape and the two rankings; max = 1 is the
+// embedding ranking alone. Tools scoring 0 are left out.
+type fusion struct{ max float64 }
+
+func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, q queryShape) []toolsearch.Hit {
 	if len(sem) == 0 {
 		return hits
 	}
-	lex := hits[base:]
-	semRank := make(map[int]int, len(sem)) // tool → 1 + its index in sem
-	for i, h := range sem {
-		semRank[h.tool] = i + 1
+	if f.max >= 1 { // the embedding ranking alone
+		if q.required {
+			return f.within(hits, base, sem)
+		}
+		hits = hits[:base]
+		for i, sh := range sem {
+			// Best first (the search's order: cosine, then row).
+			hits = append(hits, toolsearch.Hit{Tool: sh.tool, Score: 1 - float64(i)/float64(len(sem)), Rules: toolsearch.RuleSemantic})
+		}
+		return hits
 	}
-	seen := make([]bool, len(sem))
+	lex := hits[base:]
+	w := f.share(lex, sem, q)
+	if w == 0 {
+		return hits
+	}
 	best := 0.0
 	for _, h := range lex {
 		best = max(best, h.Score)
 	}
-	c1, cN := float64(sem[0].cos), float64(sem[len(sem)-1].cos)
-	norm := func(c float32) float64 {
-		if c1 == cN {
-			return 1
-		}
-		return (float64(c) - cN) / (c1 - cN)
+	semRank := make(map[int]int, len(sem)) // tool → 1 + its index in sem
+	for i, h := range sem {
+		semRank[h.tool] = i + 1
 	}
+	last := float64(sem[len(sem)-1].cos)
+	scale := max(fuseSpread, float64(sem[0].cos)-last)
+	norm := func(c float32) float64 { return (float64(c) - last) / scale }
+	seen := make([]bool, len(sem))
 	for i := range lex {
 		h := &lex[i]
-		s := (1 - f.w) * h.Score / best
-		if r, ok := semRank[h.Tool]; ok {
-			s += f.w * norm(sem[r-1].cos)
+		r := h.Score / best
+		s := (1 - w) * r * r
+		if k, ok := semRank[h.Tool]; ok {
+			s += w * norm(sem[k-1].cos)
 			h.Rules |= toolsearch.RuleSemantic
-			seen[r-1] = true
+			seen[k-1] = true
 		}
 		h.Score = s
 	}
-	if !required {
+	if !q.required {
 		for i, sh := range sem {
-			if s := f.w * norm(sh.cos); !seen[i] && s > 0 {
+			if s := w * norm(sh.cos); !seen[i] && s > 0 {
 				hits = append(hits, toolsearch.Hit{Tool: sh.tool, Score: s, Rules: toolsearch.RuleSemantic})
 			}
+		}
+	}
+	return hits
+}
+
+// share returns the embedding's share w of the query's scores, from the
+// hybrid hits lex and the embedding ranking sem (see Strategy, Fusion).
+func (f fusion) share(lex []toolsearch.Hit, sem []semHit, q queryShape) float64 {
+	best, top := 0.0, -1 // the best hybrid hit; of equal scores, the first in pool order
+	var rules toolsearch.Rule
+	for _, h := range lex {
+		if h.Score > best || (h.Score == best && h.Tool < top) {
+			best, top, rules = h.Score, h.Tool, h.Rules
+		}
+	}
+	if top >= 0 && q.words <= fuseShort && rules&nameRules != 0 {
+		return 0 // the query names a tool
+	}
+	w := f.max / (1 + (best/fuseEvidence)*(best/fuseEvidence))
+	if q.words > fuseLong {
+		w *= float64(fuseLong) / float64(q.words)
+	}
+	spread := float64(sem[0].cos - sem[len(sem)-1].cos)
+	return w * min(1, max(0, (spread-fuseFloor)/(fuseSpread-fuseFloor)))
+}
+
+// within ranks the hybrid hits (those with every required word) by the
+// embedding alone: by their place among the nearest tools, then, after
+// those, by hybrid score.
+func (fusion) within(hits []toolsearch.Hit, base int, sem []semHit) []toolsearch.Hit {
+	lex := hits[base:]
+	semRank := make(map[int]int, len(sem))
+	for i, h := range sem {
+		semRank[h.tool] = i + 1
+	}
+	best := 0.0
+	for _, h := range lex {
+		best = max(best, h.Score)
+	}
+	for i := range lex {
+		h := &lex[i]
+		if r, ok := semRank[h.Tool]; ok {
+			h.Score = 2 - float64(r)/float64(len(sem)+1)
+			h.Rules |= toolsearch.RuleSemantic
+		} else {
+			h.Score /= best // below every tool of the embedding ranking
 		}
 	}
 	return hits

@@ -9,16 +9,17 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // The defaults of Options, and the fixed settings of the strategy.
 const (
 	defaultQueryTimeout = 2 * time.Second
 	defaultBatchSize    = 256
-	defaultWeight       = 0.2
+	defaultWeight       = 0.8
 	// candidates is the number of nearest tools a query takes from the
 	// vector search into the fusion.
-	candidates = 50
+	candidates = 100
 	// batchTimeout bounds one background Embed call.
 	batchTimeout = 2 * time.Minute
 	// Waits after a failed background batch: doubling from retryMin up
@@ -45,11 +46,13 @@ type Options struct {
 	// BatchSize is the most tool texts sent in one Embed call by the
 	// background work. Default 256.
 	BatchSize int
-	// Weight is the embedding ranking's share of a tool's score, in
-	// [0, 1): 0 means the default, 0.2, the weight that did best with the
-	// embeddings it was measured with (see the README); a higher weight
-	// trusts the embedding more than the words. Measure it on your own
-	// tools and model with toolsearch eval --vectors --semantic-weight.
+	// Weight is the embedding ranking's largest share of a tool's score,
+	// in [0, 1]: its share for a query none of whose words any tool has; a
+	// query whose words match a tool well leaves it less (see Strategy,
+	// Fusion). 0 means the default, 0.8. 1 ranks by the embedding alone,
+	// the hybrid ranking ignored (a required word still filters): what the
+	// model does by itself. Measure another weight on your own tools and
+	// model with toolsearch eval --vectors --semantic-weight.
 	Weight float64
 	// OnError, if set, is called with each failure of the background
 	// work: a batch the Embedder failed (it is tried again after a wait
@@ -67,28 +70,62 @@ type Options struct {
 //
 //   - the hybrid strategy's (toolsearch.HybridStrategy): every tool it
 //     matches, with its score;
-//   - the embedding ranking: the 50 tools whose vectors are the most
+//   - the embedding ranking: the 100 tools whose vectors are the most
 //     similar to the query's (cosine similarity, exact search over the
 //     tools' vectors, see [Vectors]).
 //
-// by a weighted sum of their normalised scores, w = Options.Weight
-// (default 0.2):
+// # Fusion
 //
-//	score = (1 − w) × hybrid score / the best hybrid score of the query
-//	      + w × (cos − c50) / (c1 − c50)
+// A tool's score is a weighted sum:
 //
-// where c1 and c50 are the best and the 50th cosine similarity of the
-// embedding ranking; a tool outside it adds nothing for it, and a tool
-// scoring 0 is left out. So a tool both rankings put first scores 1, and
-// a tool only the embedding ranking found ranks below the hybrid matches
-// that score more than w/(1 − w) of the best one (a quarter, by
-// default). Ties keep pool order. A tool the embedding ranking found
-// reports [toolsearch.RuleSemantic] in Match.Rules, besides its hybrid
-// rules. A query with a required term ("+word") returns only the tools
-// the hybrid ranking matched (those having every required word), ordered
-// by the fusion. The select:, exact-name and MCP-prefix forms, scopes,
-// limits and renderings are the pipeline's, as with every strategy. Its
-// term budget is the hybrid strategy's, 128.
+//	score = (1 − w) × (hybrid score / best hybrid score)²
+//	      + w × (cos − c100) / max(0.35, c1 − c100)
+//
+// where c1 and c100 are the best and the 100th cosine similarity of the
+// embedding ranking: a tool's part of the embedding's share is how much
+// closer to the query its vector is than the 100th tool's, all of it at
+// 0.35 closer (or for the best tool, when they spread further), nothing
+// outside the ranking. The
+// embedding's share w depends on the query, so that the embedding decides
+// where the words do not, and cannot undo a good word match:
+//
+//		w = W / (1 + (best hybrid score / 5)²) × min(1, 30 / words)
+//		      × min(1, max(0, (c1 − c100 − 0.1) / 0.25))
+//
+//	  - W is Options.Weight (default 0.8): the embedding's share for a query
+//	    none of whose words any tool has;
+//	  - the better the best word match (the hybrid score sums the rarity of
+//	    each query word a tool has, more for a word of its name), the less
+//	    the embedding: half at a best hybrid score of 5, which a tool having
+//	    two rare words of a short query reaches;
+//	  - a query of more than 30 words leaves it less, in proportion: a long
+//	    request has many words to match, and its embedding blurs;
+//	  - an embedding ranking whose best tool (c1) is barely closer to the
+//	    query than its 100th is no evidence: within 0.1 it has no share, and
+//	    a full one from 0.35. A model whose similarities all lie close
+//	    together (word-vector averages) counts less than one that separates
+//	    the tools; a model whose cosines are compressed counts less too;
+//	    measure yours (see the README);
+//	  - a query of at most 4 words whose best hybrid match is on a tool's
+//	    name (a part of it, or its words joined) names the tool: w is 0.
+//
+// A tool scoring 0 is left out; ties keep pool order. A tool both
+// rankings put first scores 1. Options.Weight 1 ranks by the embedding
+// alone, the hybrid ranking ignored, to see what a model does by itself. A
+// tool the embedding ranking found reports [toolsearch.RuleSemantic] in
+// Match.Rules, besides its hybrid rules. A query with a required term
+// ("+word") returns only the tools the hybrid ranking matched (those
+// having every required word), ordered by the fusion. The select:,
+// exact-name and MCP-prefix forms, scopes, limits and renderings are the
+// pipeline's, as with every strategy. Its term budget is the hybrid
+// strategy's, 128.
+//
+// The fusion's numbers were tuned on the even-numbered queries of four
+// public tool-retrieval benchmarks and of the project's query-shape sets,
+// with the vectors of a sentence-embedding model (Universal Sentence
+// Encoder Lite) and of a weaker one (GloVe word-vector averages), so that
+// with either it does not rank worse than the hybrid strategy on any of
+// them; the odd-numbered queries check it (see the README).
 //
 // # Vectors
 //
@@ -107,7 +144,7 @@ type Options struct {
 // # Queries and failures
 //
 // Searches stay synchronous: a query costs one Embed call of one text,
-// bounded by Options.QueryTimeout, and an exact top-50 search over the
+// bounded by Options.QueryTimeout, and an exact top-100 search over the
 // vectors. A search never fails because of the Embedder. When the query
 // cannot be embedded (the Embedder failed, or took longer than
 // QueryTimeout, or the caller's context ended first) the tools are ranked
@@ -160,8 +197,8 @@ func New(emb Embedder, opts *Options) (*Strategy, error) {
 	if o.QueryTimeout < 0 || o.BatchSize < 0 {
 		return nil, fmt.Errorf("semantic: New: negative QueryTimeout (%v) or BatchSize (%d)", o.QueryTimeout, o.BatchSize)
 	}
-	if !(o.Weight >= 0 && o.Weight < 1) {
-		return nil, fmt.Errorf("semantic: New: Weight %v is not in [0, 1)", o.Weight)
+	if !(o.Weight >= 0 && o.Weight <= 1) {
+		return nil, fmt.Errorf("semantic: New: Weight %v is not in [0, 1]", o.Weight)
 	}
 	if o.Weight == 0 {
 		o.Weight = defaultWeight
@@ -174,7 +211,7 @@ func New(emb Embedder, opts *Options) (*Strategy, error) {
 	}
 	s := &Strategy{
 		emb: emb, model: emb.Model(), dims: dims, opts: o,
-		lex: toolsearch.HybridStrategy(), fuse: fusion{o.Weight}, now: time.Now,
+		lex: toolsearch.HybridStrategy(), fuse: fusion{max: o.Weight}, now: time.Now,
 	}
 	s.work = newWorker(s)
 	return s, nil
@@ -211,13 +248,18 @@ func (s *Strategy) Close() error { return s.work.close() }
 // returns once they are all embedded.
 func (s *Strategy) Wait(ctx context.Context) error { return s.work.wait(ctx) }
 
-// ToolText returns the text the semantic strategy embeds for a tool: its
-// name, description and search hint, one per line, the empty ones left
-// out. A tool is embedded again when this text changes.
+// ToolText returns the text the semantic strategy embeds for a tool: the
+// words of its name, lowercased and separated by spaces (split at "_",
+// "-", "." and camelCase boundaries, a leading "mcp__" left out, as the
+// hybrid strategy splits names: mcp__github__listPullRequests → "github
+// list pull requests"), then its description and its search hint, one per
+// line, the empty ones left out. A model reads "list pull requests" as
+// words, where listPullRequests is one unfamiliar token. A tool is
+// embedded again when this text changes.
 func ToolText(t toolsearch.Tool) string {
 	var b strings.Builder
 	b.Grow(len(t.Name) + len(t.Description) + len(t.SearchHint) + 2)
-	b.WriteString(t.Name)
+	b.WriteString(strings.Join(words.NameWords(nil, t.Name), " "))
 	for _, s := range []string{t.Description, t.SearchHint} {
 		if s = strings.TrimSpace(s); s != "" {
 			b.WriteByte('\n')

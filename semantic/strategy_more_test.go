@@ -186,7 +186,7 @@ func TestFusion(t *testing.T) {
 	}
 
 	rrf := rrf{k: 60, w: 1} // the sweep's alternative
-	got := byTool(rrf.apply(hits(), 0, sem, false))
+	got := byTool(rrf.apply(hits(), 0, sem, queryShape{words: 6}))
 	require.Len(t, got, 4)
 	// Hybrid ranks: 1 (score 5), then 2 and 3 tied, in pool order: 2, 3.
 	assert.InDelta(t, 1.0/61+1.0/63, got[1].Score, 1e-12)
@@ -197,38 +197,65 @@ func TestFusion(t *testing.T) {
 	assert.Equal(t, toolsearch.RuleHint, got[3].Rules)
 	assert.Equal(t, toolsearch.RuleSemantic, got[7].Rules)
 
-	got = byTool(rrf.apply(hits(), 0, sem, true))
+	got = byTool(rrf.apply(hits(), 0, sem, queryShape{words: 6, required: true}))
 	assert.Len(t, got, 3, "with a required term, only the hybrid hits")
 	assert.NotContains(t, got, 7)
 
-	ws := fusion{w: 0.5}
-	got = byTool(ws.apply(hits(), 0, sem, false))
+	// The strategy's fusion. Best hybrid score 5, a query of 6 words:
+	// w = 0.8/(1 + 1) = 0.4; the spread of the embedding ranking, 0.9 −
+	// 0.5 = 0.4, is over fuseSpread: the whole share.
+	six := queryShape{words: 6}
+	fu := fusion{max: 0.8}
+	got = byTool(fu.apply(hits(), 0, sem, six))
 	require.Len(t, got, 4)
-	assert.InDelta(t, 0.5*5/5+0.5*0, got[1].Score, 1e-12, "the last cosine normalises to 0")
-	assert.InDelta(t, 0.5*1/5+0.5*1, got[2].Score, 1e-12)
-	assert.InDelta(t, 0.5*1/5, got[3].Score, 1e-12)
-	assert.InDelta(t, 0.5*0.75, got[7].Score, 1e-6)
+	assert.InDelta(t, 0.6*1, got[1].Score, 1e-6, "the last cosine adds 0")
+	assert.InDelta(t, 0.6*0.04+0.4*1, got[2].Score, 1e-6, "(1/5)², and 0.4 above the last: the whole share")
+	assert.InDelta(t, 0.6*0.04, got[3].Score, 1e-6)
+	assert.InDelta(t, 0.4*0.3/0.4, got[7].Score, 1e-6, "over the spread, 0.4, which is over fuseSpread")
 	assert.Equal(t, toolsearch.RulePartExact|toolsearch.RuleSemantic, got[1].Rules)
 	assert.Equal(t, toolsearch.RuleSemantic, got[7].Rules)
-	got = byTool(ws.apply(hits(), 0, sem, true))
+	got = byTool(fu.apply(hits(), 0, sem, queryShape{words: 6, required: true}))
 	assert.Len(t, got, 3, "with a required term, only the hybrid hits")
 
-	// The default weight: a tool only the embedding ranking found ranks
-	// below the hybrid matches over a quarter of the best.
-	def := fusion{w: defaultWeight}
-	got = byTool(def.apply([]toolsearch.Hit{{Tool: 1, Score: 4}, {Tool: 2, Score: 1.01}, {Tool: 3, Score: 0.99}}, 0,
-		[]semHit{{tool: 7, cos: 0.9}, {tool: 8, cos: 0.1}}, false))
-	assert.Greater(t, got[2].Score, got[7].Score)
-	assert.Less(t, got[3].Score, got[7].Score)
-	assert.NotContains(t, got, 8, "the last of the embedding ranking scores 0")
+	// The share: halved at a best hybrid score of fuseEvidence, less for
+	// a long query, none for an embedding ranking of no spread, none for
+	// a short query matching a tool's name.
+	flat := []semHit{{tool: 2, cos: 0.9}, {tool: 7, cos: 0.85}}
+	assert.InDelta(t, 0.4, fu.share(hits(), sem, six), 1e-9)
+	assert.InDelta(t, 0.8, fu.share(nil, sem, six), 1e-9, "no word matched: the whole weight")
+	assert.InDelta(t, 0.4*30/60, fu.share(hits(), sem, queryShape{words: 60}), 1e-9)
+	assert.Zero(t, fu.share(hits(), flat, six), "a spread of 0.05, under fuseFloor")
+	assert.InDelta(t, 0.4*(0.2-fuseFloor)/(fuseSpread-fuseFloor), fu.share(hits(), []semHit{{2, 0.9}, {7, 0.7}}, six), 1e-6)
+	assert.Zero(t, fu.share(hits(), sem, queryShape{words: 2}), "tool 1, the best, matched on its name")
+	assert.InDelta(t, 0.8/(1+0.04), fu.share([]toolsearch.Hit{{Tool: 3, Score: 1, Rules: toolsearch.RuleHint}}, sem, queryShape{words: 2}), 1e-9,
+		"a short query matching only a description")
+	assert.Equal(t, hits(), fu.apply(hits(), 0, sem, queryShape{words: 2}), "a share of 0 leaves the hybrid hits as they are")
+
+	// Weight 1: the embedding ranking alone, best first.
+	alone := fusion{max: 1}
+	out := alone.apply(hits(), 0, sem, six)
+	require.Len(t, out, 3)
+	for i, want := range []int{2, 7, 1} {
+		assert.Equal(t, want, out[i].Tool)
+		assert.Equal(t, toolsearch.RuleSemantic, out[i].Rules)
+	}
+	assert.Greater(t, out[0].Score, out[1].Score)
+	assert.Greater(t, out[1].Score, out[2].Score)
+	assert.Greater(t, out[2].Score, 0.0)
+	got = byTool(alone.apply(hits(), 0, sem, queryShape{words: 6, required: true}))
+	require.Len(t, got, 3, "with a required term, the hybrid hits")
+	assert.Greater(t, got[2].Score, got[1].Score, "ordered by the embedding")
+	assert.Greater(t, got[1].Score, got[3].Score, "tool 3, not in the embedding ranking, last")
 
 	// No embedding ranking: the hybrid hits as they are.
-	assert.Equal(t, hits(), ws.apply(hits(), 0, nil, false))
+	assert.Equal(t, hits(), fu.apply(hits(), 0, nil, six))
 
 	// The hits before base are left alone.
-	pre := append([]toolsearch.Hit{{Tool: 9, Score: 42}}, hits()...)
-	out := rrf.apply(pre, 1, sem, false)
-	assert.Equal(t, toolsearch.Hit{Tool: 9, Score: 42}, out[0])
+	for _, f := range []fuser{rrf, fu, alone} {
+		pre := append([]toolsearch.Hit{{Tool: 9, Score: 42}}, hits()...)
+		out := f.apply(pre, 1, sem, six)
+		assert.Equal(t, toolsearch.Hit{Tool: 9, Score: 42}, out[0], "%v", f)
+	}
 }
 
 // Random queries: hits name tools of the corpus once each, with scores

@@ -179,8 +179,9 @@ func TestSemanticFindsParaphrase(t *testing.T) {
 	assert.LessOrEqual(t, len(res.Matches), 5, "max_results applies")
 
 	// A tool both rankings find keeps its keyword rules.
-	emb.alias["stash changes"] = ToolText(toolNamed(t, tools, "mcp__git__git_stash"))
-	res = search(t, f.s, "stash changes")
+	const request = "please stash the changes I made so that the working directory is clean"
+	emb.alias[request] = ToolText(toolNamed(t, tools, "mcp__git__git_stash"))
+	res = search(t, f.s, request)
 	require.NotEmpty(t, res.Matches)
 	assert.Equal(t, "mcp__git__git_stash", res.Matches[0].Name)
 	assert.NotZero(t, res.Matches[0].Rules&toolsearch.RulePartExact)
@@ -347,12 +348,12 @@ func TestSemanticEmbedsOnce(t *testing.T) {
 			changed := tools[2]
 			changed.Description = "Commit the staged changes."
 			return f.reg.Replace(changed)
-		}, []string{"mcp__git__git_commit\nCommit the staged changes."}},
+		}, []string{"git git commit\nCommit the staged changes."}},
 		{"a search hint", func() error {
 			hinted := tools[3]
 			hinted.SearchHint = "what changed"
 			return f.reg.Replace(hinted)
-		}, []string{"mcp__git__git_status\nShow the working tree status.\nwhat changed"}},
+		}, []string{"git git status\nShow the working tree status.\nwhat changed"}},
 	}
 	for _, step := range steps {
 		require.NoError(t, step.do(), step.name)
@@ -406,7 +407,7 @@ func TestSemanticStoreAcrossRestarts(t *testing.T) {
 // A vector the Embedder gets wrong is reported and leaves its tool ranked
 // by keywords; a failed batch is reported, and tried again.
 func TestSemanticBadVectors(t *testing.T) {
-	emb := &nanEmbedder{testEmbedder: newTestEmbedder(), bad: "mcp__git__git_commit"}
+	emb := &nanEmbedder{testEmbedder: newTestEmbedder(), bad: "git git commit"}
 	var mu sync.Mutex
 	var errs []error
 	reg, err := toolsearch.NewRegistry(nil, semanticTools()...)
@@ -420,7 +421,7 @@ func TestSemanticBadVectors(t *testing.T) {
 	mu.Lock()
 	require.Len(t, errs, 1)
 	assert.ErrorIs(t, errs[0], ErrInvalidVector)
-	assert.Contains(t, errs[0].Error(), "mcp__git__git_commit")
+	assert.Contains(t, errs[0].Error(), "git git commit")
 	mu.Unlock()
 	assert.Equal(t, []string{notePartial(1, 7)}, search(t, s, "git status").Notes)
 
@@ -515,4 +516,13 @@ func TestToolText(t *testing.T) {
 	assert.Equal(t, "a\nDoes b.", ToolText(toolsearch.Tool{Name: "a", Description: " Does b.\n"}))
 	assert.Equal(t, "a\nhint", ToolText(toolsearch.Tool{Name: "a", SearchHint: "hint"}))
 	assert.Equal(t, "a\nDoes b.\nhint", ToolText(toolsearch.Tool{Name: "a", Description: "Does b.", SearchHint: "hint", InputSchema: []byte(`{}`)}))
+	for name, words := range map[string]string{
+		"mcp__github__listPullRequests":    "github list pull requests",
+		"desktop-commander__start_process": "desktop commander start process",
+		"getURLFor":                        "get url for",
+		"math.factorial":                   "math factorial",
+		"WebSearch":                        "web search",
+	} {
+		assert.Equal(t, words+"\nDoes b.", ToolText(toolsearch.Tool{Name: name, Description: "Does b."}), "the words of %s", name)
+	}
 }

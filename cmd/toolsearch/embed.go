@@ -34,6 +34,8 @@ func cmdEmbed(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "the vectors `file` to write (required)")
 	dims := fs.Int("dimensions", 0, "ask the model for vectors of this `length` (its \"dimensions\" parameter; only for models that can shorten their vectors)")
 	batch := fs.Int("batch", 64, "texts per request")
+	var reuse fileList
+	fs.Var(&reuse, "reuse", "vectors `file` written earlier by embed with the same --model and --base-url (repeatable): its texts are not embedded again")
 	limit := inputLimit(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -49,6 +51,19 @@ func cmdEmbed(args []string, stdout, stderr io.Writer) error {
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return usageError{fmt.Errorf("--base-url %q is not an absolute URL", *baseURL)}
 	}
+	u.User = nil
+	header := vecfile.Header{Model: *model + " base_url=" + u.String(), Dimensions: *dims}
+	var old []*vecfile.File
+	for _, path := range reuse {
+		f, err := readVectors(path, *limit)
+		if err != nil {
+			return err
+		}
+		if f.Model() != header.Model || (*dims > 0 && f.Dimensions() != *dims) {
+			return fmt.Errorf("--reuse %s: its vectors are of model %q, %d dimensions, not %q", path, f.Model(), f.Dimensions(), header.Model)
+		}
+		old = append(old, f)
+	}
 	texts, err := semanticTexts(datasets, *catalog, *limit)
 	if err != nil {
 		return err
@@ -57,30 +72,50 @@ func cmdEmbed(args []string, stdout, stderr io.Writer) error {
 		url: strings.TrimSuffix(*baseURL, "/") + "/embeddings", model: *model, dims: *dims,
 		key: os.Getenv("OPENAI_API_KEY"), http: &http.Client{Timeout: 5 * time.Minute}, sleep: sleepCtx,
 	}
-	ctx := context.Background()
-	vecs := make([][]float32, 0, len(texts))
-	for start := 0; start < len(texts); start += *batch {
-		end := min(start+*batch, len(texts))
-		v, err := c.embed(ctx, texts[start:end])
-		if err != nil {
-			return fmt.Errorf("texts %d to %d of %d: %w", start+1, end, len(texts), err)
+	vecs := make([][]float32, len(texts))
+	var todo []int // the texts no --reuse file has
+	for i, t := range texts {
+		for _, f := range old {
+			if v, ok := f.Vector(t); ok {
+				vecs[i] = v
+				break
+			}
 		}
-		vecs = append(vecs, v...)
-		fmt.Fprintf(stderr, "embed: %d of %d texts\n", end, len(texts))
+		if vecs[i] == nil {
+			todo = append(todo, i)
+		}
 	}
-	n := *dims
+	if len(old) > 0 {
+		fmt.Fprintf(stderr, "embed: %d of %d texts found in the --reuse files\n", len(texts)-len(todo), len(texts))
+	}
+	ctx := context.Background()
+	for start := 0; start < len(todo); start += *batch {
+		end := min(start+*batch, len(todo))
+		part := make([]string, end-start)
+		for j, i := range todo[start:end] {
+			part[j] = texts[i]
+		}
+		v, err := c.embed(ctx, part)
+		if err != nil {
+			return fmt.Errorf("texts %d to %d of %d to embed: %w", start+1, end, len(todo), err)
+		}
+		for j, i := range todo[start:end] {
+			vecs[i] = v[j]
+		}
+		fmt.Fprintf(stderr, "embed: %d of %d texts\n", end, len(todo))
+	}
+	header.Dimensions = *dims
 	if len(vecs) > 0 {
-		n = len(vecs[0])
+		header.Dimensions = len(vecs[0])
 	}
 	var buf bytes.Buffer
-	u.User = nil
-	if err := vecfile.Write(&buf, vecfile.Header{Model: *model + " base_url=" + u.String(), Dimensions: n}, texts, vecs); err != nil {
+	if err := vecfile.Write(&buf, header, texts, vecs); err != nil {
 		return err
 	}
 	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %d vectors of %d dimensions to %s\n", len(texts), n, *out)
+	fmt.Fprintf(stdout, "wrote %d vectors of %d dimensions to %s\n", len(texts), header.Dimensions, *out)
 	return nil
 }
 

@@ -131,9 +131,12 @@ func TestEvalVectorsMissing(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "eval: warning: other: the vectors file has no vector for 1 queries")
 
-	code, _, stderr = runCmd(t, "eval", "--strategy", "semantic", "--vectors", out, "--semantic-weight", "1", other)
+	code, stdout, stderr := runCmd(t, "eval", "--strategy", "semantic", "--vectors", out, "--semantic-weight", "1", small)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "semantic tools     2  queries      1  Recall@1 0.0000  Recall@5 1.0000", "weight 1: the embedding ranking alone, both tools")
+	code, _, stderr = runCmd(t, "eval", "--strategy", "semantic", "--vectors", out, "--semantic-weight", "1.5", other)
 	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, "Weight 1 is not in [0, 1)")
+	assert.Contains(t, stderr, "Weight 1.5 is not in [0, 1]")
 
 	code, _, stderr = runCmd(t, "eval", "--strategy", "semantic", other)
 	assert.Equal(t, 2, code)
@@ -181,4 +184,42 @@ func TestEmbedRetriesAndErrors(t *testing.T) {
 	code, _, stderr = runCmd(t, "embed", "--base-url", "localhost", "--model", "m", "--out", "x", keywordSet)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "not an absolute URL")
+}
+
+// --reuse takes the vectors of an earlier run: only the texts it lacks are
+// embedded, and the file written is the same as a run without it.
+func TestEmbedReuse(t *testing.T) {
+	fake := &fakeEmbeddings{dims: 8}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	small := writeFile(t, "small.json", `{"tools":[{"name":"alpha","description":"Alpha tool."},{"name":"beta","description":"Beta tool."}],
+		"queries":[{"query":"first letter","relevant":["alpha"]}]}`)
+	more := writeFile(t, "more.json", `{"tools":[{"name":"alpha","description":"Alpha tool."},{"name":"beta","description":"Beta tool."}],
+		"queries":[{"query":"first letter","relevant":["alpha"]},{"query":"second letter","relevant":["beta"]}]}`)
+	dir := t.TempDir()
+	first, whole, reused := filepath.Join(dir, "1.jsonl"), filepath.Join(dir, "2.jsonl"), filepath.Join(dir, "3.jsonl")
+	code, _, stderr := runCmd(t, "embed", "--base-url", srv.URL+"/v1", "--model", "m", "--out", first, small)
+	require.Equal(t, 0, code, stderr)
+	code, _, stderr = runCmd(t, "embed", "--base-url", srv.URL+"/v1", "--model", "m", "--out", whole, more)
+	require.Equal(t, 0, code, stderr)
+
+	fake.mu.Lock()
+	fake.requests = nil
+	fake.mu.Unlock()
+	code, _, stderr = runCmd(t, "embed", "--base-url", srv.URL+"/v1", "--model", "m", "--reuse", first, "--out", reused, more)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "embed: 3 of 4 texts found in the --reuse files")
+	fake.mu.Lock()
+	require.Len(t, fake.requests, 1)
+	assert.Equal(t, []any{"second letter"}, fake.requests[0]["input"], "only the new text is embedded")
+	fake.mu.Unlock()
+	a, err := os.ReadFile(whole)
+	require.NoError(t, err)
+	b, err := os.ReadFile(reused)
+	require.NoError(t, err)
+	assert.Equal(t, string(a), string(b))
+
+	code, _, stderr = runCmd(t, "embed", "--base-url", srv.URL+"/v1", "--model", "other", "--reuse", first, "--out", reused, more)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, `its vectors are of model "m base_url=`+srv.URL+`/v1", 8 dimensions, not "other base_url=`)
 }

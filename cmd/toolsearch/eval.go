@@ -66,6 +66,20 @@ func semanticStrategy(path string, w float64, limit int64) (*semanticEval, error
 	if path == "" {
 		return nil, usageError{errors.New("--strategy semantic needs --vectors FILE (written by toolsearch embed)")}
 	}
+	vf, err := readVectors(path, limit)
+	if err != nil {
+		return nil, err
+	}
+	r := replay{vf, &atomic.Int64{}}
+	st, err := semantic.New(r, &semantic.Options{Weight: w})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return &semanticEval{st, r.misses}, nil
+}
+
+// readVectors reads the vectors file path (at most limit bytes).
+func readVectors(path string, limit int64) (*vecfile.File, error) {
 	data, err := readInput(path, limit)
 	if err != nil {
 		return nil, err
@@ -74,12 +88,7 @@ func semanticStrategy(path string, w float64, limit int64) (*semanticEval, error
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	r := replay{vf, &atomic.Int64{}}
-	st, err := semantic.New(r, &semantic.Options{Weight: w})
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return &semanticEval{st, r.misses}, nil
+	return vf, nil
 }
 
 // cmdEval measures retrieval quality: every query of each dataset is ranked
@@ -96,7 +105,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	split := fs.String("split", "", "evaluate only the `even` or odd-numbered queries (0-based), for tune/held-out checks")
 	limit := inputLimit(fs)
 	vectors := fs.String("vectors", "", "vectors `file` written by toolsearch embed, for the semantic strategy (offline)")
-	weight := fs.Float64("semantic-weight", 0, "the semantic strategy's `weight` of the embedding ranking, in [0, 1); 0: its default")
+	weight := fs.Float64("semantic-weight", 0, "the semantic strategy's largest `weight` of the embedding ranking, in [0, 1]; 0: its default; 1: the embedding ranking alone")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -218,13 +227,19 @@ func loadDataset(path, catalog, split string, limit int64) (*dataset, error) {
 
 // evalDataset runs the strategies over one dataset file, with a line on
 // progress for each strategy and a warning for relevant names that are not
-// in the catalog.
+// in the catalog; it fails when none is, since its figures would measure
+// nothing.
 func evalDataset(path, catalog, split string, limit int64, strategies []evalStrategy, progress io.Writer) ([]evalRow, error) {
 	d, err := loadDataset(path, catalog, split, limit)
 	if err != nil {
 		return nil, err
 	}
-	if missing := eval.Missing(d.reg, d.ds.Queries); len(missing) > 0 {
+	missing := eval.Missing(d.reg, d.ds.Queries)
+	if n := relevantNames(d.ds.Queries); len(missing) > 0 && len(missing) == n {
+		return nil, fmt.Errorf("%s: none of the %d relevant tool names of its queries is in the catalog (is it the catalog they were written for?): %s",
+			path, n, listSome(missing, 10))
+	}
+	if len(missing) > 0 {
 		fmt.Fprintf(progress, "eval: warning: %s: %d relevant tool names are not in the catalog and count as not found: %s\n",
 			d.name, len(missing), listSome(missing, 10))
 	}
@@ -256,6 +271,17 @@ func evalDataset(path, catalog, split string, limit int64, strategies []evalStra
 		rows = append(rows, evalRow{Dataset: d.name, Tools: d.tools, Report: rep})
 	}
 	return rows, nil
+}
+
+// relevantNames returns the number of distinct relevant names of queries.
+func relevantNames(queries []eval.Query) int {
+	seen := map[string]bool{}
+	for _, q := range queries {
+		for _, n := range q.Relevant {
+			seen[n] = true
+		}
+	}
+	return len(seen)
 }
 
 // listSome joins the first n names, and says how many more there are.

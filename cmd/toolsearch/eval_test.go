@@ -42,7 +42,8 @@ func TestEvalText(t *testing.T) {
 
 // eval reports its progress on stderr, a line per dataset and strategy
 // with the query count; warns about relevant names missing from the
-// catalog; and refuses a dataset without tools unless --catalog is given.
+// catalog, and fails when none of them is there; and refuses a dataset
+// without tools unless --catalog is given.
 func TestEvalProgressAndWarnings(t *testing.T) {
 	code, _, stderr := runCmd(t, "eval", "--strategy", "all", "--catalog", demoCatalog, keywordSet)
 	require.Equal(t, 0, code, stderr)
@@ -56,6 +57,14 @@ func TestEvalProgressAndWarnings(t *testing.T) {
 	code, _, stderr = runCmd(t, "eval", missing)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "eval: warning: missing: 2 relevant tool names are not in the catalog and count as not found: Beta, Gone\n")
+
+	// The wrong catalog: no relevant tool is in it, so the figures would
+	// measure nothing.
+	wrong := writeFile(t, "wrong.json", `{"tools":[{"name":"Alpha"}]}`)
+	code, out, stderr := runCmd(t, "eval", "--catalog", wrong, keywordSet)
+	assert.Equal(t, 1, code, out)
+	assert.Empty(t, out)
+	assert.Regexp(t, `keywords.json: none of the \d+ relevant tool names of its queries is in the catalog \(is it the catalog they were written for\?\): \S+`, stderr)
 
 	code, _, stderr = runCmd(t, "eval", keywordSet)
 	assert.Equal(t, 1, code)

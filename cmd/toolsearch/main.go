@@ -4,7 +4,7 @@
 //	toolsearch prompt [--catalog FILE]
 //	toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
 //	toolsearch eval   --dataset FILE... [--catalog FILE] [--strategy NAME|all] [--vectors FILE [--semantic-weight W]] [--split even|odd] [--json|--markdown [--metrics LIST]]
-//	toolsearch embed  --base-url URL --model M --dataset FILE... [--catalog FILE] [--dimensions N] [--batch N] --out FILE
+//	toolsearch embed  --base-url URL --model M --dataset FILE... [--catalog FILE] [--dimensions N] [--batch N] [--reuse FILE...] --out FILE
 //
 // Without --catalog, search and prompt use an embedded demo catalog of a few
 // hundred real MCP tools and common agent tools. search --format json,
@@ -38,7 +38,7 @@ var usageText = `usage:
   toolsearch prompt [--catalog FILE]
   toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
   toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--vectors FILE [--semantic-weight W]] [--split even|odd] [--json|--markdown [--metrics r1,r5,mrr,ndcg]]
-  toolsearch embed  --base-url URL --model M --dataset FILE [--dataset FILE...] [--catalog FILE] [--dimensions N] [--batch N] --out FILE
+  toolsearch embed  --base-url URL --model M --dataset FILE [--dataset FILE...] [--catalog FILE] [--dimensions N] [--batch N] [--reuse FILE...] --out FILE
 
 Without --catalog, search and prompt use the embedded demo catalog. A file
 given as "-" is read from standard input; no input over --max-input-bytes
@@ -436,7 +436,7 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	catalog := fs.String("catalog", "", "catalog `file` (required)")
 	queries := fs.String("queries", "", "queries `file`: a JSON array of strings or {\"query\",\"max_results\"} (required)")
 	strategy := fs.String("strategy", "default", strategyHelp)
-	maxCap := fs.Int("max-results-cap", defaultMaxResultsCap, "largest max_results accepted; a query asking for more gets an error entry")
+	maxCap := fs.Int("max-results-cap", defaultMaxResultsCap, "largest max_results honoured; a query asking for more is lowered to it, with a note, as a model's call is")
 	limit := inputLimit(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -467,7 +467,7 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	field := cmp.Or(st.Input().Field, "query")
 	out := make([]batchResult, 0, len(items))
 	for i, raw := range items {
-		out = append(out, batchOne(s, field, *maxCap, i, raw))
+		out = append(out, batchOne(s, field, i, raw))
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
@@ -477,11 +477,9 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 // batchOne answers item i of a queries file through Searcher.Call, the
 // path of a model's ToolSearch call: the item becomes the call's arguments,
 // {field: query, "max_results"?: as written}, so a max_results that is not
-// an integer ≥ 1 (the string "5" too) is an error entry. A max_results over
-// maxCap is an error entry rather than a silently shorter list, so that a
-// batch compared with another implementation never differs because of the
-// cap.
-func batchOne(s *toolsearch.Searcher, field string, maxCap, i int, raw json.RawMessage) batchResult {
+// an integer ≥ 1 (the string "5" too) is an error entry, and one over the
+// Searcher's cap is lowered to it with a note, as a model's call is.
+func batchOne(s *toolsearch.Searcher, field string, i int, raw json.RawMessage) batchResult {
 	var q batchQuery
 	if err := json.Unmarshal(raw, &q); err != nil {
 		return batchResult{Query: string(raw), Error: fmt.Sprintf("item %d: %v", i, err)}
@@ -491,13 +489,6 @@ func batchOne(s *toolsearch.Searcher, field string, maxCap, i int, raw json.RawM
 	if q.MaxResults != nil {
 		r.MaxResults = q.MaxResults
 		args["max_results"] = q.MaxResults
-		var n json.Number
-		if json.Unmarshal(q.MaxResults, &n) == nil && q.MaxResults[0] != '"' {
-			if f, err := n.Float64(); err == nil && f > float64(maxCap) {
-				r.Error = fmt.Sprintf("max_results %s is over the limit %d (see --max-results-cap)", n, maxCap)
-				return r
-			}
-		}
 	}
 	data, err := json.Marshal(args)
 	if err != nil {

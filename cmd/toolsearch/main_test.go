@@ -128,7 +128,7 @@ func TestBatch(t *testing.T) {
 	assert.Equal(t, []any{"Nope"}, got[1]["not_found"])
 	assert.Equal(t, []any{"mcp__slack__send_message"}, got[2]["matches"])
 	assert.Equal(t, 1.0, got[2]["max_results"])
-	for _, i := range []int{3, 4, 5, 6, 8} {
+	for _, i := range []int{3, 4, 5, 6, 8} { // 7, over the cap, is lowered
 		assert.NotEmpty(t, got[i]["error"], "entry %d: %v", i, got[i])
 		assert.NotContains(t, got[i], "matches", "entry %d", i)
 	}
@@ -137,14 +137,16 @@ func TestBatch(t *testing.T) {
 	assert.Equal(t, `Invalid ToolSearch input: max_results: expected integer, but got string; expected {"query": string, "max_results"?: integer ≥ 1}`, got[8]["error"],
 		"a string is not an integer, as in a model's call")
 	assert.Equal(t, "5", got[8]["max_results"], "max_results is echoed as written")
-	assert.Equal(t, "max_results 50 is over the limit 20 (see --max-results-cap)", got[7]["error"], "over the cap is an error entry, not a shorter list")
+	assert.Equal(t, []any{"WebSearch", "WebFetch"}, got[7]["matches"], "over the cap is answered, as a model's call is")
+	assert.Equal(t, []any{"max_results 50 was lowered to the limit 20"}, got[7]["notes"], "with the note a model's call gets")
+	assert.Equal(t, 50.0, got[7]["max_results"], "max_results is echoed as written")
 
 	code, out, errs = runCmd(t, "batch", "--max-results-cap", "60", "--catalog", catalog, "--queries", queries)
 	require.Equal(t, 0, code, errs)
 	var raised []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &raised))
 	assert.Equal(t, []any{"WebSearch", "WebFetch"}, raised[7]["matches"], "a raised cap answers the query")
-	assert.NotContains(t, raised[7], "error")
+	assert.NotContains(t, raised[7], "notes", "without lowering it")
 
 	code, _, errs = runCmd(t, "batch", "--catalog", catalog)
 	assert.Equal(t, 2, code)

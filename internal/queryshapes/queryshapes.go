@@ -2,8 +2,9 @@
 // testdata/quality: for each shape of query a model writes (keywords,
 // +required keywords, select:, an exact name, snake_case, camelCase and
 // kebab-case fragments of a name, a name with one typo, a sentence of 5–15
-// words, a request of 40–80 words), queries made from the tools of a
-// catalog, each with the tool it was made from as its answer.
+// words, a request of 40–80 words, several tools named at once), queries
+// made from the tools of a catalog, each with the tools it was made from
+// as its answer.
 //
 // Everything comes from the catalog and a seeded random source, so the sets
 // are reproducible: `go test ./internal/queryshapes -update` writes them
@@ -41,29 +42,33 @@ type Set struct {
 }
 
 // shape makes one query from a tool, or reports that the tool does not
-// lend itself to the shape.
+// lend itself to the shape; a shape whose queries name several tools makes
+// them with many instead, which also returns the tools named.
 type shape struct {
 	name, about string
 	make        func(g *gen, t *tool) (string, bool)
+	many        func(g *gen, t *tool) (string, []string, bool)
 }
 
 // Shapes are the shapes, in the order of the sets Generate returns.
 var shapes = []shape{
-	{"keywords", "2-3 words from the tool's name and description, rarer words likelier", (*gen).keywords},
-	{"required", "keywords with the first one required: +the server's most distinctive word (MCP tools) or +a name word", (*gen).required},
-	{"select", "select: with the name as is, in another case, or with '_', '-' and '.' swapped", (*gen).selectName},
-	{"exact", "the tool's name, as is or lowercased", (*gen).exact},
-	{"snake", "name words (the tool's own, maybe with its server) joined with _", (*gen).snake},
-	{"camel", "name words in camelCase, the server's name sometimes after the verb (sendSlackMessage)", (*gen).camel},
-	{"kebab", "name words joined with -", (*gen).kebab},
-	{"typo", "a snake_case name fragment with one letter deleted, doubled, replaced or swapped", (*gen).typo},
-	{"sentence", "a request of 5-15 words: the first 5-10 words of the description in a request template", (*gen).sentence},
-	{"long", "a request of 40-80 words: generic context sentences around a phrase of the description", (*gen).long},
+	{"keywords", "2-3 words from the tool's name and description, rarer words likelier", (*gen).keywords, nil},
+	{"required", "keywords with the first one required: +the server's most distinctive word (MCP tools) or +a name word", (*gen).required, nil},
+	{"select", "select: with the name as is, in another case, or with '_', '-' and '.' swapped", (*gen).selectName, nil},
+	{"exact", "the tool's name, as is or lowercased", (*gen).exact, nil},
+	{"snake", "name words (the tool's own, maybe with its server) joined with _", (*gen).snake, nil},
+	{"camel", "name words in camelCase, the server's name sometimes after the verb (sendSlackMessage)", (*gen).camel, nil},
+	{"kebab", "name words joined with -", (*gen).kebab, nil},
+	{"typo", "a snake_case name fragment with one letter deleted, doubled, replaced or swapped", (*gen).typo, nil},
+	{"sentence", "a request of 5-15 words: the first 5-10 words of the description in a request template", (*gen).sentence, nil},
+	{"long", "a request of 40-80 words: generic context sentences around a phrase of the description", (*gen).long, nil},
+	{"names", "2-4 tools named in one query, half the time tools of one server, each by its whole name (maybe lowercased) or, when no other tool has it, its MCP tool part in snake_case, camelCase or kebab-case; relevant: every tool named", nil, (*gen).names},
 }
 
 // tool is a catalog tool as the generator sees it.
 type tool struct {
 	name    string
+	mcpPart string   // the part after mcp__server__; "" for a tool that is not an MCP tool
 	server  []string // the words of the server's name; nil for a tool that is not an MCP tool
 	own     []string // the words of the tool's own name (without mcp__server__)
 	content []string // the description's words of 3+ letters that are not stop words, in order
@@ -108,23 +113,41 @@ func Generate(tools []toolsearch.Tool, seed uint64, perShape int) []Set {
 			}
 		}
 	}
+	parts := map[string]int{} // MCP tool part → tools that have it
+	byServer := map[string][]*tool{}
+	for _, t := range ts {
+		if p := t.mcpPart; p != "" {
+			parts[p]++
+		}
+		if len(t.server) > 0 {
+			k := strings.Join(t.server, " ")
+			byServer[k] = append(byServer[k], t)
+		}
+	}
 	var sets []Set
 	for si, sh := range shapes {
-		g := &gen{rand.New(rand.NewPCG(seed, uint64(si))), servers, df, len(ts)}
+		g := &gen{rand.New(rand.NewPCG(seed, uint64(si))), servers, df, len(ts), ts, parts, byServer}
 		order := g.rng.Perm(len(ts))
 		set := Set{Shape: sh.name, About: sh.about}
 		for _, i := range order {
 			if len(set.Queries) == perShape {
 				break
 			}
-			q, ok := sh.make(g, ts[i])
+			var q string
+			var relevant []string
+			ok := false
+			if sh.many != nil {
+				q, relevant, ok = sh.many(g, ts[i])
+			} else if q, ok = sh.make(g, ts[i]); ok {
+				relevant = slices.Clone(same[key(ts[i], tools[i].Description)])
+			}
 			if !ok {
 				continue
 			}
 			set.Queries = append(set.Queries, Query{
 				ID:       fmt.Sprintf("%s-%03d", sh.name, len(set.Queries)),
 				Query:    q,
-				Relevant: slices.Clone(same[key(ts[i], tools[i].Description)]),
+				Relevant: relevant,
 			})
 		}
 		sets = append(sets, set)
@@ -137,6 +160,7 @@ func newTool(t *toolsearch.Tool) *tool {
 	if rest, ok := strings.CutPrefix(t.Name, "mcp__"); ok {
 		srv, own, found := strings.Cut(rest, "__")
 		if found {
+			x.mcpPart = own
 			x.server = words.NameWords(nil, srv)
 			x.own = words.NameWords(nil, own)
 		} else {
@@ -172,10 +196,13 @@ func ascii(w string) bool {
 
 // gen holds the random source of one shape.
 type gen struct {
-	rng     *rand.Rand
-	servers map[string]int // server name word → servers that have it
-	df      map[string]int // word → tools whose name or description has it
-	tools   int
+	rng      *rand.Rand
+	servers  map[string]int // server name word → servers that have it
+	df       map[string]int // word → tools whose name or description has it
+	tools    int
+	all      []*tool
+	parts    map[string]int     // MCP tool part → tools that have it
+	byServer map[string][]*tool // server words → its tools
 }
 
 func (g *gen) pick(ws []string) string { return ws[g.rng.IntN(len(ws))] }
@@ -310,14 +337,7 @@ func (g *gen) camel(t *tool) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	var b strings.Builder
-	for i, w := range ws {
-		if i > 0 {
-			w = strings.ToUpper(w[:1]) + w[1:]
-		}
-		b.WriteString(w)
-	}
-	return b.String(), true
+	return camelCase(ws), true
 }
 
 func (g *gen) typo(t *tool) (string, bool) {
@@ -422,4 +442,59 @@ func (g *gen) long(t *tool) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// names names t and 1-3 other tools (of t's server half the time, when it
+// has enough), each by its whole name, maybe lowercased, or, when no other
+// tool has the same MCP tool part, by that part as is, in camelCase or in
+// kebab-case.
+func (g *gen) names(t *tool) (string, []string, bool) {
+	n := 2 + g.rng.IntN(3)
+	pool := g.all
+	if srv := g.byServer[strings.Join(t.server, " ")]; len(t.server) > 0 && len(srv) >= n && g.rng.IntN(2) == 0 {
+		pool = srv
+	}
+	picked := []*tool{t}
+	for tries := 0; len(picked) < n && tries < 100; tries++ {
+		o := pool[g.rng.IntN(len(pool))]
+		if !slices.Contains(picked, o) {
+			picked = append(picked, o)
+		}
+	}
+	if len(picked) < n {
+		return "", nil, false
+	}
+	var toks, named []string
+	for _, p := range picked {
+		named = append(named, p.name)
+		tok := p.name
+		switch r := g.rng.IntN(5); {
+		case p.mcpPart != "" && g.parts[p.mcpPart] == 1 && r >= 2:
+			ws := words.NameWords(nil, p.mcpPart)
+			switch r {
+			case 2:
+				tok = p.mcpPart
+			case 3:
+				tok = camelCase(ws)
+			default:
+				tok = strings.Join(ws, "-")
+			}
+		case r == 1:
+			tok = strings.ToLower(p.name)
+		}
+		toks = append(toks, tok)
+	}
+	return strings.Join(toks, " "), named, true
+}
+
+// camelCase joins words in camelCase.
+func camelCase(ws []string) string {
+	var b strings.Builder
+	for i, w := range ws {
+		if i > 0 && w != "" {
+			w = strings.ToUpper(w[:1]) + w[1:]
+		}
+		b.WriteString(w)
+	}
+	return b.String()
 }

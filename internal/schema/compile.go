@@ -15,10 +15,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
-	"github.com/toolsearch/toolsearch/internal/text"
 )
 
 // Limits bound what a schema may cost: its size in bytes, the nesting of
@@ -82,11 +80,15 @@ func Compile(raw json.RawMessage) (*jsonschema.Schema, error) {
 		c := jsonschema.NewCompiler()
 		c.Draft = d
 		c.LoadURL = refuseLoad
+		for name, f := range formats {
+			c.Formats[name] = f
+		}
 		if err := c.AddResource(schemaURL, bytes.NewReader(raw)); err != nil {
 			return nil, invalid("%v", err)
 		}
 		s, err := compileGuarded(c)
 		if err == nil {
+			replaceKeywords(s)
 			return s, nil
 		}
 		if first == nil {
@@ -169,29 +171,6 @@ func checkSchemaNumbers(raw json.RawMessage) error {
 		return overLimit("%v", err)
 	}
 	return nil
-}
-
-// DecodeArgs decodes one JSON value for validation (numbers kept exact)
-// and returns it with its compact form. Empty input means {}.
-func DecodeArgs(args json.RawMessage) (any, json.RawMessage, error) {
-	if len(bytes.TrimSpace(args)) == 0 {
-		return map[string]any{}, json.RawMessage(`{}`), nil
-	}
-	d := json.NewDecoder(bytes.NewReader(args))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, nil, err
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, args); err != nil { // also refuses trailing data
-		return nil, nil, err
-	}
-	compact := buf.Bytes()
-	if !utf8.Valid(compact) {
-		compact = []byte(text.ValidUTF8(string(compact))) // as the decoder read them
-	}
-	return v, compact, nil
 }
 
 // jsonDepth returns the deepest nesting of objects and arrays in the valid

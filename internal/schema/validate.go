@@ -7,6 +7,7 @@ import (
 	"errors"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,29 +18,54 @@ import (
 // Validating a tool call's arguments (Session.CheckCall) is the schema
 // library's work, and its cost is the product of what the model sends and
 // what the server's schema asks: a long string against a pattern with a
-// large program, a big array against an enum of a thousand values, the
-// same string against many formats. Before the library runs, a walk of the
-// arguments along the schema adds up an upper bound of that work, in units
-// of about ten nanoseconds, and refuses the call when it exceeds
+// large program, a big object against many subschemas, the same string
+// against many formats. Before the library runs, a walk of the arguments
+// along the schema adds up an upper bound of that work, in units of about
+// ten nanoseconds, and refuses the call when it exceeds
 // SessionOptions.MaxValidationWork. The walk itself stops as soon as the
-// bound is passed, so it never costs more than the work it allows.
+// bound is passed, so it never costs more than the work it allows. The
+// checks of the library that cost more than linear time were replaced
+// (keywords.go), so that every charge below is linear in what it reads.
 //
 // The weights, measured on the schema library (one unit ≈ one step of a
 // regular-expression program over one byte):
 //   - a subschema applied to a value: 300, plus an eighth of the bytes of
-//     the value's location and half the square of the number of
-//     subschemas being applied around it (the library rebuilds its
-//     location strings from those on every failure, so deep arguments
-//     against a recursive schema cost the cube of their depth);
-//   - a string checked against a pattern: its length times the pattern's
-//     program size; against a format: twice its length (checked, then
-//     quoted in the error), 8,000 times for the format "regex" (compiled);
-//   - an enum or const: the bytes of its values;
+//     the value's location, twice those of the subschema's own location
+//     (copied into every error, several times) and the square of the
+//     number of subschemas being applied around it (the library rebuilds
+//     its location strings from those on every failure, so deep arguments
+//     against a recursive schema cost the cube of their depth); plus the
+//     bytes of the texts its errors quote from the schema (a pattern, the
+//     required names); plus 200 per member when the value is
+//     an object and 40 per item when it is an array (the library copies
+//     the keys or indexes of the value for every subschema applied to it);
+//   - a number checked against minimum, maximum, multipleOf or the type
+//     integer: 3 × (20 + 2 × (its length + the size of its exponent)) (the
+//     library turns it into an exact rational);
+//   - a string checked against a pattern: its length plus one, times the
+//     pattern's program size; against a format: twice its length
+//     (checked, then quoted in the error), 8,000 times for the format
+//     "regex" (parsed), and the same for a property name that must be a
+//     regular expression (regexProperties);
+//   - an enum or const: twice the longest canonical text of its values
+//     plus 64 and the bytes of its message, at most 512 (the value is
+//     canonicalised up to that length once, then looked up);
+//   - uniqueItems: the bytes of the array's canonical text plus 20 per
+//     item;
 //   - an object: 2 per property, required name or dependency listed.
+//
+// A subschema of a metaschema (a "$ref" may name one) is checked by the
+// library itself: its enum costs the bytes of its values plus 2,000 per
+// number in them, and its uniqueItems 1,000 per pair of items.
 const (
-	WorkApply    = 300
-	workPerMatch = 2
-	workRegexFmt = 8000
+	WorkApply     = 300
+	workPerMatch  = 2
+	workRegexFmt  = 8000
+	workMember    = 200
+	workItem      = 40
+	workUnique    = 20
+	workLibNumber = 2000
+	workLibPair   = 1000
 )
 
 // Validator is a tool's compiled input schema with what bounding the
@@ -66,12 +92,7 @@ func NewValidator(s *jsonschema.Schema) *Validator {
 		for re := range s.PatternProperties {
 			cv.progs[re] = ProgramSize(re)
 		}
-		n := 0
-		for _, v := range append(s.Enum, s.Constant...) {
-			b, _ := json.Marshal(v)
-			n += len(b)
-		}
-		if n > 0 {
+		if n := valuesWork(s); n > 0 {
 			cv.values[s] = n
 		}
 		for c := range subschemas(s) {
@@ -80,6 +101,67 @@ func NewValidator(s *jsonschema.Schema) *Validator {
 	}
 	walk(s)
 	return cv
+}
+
+// valuesWork is the work of checking a value against s's enum and const,
+// and of the texts from the schema its errors quote.
+func valuesWork(s *jsonschema.Schema) int {
+	n := 0
+	if s.Pattern != nil {
+		n += len(s.Pattern.String()) // quoted in its error
+	}
+	for _, r := range s.Required {
+		n += len(r) + 4 // listed in its error
+	}
+	if k, ok := s.Extensions["toolsearch"].(*keywords); ok {
+		if k.hasConst || k.enum != nil {
+			n += 2*k.longest + 64 + len(k.constMsg) + len(k.enumMsg)
+		}
+		return n
+	}
+	for _, v := range append(s.Enum, s.Constant...) {
+		b, _ := json.Marshal(v)
+		n += 2*len(b) + workLibNumber*countNumbers(v) // compared, then quoted in the error
+	}
+	return n
+}
+
+func countNumbers(v any) int {
+	switch v := v.(type) {
+	case json.Number, float64:
+		return 1
+	case []any:
+		n := 0
+		for _, x := range v {
+			n += countNumbers(x)
+		}
+		return n
+	case map[string]any:
+		n := 0
+		for _, x := range v {
+			n += countNumbers(x)
+		}
+		return n
+	}
+	return 0
+}
+
+// numberWork is the work of turning the JSON number n into an exact
+// rational, as the library does for each numeric keyword.
+func numberWork(n string) int {
+	w := 20 + 2*len(n)
+	if i := strings.IndexAny(n, "eE"); i >= 0 {
+		if e, err := strconv.Atoi(strings.TrimLeft(n[i+1:], "+-")); err == nil {
+			w += 2 * e
+		}
+	}
+	return w
+}
+
+// numeric reports whether s checks numbers by their value.
+func numeric(s *jsonschema.Schema) bool {
+	return s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil ||
+		s.MultipleOf != nil || slices.Contains(s.Types, "integer")
 }
 
 // Validate validates v, a JSON value decoded with UseNumber, against the
@@ -139,7 +221,18 @@ func (w *workWalk) apply(s *jsonschema.Schema, v any) bool {
 	if s == nil {
 		return true
 	}
-	if !w.spend(WorkApply + w.path/8 + w.depth*w.depth/2 + w.cv.values[s]) {
+	cost := WorkApply + w.path/8 + 2*len(s.Location) + w.depth*w.depth + w.cv.values[s]
+	switch v := v.(type) {
+	case map[string]any:
+		cost += workMember * len(v)
+	case []any:
+		cost += workItem * len(v)
+	case json.Number:
+		if numeric(s) {
+			cost += 3 * numberWork(string(v))
+		}
+	}
+	if !w.spend(cost) {
 		return false
 	}
 	if s.Always != nil {
@@ -176,7 +269,7 @@ func (w *workWalk) str(s *jsonschema.Schema, v string) bool {
 			return false
 		}
 	}
-	if s.Pattern != nil && !w.spend(n*w.cv.progs[s.Pattern]) {
+	if s.Pattern != nil && !w.spend((n+1)*w.cv.progs[s.Pattern]) {
 		return false
 	}
 	if s.Format != "" && formatAsserted(s) {
@@ -233,8 +326,11 @@ func (w *workWalk) object(s *jsonschema.Schema, v map[string]any) bool {
 				return false
 			}
 		}
+		if s.RegexProperties && !w.spend((len(k)+1)*workRegexFmt) {
+			return false
+		}
 		for re, c := range s.PatternProperties {
-			if !w.spend(len(k) * w.cv.progs[re]) {
+			if !w.spend((len(k) + 1) * w.cv.progs[re]) {
 				return false
 			}
 			if re.MatchString(k) {
@@ -266,7 +362,12 @@ func (w *workWalk) member(c *jsonschema.Schema, k string, x any) bool {
 }
 
 func (w *workWalk) array(s *jsonschema.Schema, v []any) bool {
-	if s.UniqueItems && !w.spend(WorkApply*len(v)) {
+	if k, ok := s.Extensions["toolsearch"].(*keywords); ok && k.unique {
+		if !w.spend(workUnique*len(v)) || !w.spend(canonSize(v, w.left+1)) {
+			return false
+		}
+	}
+	if s.UniqueItems && !w.spend(min(len(v)*len(v)/2, w.left+1)*workLibPair) {
 		return false
 	}
 	items, _ := s.Items.([]*jsonschema.Schema)
@@ -292,6 +393,42 @@ func (w *workWalk) array(s *jsonschema.Schema, v []any) bool {
 		}
 	}
 	return true
+}
+
+// canonSize returns the bytes of the canonical text of v (canon), or a
+// number over limit as soon as it passes limit; its work is at most
+// linear in the bytes it counts.
+func canonSize(v any, limit int) int {
+	n := 0
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch v := v.(type) {
+		case string:
+			n += len(v) + 8
+		case json.Number:
+			n += len(v) + 8
+		case []any:
+			n += 2
+			for _, x := range v {
+				if n > limit || !walk(x) {
+					return false
+				}
+			}
+		case map[string]any:
+			n += 2 + 16*len(v) // the keys are sorted
+			for k, x := range v {
+				n += len(k) + 8
+				if n > limit || !walk(x) {
+					return false
+				}
+			}
+		default:
+			n++
+		}
+		return n <= limit
+	}
+	walk(v)
+	return n
 }
 
 // formatAsserted reports whether the library checks s's format: it does for

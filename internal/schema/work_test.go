@@ -154,3 +154,22 @@ func hostileWideSchema() string {
 // BenchmarkRegisterSchema measures what registering one tool costs: a
 // typical MCP schema, and the hostile schema above (the cost a hostile
 // server can impose per tool, within the default limits).
+
+// TestMetaschemaChecksAreCharged: a subschema of a metaschema (which a
+// "$ref" may name, and which is shared, so not rewritten) keeps the
+// library's own uniqueItems, and its cost per pair is charged.
+func TestMetaschemaChecksAreCharged(t *testing.T) {
+	s, err := Compile(json.RawMessage(`{"properties":{"s":{"$ref":"http://json-schema.org/draft-07/schema#"}}}`))
+	require.NoError(t, err)
+	names := make([]string, 5000)
+	for i := range names {
+		names[i] = fmt.Sprintf("%q", fmt.Sprint("n", i))
+	}
+	inst, _, err := DecodeArgs(json.RawMessage(`{"s":{"required":[` + strings.Join(names, ",") + `]}}`))
+	require.NoError(t, err)
+	require.ErrorIs(t, NewValidator(s).Work(inst, 10_000_000), ErrTooMuchWork, "5,000 items compared pairwise by the library")
+	small, _, err := DecodeArgs(json.RawMessage(`{"s":{"required":["a","b"]}}`))
+	require.NoError(t, err)
+	require.NoError(t, NewValidator(s).Work(small, 10_000_000))
+	require.NoError(t, NewValidator(s).Validate(small))
+}

@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
+	"maps"
 	"slices"
 )
 
@@ -111,6 +113,17 @@ func (f *File) Model() string { return f.h.Model }
 
 // Dimensions returns the header's dimensions.
 func (f *File) Dimensions() int { return f.h.Dimensions }
+
+// Vector returns a copy of the recorded vector of text, or ok false when
+// the file has none.
+func (f *File) Vector(text string) (vec []float32, ok bool) {
+	v, ok := f.vecs[text]
+	return slices.Clone(v), ok
+}
+
+// All returns every text and its vector (shared: do not change it), in
+// no particular order.
+func (f *File) All() iter.Seq2[string, []float32] { return maps.All(f.vecs) }
 
 // Embed returns a copy of the recorded vector of each text.
 func (f *File) Embed(ctx context.Context, texts []string) ([][]float32, error) {

@@ -16,7 +16,11 @@
 #     TestFitTerms checks the rule);
 #   - a select: name that matches one tool with '_', '-' and '.' taken as one
 #     character loads it, with a note naming both: the reference is asked with
-#     the tool's own name.
+#     the tool's own name;
+#   - a query naming tools (a name-shaped token that names one, or every
+#     token naming one) whose ranking leaves a named tool out lists the named
+#     tools first, with a note: the reference's matches are compared with
+#     the named tools (found here from the catalog) put first.
 # The notes quote what the model wrote as JSON strings, which the comparison
 # decodes.
 set -euo pipefail
@@ -78,12 +82,45 @@ json.dump(out, open(f"qref{s}.json", "w"))
 PY
   python3 "$ref" --catalog "cat$s.json" --queries "qref$s.json" > "ref$s.json"
   read -r b t a < <(python3 - "$s" <<'PY'
-import json, sys
+import json, re, sys
 s = sys.argv[1]
 a = json.load(open(f"ref{s}.json")); b = json.load(open(f"go{s}.json"))
+tools = json.load(open(f"cat{s}.json"))["tools"]
+WS = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+def deferred(t):
+    if t.get("always_load"): return False
+    if t.get("server") or t["name"].startswith("mcp__"): return True
+    return t.get("should_defer", True)
+fold = lambda n: re.sub(r"[_.-]", "", n.lower())
+def part(n):
+    m = re.match(r"mcp__.*?__(.+)", n)
+    return m.group(1) if m else ""
+def shaped(tok):
+    return bool(re.search(r"[_.-]", tok.strip("_.-"))) or bool(re.search(r"[a-z][A-Z]", tok))
+def names_first(query, k, ranked):
+    # The names form (README, differences): the deferred tools named by the
+    # name-shaped tokens, or by every token when each of 2 or more names a
+    # tool, come first when the ranking leaves one of them out.
+    toks = [t for t in WS.split(query) if t]
+    every, all_, by_shaped = True, [], []
+    for tok in toks:
+        f = fold(tok)
+        hit = [t for t in tools if fold(t["name"]) == f or part(t["name"]) and fold(part(t["name"])) == f]
+        named = [t["name"] for t in hit if deferred(t)]
+        # as the ranking orders them, then in pool order (the catalog's)
+        named.sort(key=lambda n: ranked.index(n) if n in ranked else len(ranked) + [t["name"] for t in tools].index(n))
+        if not hit:  # a loaded tool is named too
+            every = False
+        all_ += [n for n in named if n not in all_]
+        if shaped(tok):
+            by_shaped += [n for n in named if n not in by_shaped]
+    want = (all_ if every and len(toks) >= 2 else by_shaped)[:k]
+    return want + [m for m in ranked if m not in want][:k - len(want)]
 bad = adapted = 0
 for x, y in zip(a, b):
     adapted += bool(y.get("notes"))
+    if any(n.startswith("The query names tools") for n in y.get("notes") or []):
+        x = dict(x, matches=names_first(x["query"], x["max_results"], x["matches"]))
     if x["matches"] != y.get("matches", []) or x.get("not_found") != y.get("not_found") \
             or x["total_deferred_tools"] != y.get("total_deferred_tools"):
         bad += 1
@@ -93,5 +130,5 @@ PY
 )
   bad=$((bad + b)) total=$((total + t)) adapted=$((adapted + a))
 done
-echo "$total queries on $n catalogs ($adapted compared as documented: term budget, select: separators), $bad differ from the reference"
+echo "$total queries on $n catalogs ($adapted compared as documented: term budget, select: separators, tool names), $bad differ from the reference"
 [ "$bad" -eq 0 ]

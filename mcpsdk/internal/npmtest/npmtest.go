@@ -1,8 +1,8 @@
-// Package npmtest finds the real npm MCP servers that the integration tests
-// of this module (the adapter's and toolsearch-mcp's) run over stdio. The
-// mcpgo module's tests carry a copy of it on purpose (npm_test.go there):
-// the two modules are versioned separately, and a test helper is no API to
-// share between them.
+// Package npmtest finds the real npm MCP servers that this module's
+// integration tests run over stdio. The mcpgo and gateway modules carry
+// their own copies of it on purpose (mcpgo's npm_test.go,
+// gateway/internal/npmtest): the modules are versioned separately, and a
+// test helper is no API to share between them.
 package npmtest
 
 import (

@@ -1,23 +1,3 @@
-// Command toolsearch-mcp starts the MCP servers named in a Claude/Cursor-style
-// configuration file and reports what deferring their tools saves.
-//
-// Usage:
-//
-//	toolsearch-mcp --config FILE [--query Q] [--max-results N] [--timeout D] [--json]
-//
-// The file holds {"mcpServers": {NAME: {"command": ..., "args": [...],
-// "env": {...}}}}. Every server is started over stdio at once, each with its
-// own timeout; a live progress line goes to stderr. The report gives, per
-// server, the number of tools its tools/list returned, the tokens their
-// definitions cost when all are loaded, the tokens they cost when deferred
-// (their names in the system prompt; always-loaded tools in full), and the
-// saving. Tokens are counted with the o200k_base BPE tokenizer, offline: an
-// approximation of what a provider counts. A server that fails to start,
-// hangs, or lists tools with bad schemas is reported in the table; the
-// others still report. --query runs a ToolSearch query over all the tools.
-//
-// Exit status: 0 when every server reported, 1 when some failed, 2 on bad
-// usage or an unreadable config.
 package main
 
 import (
@@ -28,27 +8,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"os/signal"
 	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/mcphub"
-	tsmcpsdk "github.com/toolsearch/toolsearch/mcpsdk"
+	"github.com/toolsearch/toolsearch/gateway/internal/gateway"
 )
-
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
-}
 
 // tokenNote labels every token figure.
 const tokenNote = "tokens: o200k_base BPE count of the tool definitions as JSON, offline — an approximation of the provider's count"
@@ -83,9 +52,40 @@ type report struct {
 	} `json:"total"`
 	Tokenizer string             `json:"tokenizer"`
 	Query     *toolsearch.Result `json:"query,omitempty"`
+	// Tools are the registered tools, sorted by name, in the shape of a
+	// catalog file: the report is a catalog for toolsearch search/eval
+	// --catalog.
+	Tools []catalogTool `json:"tools"`
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// catalogTool is one tool of a catalog file (see toolsearch.ParseCatalog).
+type catalogTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	SearchHint  string          `json:"search_hint,omitempty"`
+	AlwaysLoad  bool            `json:"always_load,omitempty"`
+	Server      string          `json:"server"`
+	MCPToolName string          `json:"mcp_tool_name"`
+}
+
+// catalog lists reg's tools as catalog entries, sorted by name.
+func catalog(reg *toolsearch.Registry) []catalogTool {
+	out := []catalogTool{}
+	for t := range reg.Tools() {
+		schema := t.InputSchema
+		if len(schema) == 0 {
+			schema = json.RawMessage(`{"type":"object"}`)
+		}
+		out = append(out, catalogTool{Name: t.Name, Description: t.Description, InputSchema: schema,
+			SearchHint: t.SearchHint, AlwaysLoad: t.AlwaysLoad, Server: t.Server, MCPToolName: t.MCPName})
+	}
+	slices.SortFunc(out, func(a, b catalogTool) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// inspect is the report mode: toolsearch-mcp --config FILE ...
+func inspect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("toolsearch-mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "Claude/Cursor-style MCP config file: {\"mcpServers\":{name:{command,args,env}}}")
@@ -98,7 +98,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return helpCode(err)
 	}
 	if *cfgPath == "" || fs.NArg() > 0 {
 		fs.Usage()
@@ -113,7 +113,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolsearch-mcp: %v\n", err)
 		return 2
 	}
-	cfg, bad, err := parseConfig(data)
+	cfg, err := gateway.ParseConfig(data)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolsearch-mcp: %s: %v\n", *cfgPath, err)
 		return 2
@@ -125,7 +125,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	reg := &toolsearch.Registry{}
-	rep, closeAll := connectAll(ctx, reg, cfg, bad, *timeout, newProgress(stderr, cfg.names))
+	rep, closeAll := connectAll(ctx, reg, cfg, *timeout, newProgress(stderr, cfg.Names))
 	defer closeAll()
 	count := func(s string) int {
 		n, err := codec.Count(s)
@@ -137,6 +137,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	searcher := toolsearch.NewSearcher(reg, nil)
 	tally(&rep, reg, searcher, count)
 	rep.Tokenizer = "o200k_base (approximation)"
+	rep.Tools = catalog(reg)
 	if *query != "" {
 		res, err := searcher.Search(*query, *maxResults)
 		if err != nil {
@@ -163,51 +164,59 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// connectAll starts every server at once and waits for all of them. The
-// servers stay connected until closeAll is called.
-func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg config, bad map[string]string, timeout time.Duration, prog *progress) (rep report, closeAll func()) {
+// connectAll starts every enabled server at once and waits for all of
+// them. The servers stay connected until closeAll is called.
+func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg *gateway.Config, timeout time.Duration, prog *progress) (rep report, closeAll func()) {
 	var mu sync.Mutex
 	problems := map[string][]string{} // of the last listing
 	pending := map[string][]string{}  // of the listing in progress
 	listed := map[string]int{}
-	servers, err := mcphub.New(reg, &mcphub.Options{
-		ListTimeout: timeout,
-		OnError: func(server string, err error) {
+	pool, err := gateway.NewPool(reg, gateway.PoolHooks{
+		Error: func(server string, err error) {
 			mu.Lock()
 			pending[server] = append(pending[server], strings.ReplaceAll(err.Error(), "\n", "; "))
 			mu.Unlock()
 		},
-		OnListed: func(server string, n int) {
+		Listed: func(server string, n int) {
 			mu.Lock()
 			listed[server] = n
 			problems[server], pending[server] = pending[server], nil
 			mu.Unlock()
 		},
-	})
+		Status: func(string, toolsearch.ServerStatus) {},
+	}, timeout, -1)
 	if err != nil {
-		panic(err) // the options are valid: the timeout was checked
+		panic(err) // the timeout was checked: it is positive
 	}
-	var sessions tsmcpsdk.Sessions
-	client := mcp.NewClient(&mcp.Implementation{Name: "toolsearch-mcp", Version: "0"}, sessions.ClientOptions(nil))
 
 	life, kill := context.WithCancel(ctx)
-	rows := make([]serverReport, len(cfg.names))
+	rows := make([]serverReport, len(cfg.Names))
 	var attached []string
 	var wg sync.WaitGroup
-	for i, name := range cfg.names {
+	for i, name := range cfg.Names {
 		rows[i].Name = name
-		if why, ok := bad[name]; ok {
+		sc := cfg.Servers[name]
+		if why, ok := cfg.Bad[name]; ok {
 			rows[i].Status, rows[i].Error = "error", why
 			prog.done(name, false)
 			continue
 		}
-		sc := cfg.servers[name]
+		if sc.Disabled {
+			rows[i].Status = "disabled"
+			prog.done(name, true)
+			continue
+		}
 		wg.Go(func() {
 			start := time.Now()
-			err := connectOne(life, servers, &sessions, client, name, sc, timeout)
+			err := gateway.Connect(life, pool, name, sc, timeout)
+			if err == nil { // tools registered right after initialization
+				if err = pool.Refresh(life, name); err != nil {
+					_ = pool.Close(name)
+				}
+			}
 			rows[i].Millis = time.Since(start).Milliseconds()
 			switch {
-			case errors.Is(err, context.DeadlineExceeded):
+			case errors.Is(err, gateway.ErrStartTimeout):
 				rows[i].Status, rows[i].Error = "timeout", fmt.Sprintf("no tool list within %s", timeout)
 			case err != nil:
 				rows[i].Status, rows[i].Error = "error", err.Error()
@@ -235,75 +244,10 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg config, bad m
 	return report{Servers: rows}, func() {
 		var closing sync.WaitGroup
 		for _, name := range open {
-			closing.Go(func() { _ = servers.Close(name) })
+			closing.Go(func() { _ = pool.Close(name) })
 		}
 		closing.Wait()
 		kill()
-	}
-}
-
-// stderrTail keeps the last bytes a server wrote to stderr, to explain a
-// failure.
-type stderrTail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *stderrTail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 2048 {
-		t.buf = t.buf[len(t.buf)-2048:]
-	}
-	return len(p), nil
-}
-
-func (t *stderrTail) lastLine() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
-}
-
-// connectOne starts one server, attaches it, and lists its tools once more
-// so that the report reflects tools registered right after initialization.
-func connectOne(life context.Context, servers *mcphub.Hub, sessions *tsmcpsdk.Sessions, client *mcp.Client, name string, sc serverConfig, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(life, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(life, sc.Command, sc.Args...)
-	cmd.Env = os.Environ()
-	for _, k := range slices.Sorted(mapsKeys(sc.Env)) {
-		cmd.Env = append(cmd.Env, k+"="+sc.Env[k])
-	}
-	tail := &stderrTail{}
-	cmd.Stderr = tail
-	err := servers.Attach(ctx, sessions.Dial(name, client, &mcp.CommandTransport{Command: cmd, TerminateDuration: 500 * time.Millisecond}, nil))
-	if err == nil {
-		err = servers.Refresh(ctx, name)
-		if err != nil {
-			_ = servers.Close(name)
-		}
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return context.DeadlineExceeded
-		}
-		if l := tail.lastLine(); l != "" {
-			err = fmt.Errorf("%w (stderr: %s)", err, l)
-		}
-		return err
-	}
-	return nil
-}
-
-func mapsKeys(m map[string]string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
 	}
 }
 
@@ -403,6 +347,16 @@ func printTable(w io.Writer, rep *report) {
 		}
 		if r.Skipped > 0 || r.Problems != "" {
 			fmt.Fprintf(w, "%s: %d of %d tools skipped: %s\n", r.Name, r.Skipped, r.Tools, r.Problems)
+		}
+	}
+	if len(rep.Tools) > 0 {
+		fmt.Fprintln(w, "\nTools (--json gives their definitions, as a catalog file):")
+		byServer := map[string][]string{}
+		for _, t := range rep.Tools {
+			byServer[t.Server] = append(byServer[t.Server], t.MCPToolName)
+		}
+		for _, server := range sortedKeys(byServer) {
+			fmt.Fprintf(w, "  %s: %s\n", server, strings.Join(byServer[server], ", "))
 		}
 	}
 	if rep.Query != nil {

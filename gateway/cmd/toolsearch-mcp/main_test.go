@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,7 +18,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tiktoken-go/tokenizer"
-	"github.com/toolsearch/toolsearch/mcpsdk/internal/npmtest"
+	"github.com/toolsearch/toolsearch"
+	"github.com/toolsearch/toolsearch/gateway/internal/npmtest"
 )
 
 // fakeEnv makes the test binary act as an MCP server over stdio (see
@@ -23,6 +27,17 @@ import (
 const fakeEnv = "TOOLSEARCH_MCP_FAKE_SERVER"
 
 func TestMain(m *testing.M) {
+	// A fake server first: it inherits the environment of the gateway
+	// that starts it, mainEnv included.
+	if os.Getenv(fakeEnv) == "fake" {
+		runFakeServer()
+	}
+	if os.Getenv(mainEnv) == "1" && os.Getenv(fakeEnv) == "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
 	if os.Getenv(fakeEnv) == "bad" {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "bad", Version: "0"}, nil)
 		noop := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -59,9 +74,14 @@ func writeConfig(t *testing.T, servers map[string]any) string {
 func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(context.Background(), args, &out, &errb)
+	code = run(context.Background(), args, io.NopCloser(strings.NewReader("")), nopWriteCloser{&out}, &errb)
 	return code, out.String(), errb.String()
 }
+
+// nopWriteCloser is a Writer with a Close that does nothing.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
 
 func count(t *testing.T, s string) int {
 	t.Helper()
@@ -89,6 +109,18 @@ func TestBadSchemaServerJSON(t *testing.T) {
 	assert.Equal(t, count(t, def), s.TokensAll)
 	assert.Equal(t, count(t, "mcp__bad__ok"), s.TokensDefr)
 	assert.Equal(t, "o200k_base (approximation)", rep.Tokenizer)
+
+	// The report is a catalog file: the registered tool, as listed.
+	tools, err := toolsearch.ParseCatalog([]byte(out))
+	require.NoError(t, err)
+	require.Len(t, tools, 1)
+	assert.Equal(t, "mcp__bad__ok", tools[0].Name)
+	assert.Equal(t, "A fine tool", tools[0].Description)
+	assert.Equal(t, "bad", tools[0].Server)
+	assert.Equal(t, "ok", tools[0].MCPName)
+	assert.JSONEq(t, `{"type":"object"}`, string(tools[0].InputSchema))
+	_, err = toolsearch.NewRegistry(nil, tools...)
+	assert.NoError(t, err, "the catalog registers")
 }
 
 func TestBadSchemaServerTable(t *testing.T) {
@@ -101,6 +133,7 @@ func TestBadSchemaServerTable(t *testing.T) {
 	assert.Regexp(t, `^\s*TOTAL\s+2\s+\d+\s+\d+\s+-?\d+ \(-?\d+\.\d%\)\s*$`, lines[2])
 	assert.Contains(t, out, "approximation of the provider's count")
 	assert.Contains(t, out, "bad: 1 of 2 tools skipped:")
+	assert.Contains(t, out, "\nTools (--json gives their definitions, as a catalog file):\n  bad: ok\n")
 	assert.Contains(t, stderr, "[1/1] bad ✓", "progress goes to stderr")
 }
 
@@ -129,7 +162,7 @@ func TestUsageAndConfigErrors(t *testing.T) {
 		{"missing file", []string{"--config", filepath.Join(dir, "nope.json")}, 2, "no such file"},
 		{"not JSON", []string{"--config", write("a.json", "{")}, 2, "config is not valid JSON"},
 		{"text after the object", []string{"--config", write("d.json", `{"mcpServers":{}}}`)}, 2, "text after the top-level object"},
-		{"no mcpServers", []string{"--config", write("b.json", `{"servers":{}}`)}, 2, `config has no "mcpServers" object`},
+		{"no mcpServers", []string{"--config", write("b.json", `{"other":{}}`)}, 2, `config has no "mcpServers" object`},
 		{"bad timeout", []string{"--config", write("c.json", `{"mcpServers":{}}`), "--timeout", "0s"}, 2, "--timeout must be positive"},
 	}
 	for _, tt := range tests {
@@ -144,6 +177,7 @@ func TestUsageAndConfigErrors(t *testing.T) {
 func TestUnusableEntriesAreReported(t *testing.T) {
 	cfg := writeConfig(t, map[string]any{
 		"remote":  map[string]any{"type": "http", "url": "http://127.0.0.1:1/mcp"},
+		"both":    map[string]any{"command": "x", "url": "http://127.0.0.1:1/mcp"},
 		"empty":   map[string]any{"args": []string{"x"}},
 		"garbled": map[string]any{"command": 3},
 	})
@@ -156,8 +190,9 @@ func TestUnusableEntriesAreReported(t *testing.T) {
 		assert.Equal(t, "error", s.Status)
 		got[s.Name] = s.Error
 	}
-	assert.Contains(t, got["remote"], "remote server")
-	assert.Contains(t, got["empty"], `no "command" given`)
+	assert.Contains(t, got["remote"], "connection refused", "a remote server is connected to, and its failure reported")
+	assert.Contains(t, got["empty"], `no "command" (or "url") given`)
+	assert.Contains(t, got["both"], `both "command" and "url" given`)
 	assert.Contains(t, got["garbled"], "bad entry")
 }
 
@@ -251,4 +286,16 @@ func TestThreeNPMServersAndFailures(t *testing.T) {
 	assert.Equal(t, "mcp__filesystem__read_file", rep.Query.Matches[0].Name)
 	assert.Equal(t, sumTools-1, rep.Query.TotalDeferredTools, "every listed tool but the broken one is deferred")
 	assert.Contains(t, stderr, "[6/6]")
+}
+
+// Asking for help is not an error: every form exits 0.
+func TestHelpExitsZero(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"serve", "--help"}, {"approve", "--help"}, {"--config", "x.json", "--help"}} {
+		code, stdout, stderr := runCmd(t, args...)
+		assert.Equal(t, 0, code, "%v", args)
+		assert.Contains(t, stdout+stderr, "usage", "%v", args)
+	}
+	code, _, stderr := runCmd(t, "serve")
+	assert.Equal(t, 2, code, "serve without --config is bad usage")
+	assert.Contains(t, stderr, "usage: toolsearch-mcp serve --config FILE")
 }
