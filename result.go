@@ -29,10 +29,30 @@ type Result struct {
 	// out (a lowered max_results, select: names not looked up, a tool whose
 	// schema could not be loaded or did not fit in MaxResultSchemaBytes),
 	// naming the tools.
+	//
+	// With ClaudeCode2_1_332 the last note may name the tools that the
+	// query names and that are not deferred, so already in the model's
+	// tool list, as Claude Code 2.1.332 does: "Already available in this
+	// conversation: X. Call it directly." (the tools that the whole query,
+	// its terms joined by '_', or a term holding a '_' name, by name, alias
+	// or bare MCP tool name, when no tool has the query as its name). With
+	// tool references it is sent in a <system-reminder> block, as Claude
+	// Code sends it.
 	Notes []string `json:"notes,omitempty"`
 	// Form is the query form that answered (see the package
 	// documentation, Query forms).
 	Form Form `json:"-"`
+
+	// cc holds what ClaudeCode2_1_332 writes differently; nil for the
+	// default profile (one pointer, so that a Result stays small).
+	cc *cc332Result
+}
+
+// cc332Result is what a Result of ClaudeCode2_1_332 carries for its texts.
+type cc332Result struct {
+	model        ModelTraits
+	available    []string // the tools the query names that are loaded already (the last note names them)
+	disconnected []string // the servers whose tools are gone, sorted, for the no-match text
 }
 
 // Form is the query form that answered a ToolSearch query. Its text form
@@ -218,13 +238,34 @@ func (r *Result) Content(f Format) (content, after []ContentBlock) {
 	return []ContentBlock{{Type: "text", Text: string(r.JSON())}}, nil
 }
 
-// extraTexts returns the not-found and note texts, in that order.
-func (r *Result) extraTexts() []string {
+// extraTexts returns the not-found and note texts, in that order; with
+// reminder set, the note on the tools already available (ClaudeCode2_1_332)
+// in a <system-reminder> block, as Claude Code sends it after a tool
+// result.
+func (r *Result) extraTexts(reminder bool) []string {
 	var out []string
 	if t := notFoundText(r.NotFound, r.Suggestions); t != "" {
 		out = append(out, t)
 	}
-	return append(out, r.Notes...)
+	out = append(out, r.Notes...)
+	if reminder && r.cc != nil && len(r.cc.available) > 0 && len(r.Notes) > 0 {
+		out[len(out)-1] = cc332Reminder(out[len(out)-1])
+	}
+	return out
+}
+
+// noMatch returns the text of a result without matches.
+func (r *Result) noMatch() string {
+	if r.cc != nil {
+		return cc332NoMatch(r.PendingMCPServers, r.cc.disconnected)
+	}
+	return noMatchText(r.PendingMCPServers)
+}
+
+// toolLoaded reports whether "Tool loaded." follows a tool-reference
+// result with matches.
+func (r *Result) toolLoaded() bool {
+	return r.cc == nil || toolLoadedSent(ClaudeCode2_1_332, r.cc.model)
 }
 
 // toolReferences returns the Anthropic rendering: the references (or the
@@ -232,15 +273,17 @@ func (r *Result) extraTexts() []string {
 // texts after it.
 func (r *Result) toolReferences() (content, after []ContentBlock) {
 	if len(r.Matches) == 0 {
-		content = []ContentBlock{{Type: "text", Text: noMatchText(r.PendingMCPServers)}}
+		content = []ContentBlock{{Type: "text", Text: r.noMatch()}}
 	} else {
 		content = make([]ContentBlock, 0, len(r.Matches))
 		for _, m := range r.Matches {
 			content = append(content, ContentBlock{Type: "tool_reference", ToolName: m.Name})
 		}
-		after = append(after, ContentBlock{Type: "text", Text: toolLoaded})
+		if r.toolLoaded() {
+			after = append(after, ContentBlock{Type: "text", Text: toolLoaded})
+		}
 	}
-	for _, t := range r.extraTexts() {
+	for _, t := range r.extraTexts(true) {
 		after = append(after, ContentBlock{Type: "text", Text: t})
 	}
 	return content, after
@@ -258,7 +301,7 @@ type functionJSON struct {
 func (r *Result) functions() string {
 	var b strings.Builder
 	if len(r.Matches) == 0 {
-		b.WriteString(noMatchText(r.PendingMCPServers))
+		b.WriteString(r.noMatch())
 	} else {
 		b.WriteString("<functions>\n")
 		for _, m := range r.Matches {
@@ -272,7 +315,7 @@ func (r *Result) functions() string {
 		}
 		b.WriteString("</functions>")
 	}
-	for _, t := range r.extraTexts() {
+	for _, t := range r.extraTexts(false) {
 		b.WriteString("\n")
 		b.WriteString(t)
 	}
