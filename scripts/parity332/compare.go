@@ -29,7 +29,7 @@ func same(o *oracleResult, l *libResult, texts bool) bool {
 	if !texts {
 		return true
 	}
-	return slices.Equal(o.Notes, l.Notes) && (len(o.Matches) > 0 || o.noMatchText() == l.Content)
+	return slices.Equal(o.Notes, l.reminders()) && (len(o.Matches) > 0 || o.noMatchText() == l.Content)
 }
 
 // ablations are the oracle variants tried, fewest rules removed first:
@@ -73,12 +73,12 @@ func shapeClass(s *set, q string, o *oracleResult, l *libResult) string {
 		switch {
 		case onlyO && onlyL:
 			return "select: bare MCP tool names (2.1.332) + case or separator fallback (library)"
-		case onlyO:
-			return "select: bare MCP tool names (2.1.332)"
 		case onlyL:
 			return "select: case or separator fallback (library)"
+		case onlyO, !slices.Equal(o.Matches, l.Matches): // found, or found earlier, by a bare name
+			return "select: bare MCP tool names (2.1.332)"
 		}
-		return "select: other"
+		return textClass(o, l)
 	case len(fields(t)) > 32:
 		return "more than 32 terms: first 32 (2.1.332) vs most informative 32 (library)"
 	case utf16Len(q) > 16384:
@@ -89,11 +89,40 @@ func shapeClass(s *set, q string, o *oracleResult, l *libResult) string {
 		if joins(s, t, append(slices.Clone(o.Matches), l.Matches...)) {
 			return "joined-parts rule (library only, +3)"
 		}
+		if hintCut(s, t) {
+			return "search hint cut at 4,096 (2.1.332)"
+		}
 		return "ranking: other"
-	case !slices.Equal(o.Notes, l.Notes):
-		return "notes"
 	}
-	return "no-match text"
+	return textClass(o, l)
+}
+
+// textClass names a difference in the texts of answers with the same
+// matches.
+func textClass(o *oracleResult, l *libResult) string {
+	if !slices.Equal(o.Notes, l.reminders()) {
+		return "notes: already available (2.1.332)"
+	}
+	return "no-match text (2.1.332)"
+}
+
+// hintCut reports whether a term of query is in a tool's search hint only
+// after its first 4,096 UTF-16 code units.
+func hintCut(s *set, query string) bool {
+	for _, tl := range s.Tools {
+		if utf16Len(tl.SearchHint) <= maxMCPSearchDescription {
+			continue
+		}
+		head := strings.ToLower(cutUTF16(tl.SearchHint, maxMCPSearchDescription))
+		hint := strings.ToLower(tl.SearchHint)
+		for _, term := range fields(strings.ToLower(query)) {
+			term = strings.TrimPrefix(term, "+")
+			if strings.Contains(hint, term) && !strings.Contains(head, term) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // joins reports whether a term of query, lowercased and without "_", "-"

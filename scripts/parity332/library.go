@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // The library side: `toolsearch batch` on a set's catalog and queries.
@@ -17,8 +18,21 @@ type libResult struct {
 	Total    *int     `json:"total_deferred_tools"`
 	NotFound []string `json:"not_found"`
 	Notes    []string `json:"notes"`
-	Content  string   `json:"content"` // the no-match text, when batch reports it
+	Content  string   `json:"content"` // with --texts: the tool_result's text, without matches
+	After    []string `json:"after"`   // with --texts: the texts after the tool_result
 	Error    string   `json:"error"`
+}
+
+// reminders returns the texts after the tool_result that are
+// <system-reminder> blocks, unwrapped: the notes Claude Code sends.
+func (l *libResult) reminders() []string {
+	var out []string
+	for _, t := range l.After {
+		if r, ok := strings.CutPrefix(t, "<system-reminder>\n"); ok {
+			out = append(out, strings.TrimSuffix(r, "\n</system-reminder>"))
+		}
+	}
+	return out
 }
 
 // library runs a built toolsearch command.
@@ -59,6 +73,5 @@ func (l *library) run(dir string, s *set) ([]libResult, error) {
 	return res, nil
 }
 
-// pendingArgs are the batch arguments that mark servers pending; none
-// until batch has the flag.
-var pendingArgs = func([]string) []string { return nil }
+// pendingArgs are the batch arguments that mark servers pending.
+func pendingArgs(servers []string) []string { return []string{"--pending", strings.Join(servers, ",")} }

@@ -65,7 +65,7 @@ func run() error {
 	demo := flag.Bool("demo", true, "compare the demo catalog with the queries of testdata/quality")
 	cross := flag.Int("crosscheck", 0, "also scripts/crosscheck/gen.py's catalogs (seeds 1..N; needs python3)")
 	extra := flag.String("args", "", "more arguments for toolsearch batch, space-separated")
-	texts := flag.Bool("texts", false, "compare the notes and the no-match text too")
+	texts := flag.Bool("texts", false, "compare the notes and the no-match text too (batch gets --texts)")
 	classify := flag.Bool("classify", true, "classify the differences with the oracle's --ablate")
 	record := flag.String("record", "", "write the oracle's answers to this file")
 	verbose := flag.Bool("v", false, "print every difference")
@@ -96,6 +96,9 @@ func run() error {
 	}
 	orc := &oracle{script: *oraclePath, cache: *cache}
 	lib := &library{bin: bin, args: strings.Fields(*extra)}
+	if *texts {
+		lib.args = append(lib.args, "--texts")
+	}
 
 	var sets []*set
 	if *demo {
@@ -177,8 +180,8 @@ func run() error {
 			if len(q) > 200 {
 				q = append(q[:200], "…"...)
 			}
-			fmt.Printf("%s %s [%s]\n  claude-code-2.1.332: %v %q\n  toolsearch:          %v %q %s\n", d.set, q, d.class,
-				d.oracle.Matches, d.oracle.Notes, d.lib.Matches, d.lib.Notes, d.lib.Error)
+			fmt.Printf("%s %s [%s]\n  claude-code-2.1.332: %v %q %q\n  toolsearch:          %v %q %q %s\n", d.set, q, d.class,
+				d.oracle.Matches, d.oracle.Notes, d.oracle.noMatchText(), d.lib.Matches, d.lib.reminders(), d.lib.Content, d.lib.Error)
 		}
 	}
 	total, differ := 0, 0
