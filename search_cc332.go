@@ -120,38 +120,57 @@ func (s *Searcher) exact332(snap *snapshot, q string) *entry {
 func (s *Searcher) selectTools332(snap *snapshot, arg string, res *Result, buf []*entry) []*entry {
 	found := buf
 	var missing []string
-	for _, n := range selectNames(arg) {
-		var hits []*entry
-		for _, deferredOnly := range [2]bool{true, false} {
-			for _, e := range [2]*entry{snap.named(n), snap.aliased(n)} {
-				if e != nil && (!deferredOnly || e.deferred) && s.in(e) && hits == nil {
-					hits = []*entry{e}
-				}
+	add := func(e *entry) {
+		if !slices.Contains(found, e) {
+			found = append(found, e)
+		}
+	}
+	names := []string{words.TrimSpace(arg)}
+	if strings.Contains(arg, ",") || names[0] == "" {
+		names = selectNames(arg)
+	}
+	for _, n := range names {
+		if e := s.selectOne332(snap, n); e != nil {
+			add(e)
+			continue
+		}
+		hit := false
+		for _, e := range snap.bareNamed(n) {
+			if s.in(e) {
+				add(e)
+				hit = true
 			}
 		}
-		if hits == nil {
-			for _, e := range snap.bareNamed(n) {
-				if s.in(e) {
-					hits = append(hits, e)
-				}
-			}
-		}
-		if hits == nil {
+		if !hit {
 			missing = append(missing, n)
-		}
-		for _, e := range hits {
-			if !slices.Contains(found, e) {
-				found = append(found, e)
-			}
 		}
 	}
 	s.reportMissing(snap, missing, res)
 	return found
 }
 
+// selectOne332 returns the tool in scope named or aliased n, a deferred
+// one first, or nil.
+func (s *Searcher) selectOne332(snap *snapshot, n string) *entry {
+	var other *entry
+	for _, e := range [2]*entry{snap.named(n), snap.aliased(n)} {
+		switch {
+		case e == nil || !s.in(e):
+		case e.deferred:
+			return e
+		case other == nil:
+			other = e
+		}
+	}
+	return other
+}
+
 // reportMissing records in res the select: names that match nothing
 // (NotFound), with up to three close names each (Suggestions).
 func (s *Searcher) reportMissing(snap *snapshot, missing []string, res *Result) {
+	if len(missing) == 0 {
+		return
+	}
 	work := querywork.New(s.opts.MaxQueryWork)
 	for i, n := range missing {
 		missing[i] = text.Echo(n)
