@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -163,30 +162,6 @@ func (s *Searcher) selectOne332(snap *snapshot, n string) *entry {
 		}
 	}
 	return other
-}
-
-// reportMissing records in res the select: names that match nothing
-// (NotFound), with up to three close names each (Suggestions).
-func (s *Searcher) reportMissing(snap *snapshot, missing []string, res *Result) {
-	if len(missing) == 0 {
-		return
-	}
-	work := querywork.New(s.opts.MaxQueryWork)
-	for i, n := range missing {
-		missing[i] = text.Echo(n)
-		sug, complete := snap.suggest(n, s.in, work) // none for a name longer than any tool's
-		if !complete {
-			res.Notes = append(res.Notes, suggestionsCut())
-			break
-		}
-		if len(sug) > 0 {
-			if res.Suggestions == nil {
-				res.Suggestions = map[string][]string{}
-			}
-			res.Suggestions[n] = sug
-		}
-	}
-	res.NotFound = missing
 }
 
 // bareNamed returns the available tools whose bare MCP tool name is name,
