@@ -2,14 +2,18 @@ package toolsearch
 
 import (
 	"cmp"
+	"context"
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf16"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -413,4 +417,68 @@ func TestProfile332MatchesReference(t *testing.T) {
 		}
 	}
 	t.Logf("%d queries agree with the reference", checked)
+}
+
+// TestCC332IndexBranches builds two index versions from the same previous
+// one, as two queries racing on different registry versions do: each must
+// answer as an index built afresh (the vocabulary, which grows its lists
+// in place, is copied for the second).
+func TestCC332IndexBranches(t *testing.T) {
+	var r Registry
+	for _, w := range []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"} {
+		// Enough parts that the vocabulary's lists have room to grow in place.
+		require.NoError(t, r.Register(NewMCPTool("slack", w+"_send", "Send.", nil, nil)))
+	}
+	st := cc332Strategy{}
+	base := st.Index(corpusOf(&r, r.load()))
+	require.NoError(t, r.Register(NewMCPTool("github", "create_issue", "Create.", nil, nil)))
+	snapA := r.load()
+	require.Equal(t, 1, r.Remove("mcp__github__create_issue"))
+	require.NoError(t, r.Register(NewMCPTool("jira", "open_ticket", "Open.", nil, nil)))
+	snapB := r.load()
+	a := base.Update(corpusOf(&r, snapA))
+	b := base.Update(corpusOf(&r, snapB)) // from the same previous index
+	for _, c := range []struct {
+		idx   Index
+		snap  *snapshot
+		query string
+	}{{a, snapA, "issu"}, {b, snapB, "ticke"}, {a, snapA, "ticke"}, {b, snapB, "issu"}, {a, snapA, "sen"}, {b, snapB, "sen"}} {
+		q := Query{Text: c.query, K: -1}
+		got, _, err := c.idx.Rank(context.Background(), q, nil)
+		require.NoError(t, err)
+		want, _, err := st.Index(corpusOf(&r, c.snap)).Rank(context.Background(), q, nil)
+		require.NoError(t, err)
+		slices.SortFunc(got, compareHits)
+		slices.SortFunc(want, compareHits)
+		assert.Equal(t, want, got, "%q", c.query)
+	}
+}
+
+// TestProfile332Concurrent searches with the 2.1.332 profile from several
+// goroutines while a writer changes the registry (run with -race).
+func TestProfile332Concurrent(t *testing.T) {
+	var r Registry
+	for i := range 50 {
+		require.NoError(t, r.Register(NewMCPTool("srv", fmt.Sprintf("tool_%d", i), "Does things.", nil, nil)))
+	}
+	s := NewSearcher(&r, &SearchOptions{Profile: ClaudeCode2_1_332})
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				res, err := s.Search([]string{"tool", "srv", "select:tool_3", "tool_4 things", "+srv tool_1"}[(g+i)%5], 5)
+				assert.NoError(t, err)
+				assert.NotEmpty(t, res.Matches)
+			}
+		}()
+	}
+	for i := range 100 {
+		require.NoError(t, r.Register(NewMCPTool("other", fmt.Sprintf("tool_%d", i), "More.", nil, nil)))
+		if i%3 == 0 {
+			r.Remove(fmt.Sprintf("mcp__other__tool_%d", i))
+		}
+	}
+	wg.Wait()
 }

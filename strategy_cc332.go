@@ -87,14 +87,14 @@ type ccDoc struct {
 // "contains" rules; it only grows, and the index is built afresh when
 // most of it is gone.
 type cc332Index struct {
-	c      *Corpus // the tools, by slot
-	docs   cow.Paged[*ccDoc]
-	post   cow.ShardedMap[[]ccPost]
-	vids   cow.ShardedMap[int32] // a part or coarse part → its vocabulary id
-	vocab  *vocab.Vocabulary
-	named  int // vocabulary entries that are a part or coarse part now
-	vown   *ccVocabOwner
-	pool   *pool[ccScratch]
+	c     *Corpus // the tools, by slot
+	docs  cow.Paged[*ccDoc]
+	post  cow.ShardedMap[[]ccPost]
+	vids  cow.ShardedMap[int32] // a part or coarse part → its vocabulary id
+	vocab *vocab.Vocabulary
+	named int // vocabulary entries that are a part or coarse part now
+	vown  *ccVocabOwner
+	pool  *pool[ccScratch]
 }
 
 // ccVocabOwner is shared by the versions of one index: a vocabulary grows
@@ -127,18 +127,28 @@ type ccToken struct {
 	f   uint8
 }
 
-// cc332Doc returns the tokens of t, each once with all its fields, and
-// the texts its word rules read.
-func cc332Doc(t *Tool) ([]ccToken, *ccDoc) {
+// cc332Doc returns the tokens of e's tool, each once with all its fields,
+// and the texts its word rules read (e's own lowered texts when they are
+// not cut).
+func cc332Doc(e *entry) ([]ccToken, *ccDoc) {
+	t := &e.tool
 	parts, coarse, mcp := nameParts332(t)
+	doc := &ccDoc{}
+	descCut := false
 	desc := t.Description
 	if mcp {
-		if d, cut := text.UTF16Prefix(desc, maxSearchText); cut {
+		var d string
+		if d, descCut = text.UTF16Prefix(desc, maxSearchText); descCut {
 			desc = d + truncatedMark
 		}
 	}
-	hint, _ := text.UTF16Prefix(t.SearchHint, maxSearchText)
-	doc := &ccDoc{desc: text.NewLowered(desc), hint: text.NewLowered(hint)}
+	hint, hintCut := text.UTF16Prefix(t.SearchHint, maxSearchText)
+	if doc.desc = e.desc; descCut {
+		doc.desc = text.NewLowered(desc)
+	}
+	if doc.hint = e.hint; hintCut {
+		doc.hint = text.NewLowered(hint)
+	}
 	var toks []ccToken
 	for _, p := range parts {
 		toks = append(toks, ccToken{p, ccPart})
@@ -196,7 +206,7 @@ func (p *cc332Index) Update(c *Corpus) Index {
 	c.Changes(p.c, func(slot, was, is int) {
 		s := int32(slot)
 		if was >= 0 {
-			toks, _ := cc332Doc(&p.c.tools[was].tool)
+			toks, _ := cc332Doc(p.c.tools[was])
 			for _, tk := range toks {
 				d := at(tk.tok)
 				d.gone = append(d.gone, s)
@@ -205,7 +215,7 @@ func (p *cc332Index) Update(c *Corpus) Index {
 		var doc *ccDoc
 		if is >= 0 {
 			var toks []ccToken
-			toks, doc = cc332Doc(&c.tools[is].tool)
+			toks, doc = cc332Doc(c.tools[is])
 			for _, tk := range toks {
 				d := at(tk.tok)
 				d.join = append(d.join, ccPost{slot: s, f: tk.f})
