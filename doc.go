@@ -131,7 +131,8 @@
 //     Code does; the exact-name form tries the very name before ignoring
 //     case; select: takes a name or alias (deferred tools first), else
 //     every tool, on any server, whose bare MCP tool name it is, and has
-//     no loose match.
+//     no loose match; the names form and the note on an empty query do
+//     not apply (Claude Code 2.1.332 has neither).
 //   - the texts are Claude Code's: the ToolSearch definition (per
 //     [ModelTraits]), announcements already in delta form as a
 //     <system-reminder> user text or a paragraph for a system message
