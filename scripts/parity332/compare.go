@@ -92,6 +92,9 @@ func shapeClass(s *set, q string, o *oracleResult, l *libResult) string {
 		if hintCut(s, t) {
 			return "search hint cut at 4,096 (2.1.332)"
 		}
+		if namesTool(t, l.Matches) {
+			return "query names a tool (library's names form)"
+		}
 		return "ranking: other"
 	}
 	return textClass(o, l)
@@ -141,6 +144,28 @@ func joins(s *set, query string, names []string) bool {
 						return true
 					}
 				}
+			}
+		}
+	}
+	return false
+}
+
+// namesTool reports whether a term of query, its case and the separators
+// "_", "-" and "." aside, is the name, or the MCP tool name, of one of
+// names: the library's names form lists such a tool first.
+func namesTool(query string, names []string) bool {
+	flatten := strings.NewReplacer("_", "", "-", "", ".", "")
+	for _, term := range fields(strings.ToLower(query)) {
+		flat := flatten.Replace(strings.TrimPrefix(term, "+"))
+		for _, n := range names {
+			short := n
+			if rest, ok := strings.CutPrefix(n, "mcp__"); ok {
+				if _, tool, ok := strings.Cut(rest, "__"); ok {
+					short = tool
+				}
+			}
+			if flat != "" && (flat == flatten.Replace(strings.ToLower(short)) || flat == flatten.Replace(strings.ToLower(n))) {
+				return true
 			}
 		}
 	}
