@@ -108,9 +108,42 @@
 // characters and the term taken literally: "c++" does not match "c++ code"
 // (there is no word boundary after "++"). Tools that score 0, and tools
 // without every required term, are left out. [Match.Rules] says which rules
-// fired. The rankings equal Claude Code's ToolSearch on every query of at
-// most 32 terms where no term joins name parts (that rule never fires
-// there); the README lists the other deliberate differences.
+// fired. The rankings equal Claude Code 2.1.89's ToolSearch on every query
+// of at most 32 terms where no term joins name parts (that rule never
+// fires there; 2.1.89 scores every term of a longer query); the README
+// lists the other deliberate differences.
+//
+// # Profiles
+//
+// SearchOptions.Profile names the Claude Code release a Searcher and a
+// Session follow. [ClaudeCode2_1_89], the default, is everything above.
+// [ClaudeCode2_1_332] ranks, selects and speaks as Claude Code 2.1.332
+// does; pick it for Claude models driven as Claude Code drives them today:
+//
+//   - ranking: name parts and "coarse parts", the names whole: an MCP
+//     tool's raw server and tool names (Tool.Server, Tool.MCPName),
+//     lowercased, and their parts split on whitespace, '_' and '.'; any
+//     other tool's name, and its parts as above. Each term adds, besides
+//     the part rules (12/10 equal, else 6/5 contained), 12/10 when a
+//     coarse part equals it, else 4/3 when one contains it (a pasted
+//     create_issue scores 12), and the hint and description rules; no
+//     joined-parts rule. An MCP description is searched up to 4,096 UTF-16
+//     code units, a hint likewise.
+//   - the query is cut to 16,384 UTF-16 code units, then to its first 32
+//     terms (a select: query to its first 64 names), silently, as Claude
+//     Code does; the exact-name form tries the very name before ignoring
+//     case; select: takes a name or alias (deferred tools first), else
+//     every tool, on any server, whose bare MCP tool name it is, and has
+//     no loose match; the names form and the note on an empty query do
+//     not apply (Claude Code 2.1.332 has neither).
+//   - the texts are Claude Code's: the ToolSearch definition (per
+//     [ModelTraits]), announcements already in delta form as a
+//     <system-reminder> user text or a paragraph for a system message
+//     (Announcement.System), the DeferredToolPlaceholder tool before the
+//     last tool of Session.Tools, "Tool loaded." only for models that want
+//     it, the no-match text naming pending and disconnected servers, and
+//     a note naming the loaded tools a query names ("Already available in
+//     this conversation: X. Call it directly.").
 //
 // # Strategies
 //

@@ -211,18 +211,24 @@ func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 		disc = maps.Clone(s.discovered)
 		s.mu.Unlock()
 	}
-	add := func(e *entry, deferLoading bool) {
+	cc332 := s.opts.Search.Profile == ClaudeCode2_1_332
+	add := func(e *entry, deferLoading, discovered bool) {
 		if _, err := e.loadSchema(); err != nil {
 			skipped = append(skipped, err)
 			return
 		}
-		defs = append(defs, definition(e, deferLoading))
+		d := definition(e, deferLoading)
+		if cc332 {
+			d.Description = sentDescription332(e, discovered)
+		}
+		defs = append(defs, d)
 	}
 	for _, e := range snap.pool {
-		if !s.in(e) || on && (e.deferred || e.tool.Name == ToolSearchName || s.opts.CallBridge && e.tool.Name == CallToolName) {
+		if !s.in(e) || on && (e.deferred || e.tool.Name == ToolSearchName || s.opts.CallBridge && e.tool.Name == CallToolName ||
+			cc332 && e.tool.Name == placeholderName) {
 			continue
 		}
-		add(e, false)
+		add(e, false, false)
 	}
 	if !on {
 		return defs, skipped
@@ -231,13 +237,16 @@ func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 	if s.opts.CallBridge {
 		return append(defs, callToolDefinition()), skipped
 	}
+	refs := s.opts.Format == FormatToolReference
 	if len(disc) > 0 {
-		refs := s.opts.Format == FormatToolReference
 		for _, e := range snap.deferred {
 			if _, ok := disc[e.tool.Name]; ok && s.in(e) {
-				add(e, refs)
+				add(e, refs, true)
 			}
 		}
+	}
+	if cc332 && refs {
+		defs = withPlaceholder(defs)
 	}
 	return defs, skipped
 }
@@ -432,6 +441,10 @@ type Announcement struct {
 	// since the last announcement, sorted; for a full announcement Added
 	// is every deferred name.
 	Added, Removed []string
+	// System reports that Text is for a system-role message, a paragraph
+	// of it (ClaudeCode2_1_332, for a model with
+	// ModelTraits.SystemMessages); otherwise Text is a user text.
+	System bool
 }
 
 // Announce returns what to tell the model about the deferred tools in
@@ -470,15 +483,21 @@ func (s *Session) Announce() Announcement {
 	// names is immutable (it belongs to the snapshot's texts), so it is
 	// kept without a copy; non-nil means announced, even if empty.
 	s.announced = names
+	var a Announcement
 	if full {
-		return Announcement{Text: texts.block, Full: true, Added: slices.Clone(names)}
+		a = Announcement{Text: texts.block, Full: true, Added: slices.Clone(names)}
+	} else {
+		if len(prev) == len(names) && (len(names) == 0 || &prev[0] == &names[0]) {
+			return Announcement{} // same texts as last time: nothing changed
+		}
+		added, removed := diffSorted(prev, names)
+		gone, removed := s.whyGone(snap, removed)
+		a = Announcement{Text: deltaText(added, gone), Added: added, Removed: removed}
 	}
-	if len(prev) == len(names) && (len(names) == 0 || &prev[0] == &names[0]) {
-		return Announcement{} // same texts as last time: nothing changed
+	if s.opts.Search.Profile == ClaudeCode2_1_332 {
+		a.Text, a.System = announcement332(a.Added, a.Removed, s.opts.Search.Model)
 	}
-	added, removed := diffSorted(prev, names)
-	gone, removed := s.whyGone(snap, removed)
-	return Announcement{Text: deltaText(added, gone), Added: added, Removed: removed}
+	return a
 }
 
 // whyGone sorts the deferred names that went away since the last

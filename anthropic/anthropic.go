@@ -25,12 +25,13 @@
 //
 // # Errors for the model
 //
-// The toolsearch adapters share one convention: a text for the model is
-// sent as the error's text exactly as toolsearch wrote it, with no prefix,
-// in a tool_result with is_error set. Session.Handle answers a ToolSearch
-// call that cannot be answered that way; send a call refused by
-// toolsearch.Session.CheckCall the same way:
-// ToolResults.Add(anthropic.NewToolResultBlock(block.ID, err.Error(), true)).
+// The toolsearch adapters share one convention: an error reaches the model
+// as toolsearch.ModelText(err), its text written for the model (without
+// the Go package prefix of toolsearch's own errors; any other error's
+// text unchanged), in a tool_result with is_error set. Session.Handle
+// answers a ToolSearch call that cannot be answered that way; send a call
+// refused by toolsearch.Session.CheckCall the same way:
+// ToolResults.Add(anthropic.NewToolResultBlock(block.ID, toolsearch.ModelText(err), true)).
 package tsanthropic
 
 import (
@@ -139,7 +140,7 @@ func (s *Session) Handle(ctx context.Context, block anthropic.ToolUseBlock) (a A
 	}
 	res, err := s.CallContext(ctx, block.Input)
 	if err != nil {
-		return Answer{ToolResult: toolResult(block.ID, []toolsearch.ContentBlock{{Type: "text", Text: err.Error()}}, true)}, true
+		return Answer{ToolResult: toolResult(block.ID, []toolsearch.ContentBlock{{Type: "text", Text: toolsearch.ModelText(err)}}, true)}, true
 	}
 	content, after := res.Content(s.Format())
 	a.ToolResult = toolResult(block.ID, content, false)
@@ -223,7 +224,7 @@ func (r *ToolResults) AddAnswer(a Answer) {
 // results, in the order added, and any other block goes at the end of the
 // message, after the texts of the ToolSearch results. Answer a call
 // refused by toolsearch.Session.CheckCall with
-// Add(anthropic.NewToolResultBlock(id, err.Error(), true)).
+// Add(anthropic.NewToolResultBlock(id, toolsearch.ModelText(err), true)).
 func (r *ToolResults) Add(blocks ...anthropic.ContentBlockParamUnion) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/internal/benchdata"
+	"github.com/toolsearch/toolsearch/benchmarks/internal/benchdata"
 )
 
 // Run the comparison with

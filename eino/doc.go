@@ -29,7 +29,7 @@
 // through Options.CallTool:
 //
 //	reg := &toolsearch.Registry{}
-//	hub, err := mcphub.New(reg, nil) // then hub.Attach(ctx, sessions.Dial("github", client, transport, nil))
+//	hub := mcphub.New(reg, nil) // then hub.Attach(ctx, sessions.Dial("github", client, transport, nil))
 //	mw, err := tseino.New(ctx, &tseino.Options{DynamicTools: tools, Registry: reg, CallTool: hub.CallToolText})
 //
 // The registry's tools are given to the agent when a run starts: a tool a
@@ -40,8 +40,8 @@
 // A ToolSearch call that cannot be answered, and a call to a deferred or
 // registry tool that the Session's CheckCall refuses (unknown tool,
 // arguments that do not match the schema, a server not connected), reach
-// the model as the tool's output, with the error's text exactly as
-// toolsearch wrote it. Eino's tool messages have no error flag, and a tool
+// the model as the tool's output, with toolsearch.ModelText(err): the
+// error's text written for the model, without a Go package prefix. Eino's tool messages have no error flag, and a tool
 // error would end the run. The refused tool does not run.
 //
 // # Schemas

@@ -60,10 +60,7 @@ func ExampleNew() {
 func ExampleNew_mcp() {
 	ctx := context.Background()
 	reg := &toolsearch.Registry{}
-	hub, err := mcphub.New(reg, nil)
-	if err != nil {
-		panic(err)
-	}
+	hub := mcphub.New(reg, nil)
 	// A server attached with tsmcpsdk or tsmcpgo; an in-memory one here.
 	if err := hub.Attach(ctx, mcphub.Server{Name: "weather", Open: func(context.Context, *mcphub.Link) (mcphub.Conn, error) {
 		return weather{}, nil

@@ -75,11 +75,10 @@ func connectMCP(t *testing.T, ws *weatherServer, name string) (reg *toolsearch.R
 	t.Helper()
 	reg = &toolsearch.Registry{}
 	counts := make(chan int, 16)
-	hub, err := mcphub.New(reg, &mcphub.Options{
+	hub = mcphub.New(reg, &mcphub.Options{
 		OnError:  func(server string, err error) { t.Errorf("server %s: %v", server, err) },
 		OnListed: func(_ string, n int) { counts <- n },
 	})
-	require.NoError(t, err)
 	require.NoError(t, hub.Attach(context.Background(), mcphub.Server{Name: name, Open: func(_ context.Context, l *mcphub.Link) (mcphub.Conn, error) {
 		ws.mu.Lock()
 		ws.link = l

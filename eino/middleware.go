@@ -76,8 +76,8 @@ type Options struct {
 //     to a registry tool with Session.CheckCall before it runs.
 //
 // A ToolSearch call that cannot be answered, and a call that CheckCall
-// refuses, reach the model as the tool's output, with the error text as
-// toolsearch wrote it: eino's tool messages have no error flag.
+// refuses, reach the model as the tool's output, with
+// toolsearch.ModelText(err): eino's tool messages have no error flag.
 //
 // The middleware is safe for concurrent use: each run has its own
 // Session.
@@ -97,6 +97,12 @@ func New(ctx context.Context, opts *Options) (adk.ChatModelAgentMiddleware, erro
 		callTool:   cfg.CallTool,
 		onError:    cfg.OnError,
 	}
+	// The Genkit adapter's New has the same loop, on purpose: what the two
+	// share is the shape (convert, refuse a duplicate, defer, register into
+	// the given registry or a new one), while every step reads the
+	// framework's own tool type (Info(ctx) here, Definition there). Sharing
+	// it would take an exported generic helper in the root module, an API
+	// for two callers of separately versioned modules, to save twenty lines.
 	tools := make([]toolsearch.Tool, 0, len(cfg.DynamicTools))
 	for i, bt := range cfg.DynamicTools {
 		if bt == nil {
@@ -362,7 +368,7 @@ func (m *middleware) check(ctx context.Context, name, args string) (checked stri
 	}
 	call, err := r.session.CheckCall(name, json.RawMessage(args))
 	if err != nil {
-		return "", err.Error(), false
+		return "", toolsearch.ModelText(err), false
 	}
 	return string(call.Arguments), "", true
 }

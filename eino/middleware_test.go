@@ -227,7 +227,7 @@ func TestAgentRefusalText(t *testing.T) {
 	_, want := s.CheckCall("send_email", json.RawMessage(`{"to":"bob@example.com"}`))
 	require.Error(t, want)
 	out := toolOutputs(msgs)
-	assert.Equal(t, []string{want.Error()}, out["send_email"])
+	assert.Equal(t, []string{toolsearch.ModelText(want)}, out["send_email"])
 	assert.Equal(t, []string{found, answer(context.Background(), s, json.RawMessage(`{"query":7}`))}, out["ToolSearch"])
 }
 

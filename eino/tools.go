@@ -49,7 +49,7 @@ func (t *bridgeTool) InvokableRun(ctx context.Context, args string, opts ...tool
 	}
 	call, err := r.session.CheckCall(toolsearch.CallToolName, json.RawMessage(args))
 	if err != nil {
-		return err.Error(), nil
+		return toolsearch.ModelText(err), nil
 	}
 	if bt, ok := t.m.dynamic[call.Tool.Name]; ok {
 		return runTool(ctx, bt, string(call.Arguments), opts...)
@@ -139,7 +139,7 @@ func checkFormat(opts *toolsearch.SessionOptions) error {
 func answer(ctx context.Context, s *toolsearch.Session, args json.RawMessage) string {
 	res, err := s.CallContext(ctx, args)
 	if err != nil {
-		return err.Error()
+		return toolsearch.ModelText(err)
 	}
 	content, after := res.Content(s.Format())
 	texts := make([]string, 0, len(content)+len(after))

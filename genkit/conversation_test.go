@@ -223,7 +223,7 @@ func TestGenerateChecksCalls(t *testing.T) {
 	require.Error(t, refusal)
 	_, hint := s.CheckCall("get_alerts", json.RawMessage(`{"region":7}`))
 	require.Error(t, hint)
-	assert.Equal(t, []string{refusal.Error()}, out["send_email"])
+	assert.Equal(t, []string{toolsearch.ModelText(refusal)}, out["send_email"])
 	assert.Contains(t, refusal.Error(), "do not match its schema")
 	assert.Equal(t, []string{hint.Error()}, out["get_alerts"])
 	assert.Contains(t, hint.Error(), "ToolSearch", "an undiscovered tool with bad arguments gets the hint to load its schema")

@@ -31,7 +31,7 @@
 // through Options.CallTool:
 //
 //	reg := &toolsearch.Registry{}
-//	hub, err := mcphub.New(reg, nil) // then hub.Attach(ctx, sessions.Dial("github", client, transport, nil))
+//	hub := mcphub.New(reg, nil) // then hub.Attach(ctx, sessions.Dial("github", client, transport, nil))
 //	deferred, err := tsgenkit.New(&tsgenkit.Options{DynamicTools: tools, Registry: reg,
 //		CallTool: func(ctx context.Context, name string, args json.RawMessage) (any, error) {
 //			return hub.CallToolText(ctx, name, args)
@@ -44,8 +44,9 @@
 // # Errors reaching the model
 //
 // A ToolSearch call that cannot be answered, and a call that CheckCall
-// refuses, reach the model as the tool's output, with the error's text
-// exactly as toolsearch wrote it: Genkit's tool responses have no error
+// refuses, reach the model as the tool's output, with
+// toolsearch.ModelText(err), the error's text written for the model
+// without a Go package prefix: Genkit's tool responses have no error
 // flag, and a tool error would end Generate. The refused tool does not
 // run.
 //

@@ -45,8 +45,7 @@ func TestGenerateMCPTools(t *testing.T) {
 	ctx := context.Background()
 	ws := &weatherServer{}
 	reg := &toolsearch.Registry{}
-	servers, err := mcphub.New(reg, &mcphub.Options{OnError: func(server string, err error) { t.Errorf("server %s: %v", server, err) }})
-	require.NoError(t, err)
+	servers := mcphub.New(reg, &mcphub.Options{OnError: func(server string, err error) { t.Errorf("server %s: %v", server, err) }})
 	require.NoError(t, servers.Attach(ctx, mcphub.Server{Name: "weather", Open: func(context.Context, *mcphub.Link) (mcphub.Conn, error) { return ws, nil }}))
 	defer servers.Close("weather")
 

@@ -74,6 +74,12 @@ func New(opts *Options) (*Tools, error) {
 		cfg = *opts
 	}
 	t := &Tools{dynamic: map[string]ai.Tool{}, defs: map[string]*ai.ToolDefinition{}, callTool: cfg.CallTool, onError: cfg.OnError}
+	// The eino adapter's New has the same loop, on purpose: what the two
+	// share is the shape (convert, refuse a duplicate, defer, register into
+	// the given registry or a new one), while every step reads the
+	// framework's own tool type (Definition here, Info(ctx) there). Sharing
+	// it would take an exported generic helper in the root module, an API
+	// for two callers of separately versioned modules, to save twenty lines.
 	tools := make([]toolsearch.Tool, 0, len(cfg.DynamicTools))
 	for i, at := range cfg.DynamicTools {
 		if at == nil {
@@ -240,7 +246,7 @@ func (c *Conversation) tools() ([]ai.ToolRef, map[string]bool, error) {
 		refs = append(refs, c.tool(name, rt.Description, func(ctx context.Context, args json.RawMessage) (*ai.MultipartToolResponse, error) {
 			call, err := c.s.CheckCall(name, args)
 			if err != nil {
-				return &ai.MultipartToolResponse{Output: err.Error()}, nil
+				return &ai.MultipartToolResponse{Output: toolsearch.ModelText(err)}, nil
 			}
 			return c.run(ctx, name, call.Arguments)
 		}))
@@ -298,7 +304,7 @@ func (c *Conversation) search(ctx context.Context, args json.RawMessage) (*ai.Mu
 func answer(ctx context.Context, s *toolsearch.Session, args json.RawMessage) string {
 	res, err := s.CallContext(ctx, args)
 	if err != nil {
-		return err.Error()
+		return toolsearch.ModelText(err)
 	}
 	content, after := res.Content(s.Format())
 	texts := make([]string, 0, len(content)+len(after))
@@ -313,7 +319,7 @@ func answer(ctx context.Context, s *toolsearch.Session, args json.RawMessage) st
 func (c *Conversation) bridge(ctx context.Context, args json.RawMessage) (*ai.MultipartToolResponse, error) {
 	call, err := c.s.CheckCall(toolsearch.CallToolName, args)
 	if err != nil {
-		return &ai.MultipartToolResponse{Output: err.Error()}, nil
+		return &ai.MultipartToolResponse{Output: toolsearch.ModelText(err)}, nil
 	}
 	return c.run(ctx, call.Tool.Name, call.Arguments)
 }

@@ -35,10 +35,7 @@ func weatherClient() *client.Client {
 func ExampleClient() {
 	ctx := context.Background()
 	reg := &toolsearch.Registry{}
-	hub, err := mcphub.New(reg, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
+	hub := mcphub.New(reg, nil)
 	// Several servers given to one Attach are started in parallel.
 	if err := hub.Attach(ctx, tsmcpgo.Client("weather", weatherClient(), nil)); err != nil {
 		log.Fatal(err)
@@ -79,7 +76,7 @@ func ExampleErrorResult() {
 // program that passes it on to an MCP client of its own.
 func ExampleCallToolResult() {
 	ctx := context.Background()
-	hub, _ := mcphub.New(nil, nil)
+	hub := mcphub.New(nil, nil)
 	if err := hub.Attach(ctx, tsmcpgo.Client("weather", weatherClient(), nil)); err != nil {
 		log.Fatal(err)
 	}

@@ -7,6 +7,7 @@ package tsmcpgo_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -336,12 +337,29 @@ func TestErrorResultIsTheModelsText(t *testing.T) {
 		require.Error(t, err)
 		b, jerr := json.Marshal(tsmcpgo.ErrorResult(err))
 		require.NoError(t, jerr)
-		want, _ := json.Marshal(map[string]any{"content": []map[string]string{{"type": "text", "text": err.Error()}}, "isError": true})
+		want, _ := json.Marshal(map[string]any{"content": []map[string]string{{"type": "text", "text": toolsearch.ModelText(err)}}, "isError": true})
 		assert.JSONEq(t, string(want), string(b), "call %s", call.name)
 		assert.False(t, strings.HasPrefix(err.Error(), "Error"), "no prefix is added to the text")
 	}
 	_, err = servers.CallTool(context.Background(), "mcp__mem__nope", nil)
 	require.ErrorIs(t, err, toolsearch.ErrUnknownTool)
+	unknown := err
 	_, err = servers.CallTool(context.Background(), "mcp__gone__tool0", nil)
 	require.ErrorIs(t, err, toolsearch.ErrUnknownTool)
+
+	// The text is toolsearch.ModelText's: the package's own errors without
+	// their Go prefix, a server's or a user's words as they are.
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{unknown, `call "mcp__mem__nope": unknown tool: not a tool of an MCP server`},
+		{toolsearch.ErrLimit, "limit exceeded"},
+		{errors.New("toolsearch: the server's own words"), "toolsearch: the server's own words"},
+	} {
+		b, jerr := json.Marshal(tsmcpgo.ErrorResult(tt.err))
+		require.NoError(t, jerr)
+		want, _ := json.Marshal(map[string]any{"content": []map[string]string{{"type": "text", "text": tt.want}}, "isError": true})
+		assert.JSONEq(t, string(want), string(b), "ErrorResult(%q)", tt.err)
+	}
 }

@@ -5,7 +5,7 @@
 // status, close) and routes tool calls; this package supplies mcp-go's
 // side, a Conn over one *client.Client.
 //
-//	hub, err := mcphub.New(reg, nil)
+//	hub := mcphub.New(reg, nil)
 //	c, err := client.NewStdioMCPClient("npx", nil, "-y", "@modelcontextprotocol/server-memory")
 //	err = hub.Attach(ctx, tsmcpgo.Client("memory", c, nil))
 //	res, err := hub.CallTool(ctx, "mcp__memory__read_graph", nil)
@@ -25,10 +25,10 @@
 //
 // # Errors for the model
 //
-// The toolsearch adapters share one convention: a text for the model (a
-// call refused by toolsearch.Session.CheckCall, for example) is sent as the
-// error's text exactly as toolsearch wrote it, with the provider's error
-// flag set. For MCP that flag is isError: ErrorResult builds that result.
+// The toolsearch adapters share one convention: an error for the model (a
+// call refused by toolsearch.Session.CheckCall, for example) is sent as
+// toolsearch.ModelText(err), its text written for the model, with the
+// provider's error flag set. For MCP that flag is isError: ErrorResult builds that result.
 //
 // # Limits of mcp-go v1.2
 //
@@ -84,11 +84,13 @@ func Tool(server string, t mcp.Tool) (toolsearch.Tool, error) {
 	return toolsearch.NewMCPTool(server, t.Name, t.Description, schema, meta), nil
 }
 
-// ErrorResult returns err as an MCP tool result for the model: err.Error()
-// as the only text content, with isError set. Use it for a call refused by
-// toolsearch.Session.CheckCall, whose error text is written for the model.
+// ErrorResult returns err as an MCP tool result for the model:
+// toolsearch.ModelText(err) as the only text content, with isError set.
+// Use it for a call refused by toolsearch.Session.CheckCall, whose error
+// text is written for the model, and for an error of mcphub.Hub.CallTool;
+// any other error's text is sent as it is.
 func ErrorResult(err error) *mcp.CallToolResult {
-	return mcp.NewToolResultError(err.Error())
+	return mcp.NewToolResultError(toolsearch.ModelText(err))
 }
 
 // CallToolResult converts r, a result of mcphub.Hub.CallTool, into

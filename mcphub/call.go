@@ -22,11 +22,11 @@ import (
 func (h *Hub) CallTool(ctx context.Context, name string, args json.RawMessage) (*Result, error) {
 	t, ok := h.reg.Lookup(name)
 	if !ok || t.Server == "" {
-		return nil, fmt.Errorf("call %q: %w: not a tool of an MCP server", name, toolsearch.ErrUnknownTool)
+		return nil, &unknownTool{name, "not a tool of an MCP server"}
 	}
 	l, conn := h.lookup(t.Server)
 	if conn == nil {
-		return nil, fmt.Errorf("call %q: %w: server %q is not attached", name, toolsearch.ErrUnknownTool, t.Server)
+		return nil, &unknownTool{name, fmt.Sprintf("server %q is not attached", t.Server)}
 	}
 	res, err := conn.CallTool(ctx, t.MCPName, args)
 	if err != nil {
@@ -40,6 +40,18 @@ func (h *Hub) CallTool(ctx context.Context, name string, args json.RawMessage) (
 	}
 	return res, nil
 }
+
+// unknownTool is CallTool's error for a name no attached server owns. It
+// wraps toolsearch.ErrUnknownTool, and its text says so without the Go
+// package prefix (call "x": unknown tool: why): an adapter's ErrorResult
+// sends it to the model as it is.
+type unknownTool struct{ name, why string }
+
+func (e *unknownTool) Error() string {
+	return fmt.Sprintf("call %q: %s: %s", e.name, toolsearch.ModelText(toolsearch.ErrUnknownTool), e.why)
+}
+
+func (e *unknownTool) Unwrap() error { return toolsearch.ErrUnknownTool }
 
 // CallToolText calls the tool as CallTool does and returns its result as
 // one text (see Result.Text), for agent frameworks whose tool output is a

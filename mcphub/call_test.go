@@ -26,10 +26,30 @@ func TestCallToolRoutesToTheServerThatOwnsTheTool(t *testing.T) {
 	}
 	_, err := h.CallTool(ctx, "mcp__other__echo", nil)
 	require.ErrorIs(t, err, toolsearch.ErrUnknownTool)
-	assert.EqualError(t, err, `call "mcp__other__echo": toolsearch: unknown tool: not a tool of an MCP server`)
+	assert.EqualError(t, err, `call "mcp__other__echo": unknown tool: not a tool of an MCP server`)
 	require.NoError(t, h.Close("sdk"))
 	_, err = h.CallTool(ctx, "mcp__sdk__echo", nil)
-	assert.EqualError(t, err, `call "mcp__sdk__echo": toolsearch: unknown tool: server "sdk" is not attached`)
+	require.ErrorIs(t, err, toolsearch.ErrUnknownTool)
+	assert.EqualError(t, err, `call "mcp__sdk__echo": unknown tool: server "sdk" is not attached`)
+}
+
+// TestCallToolErrorsForTheModel: CallTool's errors reach a model through
+// an adapter's ErrorResult (toolsearch.ModelText): its own carry no Go
+// package prefix, and a server's error keeps its own words, even words
+// that look like a prefix.
+func TestCallToolErrorsForTheModel(t *testing.T) {
+	h := newHub(t, nil)
+	ctx := context.Background()
+	f := newFake("srv", "echo")
+	f.call = func(context.Context, string, json.RawMessage) (*mcphub.Result, error) {
+		return nil, errors.New("toolsearch: the server's own words")
+	}
+	require.NoError(t, h.Attach(ctx, f.server()))
+	_, err := h.CallTool(ctx, "mcp__srv__echo", nil)
+	assert.Equal(t, `call "mcp__srv__echo": toolsearch: the server's own words`, toolsearch.ModelText(err))
+	_, err = h.CallTool(ctx, "mcp__srv__nope", nil)
+	assert.Equal(t, `call "mcp__srv__nope": unknown tool: not a tool of an MCP server`, toolsearch.ModelText(err))
+	assert.NotContains(t, toolsearch.ModelText(err), "toolsearch:")
 }
 
 func TestCallToolKeepsIsErrorAndEveryBlock(t *testing.T) {

@@ -12,10 +12,10 @@
 // The package depends on the standard library and toolsearch only, so that
 // both adapters, versioned separately, build on one versioned core.
 //
-//	hub, err := mcphub.New(reg, nil)
+//	hub := mcphub.New(reg, nil)
 //	var sdk tsmcpsdk.Sessions
 //	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, sdk.ClientOptions(nil))
-//	err = hub.Attach(ctx, // started together
+//	err := hub.Attach(ctx, // started together
 //		sdk.Dial("github", client, githubTransport, nil),
 //		tsmcpgo.Client("memory", memoryClient, nil))
 //	res, err := hub.CallTool(ctx, "mcp__memory__read_graph", nil) // routed to the memory server

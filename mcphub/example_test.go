@@ -32,12 +32,9 @@ func (memory) Close() error               { return nil }
 func Example() {
 	ctx := context.Background()
 	reg := &toolsearch.Registry{}
-	hub, err := mcphub.New(reg, &mcphub.Options{
+	hub := mcphub.New(reg, &mcphub.Options{
 		OnStatus: func(server string, st toolsearch.ServerStatus) { fmt.Println(server, st) },
 	})
-	if err != nil {
-		log.Fatal(err)
-	}
 	server := mcphub.Server{Name: "memory", Open: func(context.Context, *mcphub.Link) (mcphub.Conn, error) {
 		return memory{tools: []string{"read_graph", "add_note"}}, nil
 	}}

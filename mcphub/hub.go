@@ -18,8 +18,9 @@ const (
 	defaultPingInterval = 15 * time.Second
 )
 
-// Options configure a Hub. A nil *Options means the defaults; a zero field
-// means its default; a negative number or duration is an error of New.
+// Options configure a Hub. A nil *Options means the defaults; a zero or
+// negative number or duration means that field's default. Turning
+// something off is a field of its own (NoPing).
 type Options struct {
 	// ListTimeout bounds each listing of a server's tools, all pages
 	// together: the first one in Attach, the ones after tools/list_changed
@@ -78,9 +79,8 @@ type Hub struct {
 }
 
 // New returns a Hub that keeps its servers' tools in reg (nil: a new,
-// empty Registry). opts is copied; nil means the defaults. A negative
-// field of opts is an error.
-func New(reg *toolsearch.Registry, opts *Options) (*Hub, error) {
+// empty Registry). opts is copied; nil means the defaults.
+func New(reg *toolsearch.Registry, opts *Options) *Hub {
 	h := &Hub{reg: reg, names: map[string]*Link{}}
 	if h.reg == nil {
 		h.reg = &toolsearch.Registry{}
@@ -89,33 +89,16 @@ func New(reg *toolsearch.Registry, opts *Options) (*Hub, error) {
 		h.opts = *opts
 	}
 	o := &h.opts
-	var bad []error
-	for _, f := range []struct {
-		name     string
-		negative bool
-	}{
-		{"ListTimeout", o.ListTimeout < 0},
-		{"MaxListPages", o.MaxListPages < 0},
-		{"MaxListTools", o.MaxListTools < 0},
-		{"PingInterval", o.PingInterval < 0},
-	} {
-		if f.negative {
-			bad = append(bad, fmt.Errorf("mcphub: Options.%s is negative (zero means the default)", f.name))
-		}
-	}
-	if err := errors.Join(bad...); err != nil {
-		return nil, err
-	}
-	o.ListTimeout = cmpOr(o.ListTimeout, defaultListTimeout)
-	o.MaxListPages = cmpOr(o.MaxListPages, defaultMaxListPages)
-	o.MaxListTools = cmpOr(o.MaxListTools, defaultMaxListTools)
-	o.PingInterval = cmpOr(o.PingInterval, defaultPingInterval)
-	return h, nil
+	o.ListTimeout = orDefault(o.ListTimeout, defaultListTimeout)
+	o.MaxListPages = orDefault(o.MaxListPages, defaultMaxListPages)
+	o.MaxListTools = orDefault(o.MaxListTools, defaultMaxListTools)
+	o.PingInterval = orDefault(o.PingInterval, defaultPingInterval)
+	return h
 }
 
-func cmpOr[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
+// orDefault returns v, or def when v is zero or negative.
+func orDefault[T int | time.Duration](v, def T) T {
+	if v <= 0 {
 		return def
 	}
 	return v

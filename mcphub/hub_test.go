@@ -96,9 +96,7 @@ func (e *events) options() *mcphub.Options {
 
 func newHub(t *testing.T, opts *mcphub.Options) *mcphub.Hub {
 	t.Helper()
-	h, err := mcphub.New(nil, opts)
-	require.NoError(t, err)
-	return h
+	return mcphub.New(nil, opts)
 }
 
 // offered returns the names of the tools the registry offers (those of
@@ -127,25 +125,22 @@ func within(t *testing.T, what string, f func()) {
 	}
 }
 
-func TestNewRefusesNegativeOptions(t *testing.T) {
-	for _, tt := range []struct {
-		field string
-		opts  mcphub.Options
-	}{
-		{"ListTimeout", mcphub.Options{ListTimeout: -time.Second}},
-		{"MaxListPages", mcphub.Options{MaxListPages: -1}},
-		{"MaxListTools", mcphub.Options{MaxListTools: -1}},
-		{"PingInterval", mcphub.Options{PingInterval: -1}},
-	} {
-		t.Run(tt.field, func(t *testing.T) {
-			_, err := mcphub.New(nil, &tt.opts)
-			require.Error(t, err)
-			assert.Equal(t, "mcphub: Options."+tt.field+" is negative (zero means the default)", err.Error())
-		})
-	}
-	h, err := mcphub.New(nil, nil)
-	require.NoError(t, err, "nil options are the defaults")
+func TestNewNilMeansDefaults(t *testing.T) {
+	h := mcphub.New(nil, nil)
 	assert.NotNil(t, h.Registry(), "a nil registry is a new one")
+}
+
+func TestNegativeOptionsWork(t *testing.T) {
+	// Negative limits are the defaults (internal test: which ones), so a
+	// hub with every one negative lists and pings a server as usual.
+	ev := newEvents()
+	opts := ev.options()
+	opts.ListTimeout, opts.MaxListPages, opts.MaxListTools, opts.PingInterval = -time.Second, -1, -1, -time.Second
+	h := mcphub.New(nil, opts)
+	require.NoError(t, h.Attach(context.Background(), newFake("a", "x", "y").server()))
+	defer h.Close("a")
+	assert.Equal(t, []string{"a:pending", "a:listed 2", "a:connected"}, ev.Events())
+	assert.Equal(t, []string{"mcp__a__x", "mcp__a__y"}, offered(h.Registry()))
 }
 
 func TestNewCopiesTheOptions(t *testing.T) {

@@ -33,10 +33,7 @@ func weatherServer(ctx context.Context) mcp.Transport {
 func ExampleSessions_Dial() {
 	ctx := context.Background()
 	reg := &toolsearch.Registry{}
-	hub, err := mcphub.New(reg, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
+	hub := mcphub.New(reg, nil)
 	var sessions tsmcpsdk.Sessions
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, sessions.ClientOptions(nil))
 	// Several servers given to one Attach are started in parallel.
@@ -79,7 +76,7 @@ func ExampleErrorResult() {
 // program that passes it on to an MCP client of its own.
 func ExampleCallToolResult() {
 	ctx := context.Background()
-	hub, _ := mcphub.New(nil, nil)
+	hub := mcphub.New(nil, nil)
 	var sessions tsmcpsdk.Sessions
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, sessions.ClientOptions(nil))
 	if err := hub.Attach(ctx, sessions.Dial("weather", client, weatherServer(ctx), nil)); err != nil {

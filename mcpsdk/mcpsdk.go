@@ -5,10 +5,10 @@
 // pings, status, close) and routes tool calls; this package supplies the
 // SDK's side, a Conn over one *mcp.ClientSession.
 //
-//	hub, err := mcphub.New(reg, nil)
+//	hub := mcphub.New(reg, nil)
 //	var sessions tsmcpsdk.Sessions
 //	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, sessions.ClientOptions(nil))
-//	err = hub.Attach(ctx, sessions.Dial("everything", client, transport, nil))
+//	err := hub.Attach(ctx, sessions.Dial("everything", client, transport, nil))
 //	res, err := hub.CallTool(ctx, "mcp__everything__echo", args)
 //
 // The SDK delivers notifications/tools/list_changed to the Client's
@@ -20,10 +20,10 @@
 //
 // # Errors for the model
 //
-// The toolsearch adapters share one convention: a text for the model (a
-// call refused by toolsearch.Session.CheckCall, for example) is sent as the
-// error's text exactly as toolsearch wrote it, with the provider's error
-// flag set. For MCP that flag is isError: ErrorResult builds that result.
+// The toolsearch adapters share one convention: an error for the model (a
+// call refused by toolsearch.Session.CheckCall, for example) is sent as
+// toolsearch.ModelText(err), its text written for the model, with the
+// provider's error flag set. For MCP that flag is isError: ErrorResult builds that result.
 //
 // The package is named tsmcpsdk so that it never collides with the SDK's
 // package mcp; import it as
@@ -67,11 +67,13 @@ func Tool(server string, t *mcp.Tool) (toolsearch.Tool, error) {
 	return toolsearch.NewMCPTool(server, t.Name, t.Description, schema, t.Meta), nil
 }
 
-// ErrorResult returns err as an MCP tool result for the model: err.Error()
-// as the only text content, with isError set. Use it for a call refused by
-// toolsearch.Session.CheckCall, whose error text is written for the model.
+// ErrorResult returns err as an MCP tool result for the model:
+// toolsearch.ModelText(err) as the only text content, with isError set.
+// Use it for a call refused by toolsearch.Session.CheckCall, whose error
+// text is written for the model, and for an error of mcphub.Hub.CallTool;
+// any other error's text is sent as it is.
 func ErrorResult(err error) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, IsError: true}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: toolsearch.ModelText(err)}}, IsError: true}
 }
 
 // CallToolResult converts r, a result of mcphub.Hub.CallTool, into the

@@ -56,8 +56,7 @@ func TestAttachNPMServersTogether(t *testing.T) {
 	servers := npmServers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	hub, err := mcphub.New(nil, nil)
-	require.NoError(t, err)
+	hub := mcphub.New(nil, nil)
 	var sessions tsmcpsdk.Sessions
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, sessions.ClientOptions(nil))
 	list := servers(&sessions, client)
@@ -86,10 +85,8 @@ func BenchmarkAttachNPMServers(b *testing.B) {
 			b.ReportAllocs()
 			ctx := context.Background()
 			for b.Loop() {
-				hub, err := mcphub.New(nil, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
+				hub := mcphub.New(nil, nil)
+				var err error
 				var sessions tsmcpsdk.Sessions
 				client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, sessions.ClientOptions(nil))
 				list := servers(&sessions, client)

@@ -61,7 +61,7 @@ var (
 )
 
 // EmbedderOptions are the settings of an [Embedder]. The zero value gives
-// the defaults.
+// the defaults; a zero or negative number means that field's default.
 type EmbedderOptions struct {
 	// BaseURL is the API's base URL, for example
 	// "http://localhost:11434/v1/" for Ollama or "http://localhost:8000/v1/"
@@ -71,7 +71,7 @@ type EmbedderOptions struct {
 	// APIKey is sent as the bearer token. "" means the OPENAI_API_KEY
 	// environment variable, else none (local servers need none).
 	APIKey string
-	// Dimensions is the length of the vectors. 0 means the default length
+	// Dimensions is the length of the vectors. 0 or less means the default length
 	// of OpenAI's models: 1536 for text-embedding-3-small and
 	// text-embedding-ada-002, 3072 for text-embedding-3-large. For any
 	// other model it is required.
@@ -82,10 +82,10 @@ type EmbedderOptions struct {
 	// refuses it for the others). Without it the server must return
 	// vectors of length Dimensions.
 	SendDimensions bool
-	// MaxBatchTexts is the most texts sent in one request; 0 means 2048,
+	// MaxBatchTexts is the most texts sent in one request; 0 or less means 2048,
 	// the API's limit.
 	MaxBatchTexts int
-	// MaxBatchBytes is the most bytes of text sent in one request; 0 means
+	// MaxBatchBytes is the most bytes of text sent in one request; 0 or less means
 	// 300,000, which keeps a request within the API's 300,000 tokens (a
 	// token is at least one byte). A text longer than this cannot be
 	// embedded.
@@ -94,7 +94,7 @@ type EmbedderOptions struct {
 	// with status 408, 409, 429 or 5xx, or without a response, is tried
 	// again after a wait (the server's Retry-After or Retry-After-Ms when
 	// given, up to a minute; else 0.5 s, 1 s, 2 s … up to 8 s, with
-	// jitter). 0 means 4; 1 means no retry.
+	// jitter). 0 or less means 4; 1 means no retry.
 	MaxAttempts int
 	// Sleep waits d between attempts, returning early with ctx's error
 	// when ctx is done. nil means a timer; tests set it to record the
@@ -136,11 +136,7 @@ func NewEmbedder(model string, opts *EmbedderOptions) (*Embedder, error) {
 	if model == "" {
 		return nil, errors.New("tsopenai: NewEmbedder: the model name is empty")
 	}
-	if o.Dimensions < 0 || o.MaxBatchTexts < 0 || o.MaxBatchBytes < 0 || o.MaxAttempts < 0 {
-		return nil, fmt.Errorf("tsopenai: NewEmbedder: negative Dimensions (%d), MaxBatchTexts (%d), MaxBatchBytes (%d) or MaxAttempts (%d)",
-			o.Dimensions, o.MaxBatchTexts, o.MaxBatchBytes, o.MaxAttempts)
-	}
-	dims := cmp.Or(o.Dimensions, nativeDimensions[model])
+	dims := orDefault(o.Dimensions, nativeDimensions[model])
 	if dims == 0 {
 		return nil, fmt.Errorf("tsopenai: NewEmbedder: set Dimensions to the length of %q's vectors", model)
 	}
@@ -167,11 +163,19 @@ func NewEmbedder(model string, opts *EmbedderOptions) (*Embedder, error) {
 		identity:    fmt.Sprintf("%s dimensions=%d base_url=%s", model, dims, u),
 		dims:        dims,
 		sendDims:    o.SendDimensions,
-		maxTexts:    cmp.Or(o.MaxBatchTexts, defaultMaxBatchTexts),
-		maxBytes:    cmp.Or(o.MaxBatchBytes, defaultMaxBatchBytes),
-		maxAttempts: cmp.Or(o.MaxAttempts, defaultMaxAttempts),
+		maxTexts:    orDefault(o.MaxBatchTexts, defaultMaxBatchTexts),
+		maxBytes:    orDefault(o.MaxBatchBytes, defaultMaxBatchBytes),
+		maxAttempts: orDefault(o.MaxAttempts, defaultMaxAttempts),
 		sleep:       o.Sleep,
 	}, nil
+}
+
+// orDefault returns v, or def when v is zero or negative.
+func orDefault(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // Model identifies the vectors: the model, the dimension and the base URL

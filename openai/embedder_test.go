@@ -11,6 +11,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -470,12 +471,39 @@ func TestNewEmbedder(t *testing.T) {
 	}{
 		{"", nil, "tsopenai: NewEmbedder: the model name is empty"},
 		{"nomic-embed-text", nil, `tsopenai: NewEmbedder: set Dimensions to the length of "nomic-embed-text"'s vectors`},
-		{"m", &tsopenai.EmbedderOptions{Dimensions: -1}, "tsopenai: NewEmbedder: negative Dimensions (-1), MaxBatchTexts (0), MaxBatchBytes (0) or MaxAttempts (0)"},
+		{"m", &tsopenai.EmbedderOptions{Dimensions: -1}, `tsopenai: NewEmbedder: set Dimensions to the length of "m"'s vectors`},
 		{"m", &tsopenai.EmbedderOptions{Dimensions: 2, BaseURL: "localhost:11434"}, `tsopenai: NewEmbedder: base URL "localhost:11434" is not an absolute URL`},
 	} {
 		_, err := tsopenai.NewEmbedder(bad.model, bad.opts)
 		assert.EqualError(t, err, bad.want)
 	}
+}
+
+// TestNegativeOptionsMeanTheDefault sets each number of EmbedderOptions,
+// one at a time, to -1: NewEmbedder must resolve it to the same default as
+// a zero field. A field added later is covered too.
+func TestNegativeOptionsMeanTheDefault(t *testing.T) {
+	const model = "text-embedding-3-small"
+	def, err := tsopenai.NewEmbedder(model, nil)
+	require.NoError(t, err)
+	assert.Equal(t, [4]int{1536, 2048, 300_000, 4}, tsopenai.Settings(def), "the documented defaults")
+	typ := reflect.TypeFor[tsopenai.EmbedderOptions]()
+	numbers := 0
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		if f.Type.Kind() != reflect.Int {
+			continue
+		}
+		numbers++
+		t.Run(f.Name, func(t *testing.T) {
+			var o tsopenai.EmbedderOptions
+			reflect.ValueOf(&o).Elem().Field(i).SetInt(-1)
+			e, err := tsopenai.NewEmbedder(model, &o)
+			require.NoError(t, err)
+			assert.Equal(t, tsopenai.Settings(def), tsopenai.Settings(e), "EmbedderOptions.%s = -1 must mean its default", f.Name)
+		})
+	}
+	require.Equal(t, 4, numbers, "the numeric fields of EmbedderOptions")
 }
 
 // Without an API key (and OPENAI_API_KEY unset) no Authorization header

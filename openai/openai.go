@@ -23,15 +23,18 @@
 //
 // # Errors for the model
 //
-// The toolsearch adapters share one convention: a text for the model is
-// sent as the error's text exactly as toolsearch wrote it, with no prefix.
+// The toolsearch adapters share one convention: an error reaches the model
+// as toolsearch.ModelText(err), its text written for the model (without
+// the Go package prefix of toolsearch's own errors; any other error's
+// text unchanged).
 // Neither OpenAI API has an error flag for tool output, so the text is the
 // output itself: a ToolSearch call that cannot be answered gets it as the
 // role "tool" message (Chat Completions) or, since a tool_search_output
 // item holds tools and no text, as a user message after an empty
 // tool_search_output (Responses). Send a call refused by
-// toolsearch.Session.CheckCall the same way: openai.ToolMessage(err.Error(),
-// call.ID), or a function_call_output whose output is err.Error().
+// toolsearch.Session.CheckCall the same way:
+// openai.ToolMessage(toolsearch.ModelText(err), call.ID), or a
+// function_call_output whose output is toolsearch.ModelText(err).
 package tsopenai
 
 import (
@@ -179,7 +182,7 @@ func (s *ChatSession) Handle(ctx context.Context, call openai.ChatCompletionMess
 	}
 	res, err := s.CallContext(ctx, json.RawMessage(call.Function.Arguments))
 	if err != nil {
-		return openai.ToolMessage(err.Error(), call.ID), true
+		return openai.ToolMessage(toolsearch.ModelText(err), call.ID), true
 	}
 	content, after := res.Content(s.Format())
 	texts := make([]string, 0, len(content)+len(after))
@@ -320,7 +323,7 @@ func (s *ResponsesSession) Handle(ctx context.Context, item responses.ResponseOu
 	}
 	res, err := s.CallContext(ctx, args)
 	if err != nil {
-		a.Items = append(a.Items, responses.ResponseInputItemParamOfMessage(err.Error(), responses.EasyInputMessageRoleUser))
+		a.Items = append(a.Items, responses.ResponseInputItemParamOfMessage(toolsearch.ModelText(err), responses.EasyInputMessageRoleUser))
 		return a, true
 	}
 	for _, m := range res.Matches {

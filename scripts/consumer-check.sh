@@ -178,8 +178,8 @@ import (
 )
 
 func main() {
-	if _, err := mcphub.New(nil, nil); err != nil {
-		panic(err)
+	if mcphub.New(nil, nil).Registry() == nil {
+		panic("no registry")
 	}
 	var sessions tsmcpsdk.Sessions
 	_ = mcp.NewClient(&mcp.Implementation{Name: "consumer", Version: "0"}, sessions.ClientOptions(nil))
@@ -202,14 +202,18 @@ func main() {
 }
 EOF2
 
-# 2. Every example program, copied out.
-example examples/quickstart
-example anthropic/examples/agent anthropic
-example openai/examples/agent openai
-example eino/examples/agent eino
-example genkit/examples/agent genkit
-example mcpsdk/examples/inmemory mcpsdk
-example mcpgo/examples/inprocess mcpgo
+# 2. Every example program, copied out: the root's (examples/*) with the
+# root only, and each adapter's (ADAPTER/examples/*) with that adapter.
+# The directories are listed, not named here, so that a new example is
+# checked too.
+for d in "$repo"/examples/*/ "$repo"/*/examples/*/; do
+  rel=${d#"$repo"/}
+  rel=${rel%/}
+  case $rel in
+    examples/*) example "$rel" ;;
+    *) example "$rel" "${rel%%/*}" ;;
+  esac
+done
 
 # 3. The root and every adapter but genkit in one module; servers of both
 # MCP adapters in one hub, whose CallTool routes to either.
@@ -239,10 +243,7 @@ var entryPoints = []any{tsanthropic.NewSession, tsanthropic.ToolParam, tsopenai.
 
 func main() {
 	ctx := context.Background()
-	hub, err := mcphub.New(nil, nil)
-	if err != nil {
-		panic(err)
-	}
+	hub := mcphub.New(nil, nil)
 	sdkServer := mcp.NewServer(&mcp.Implementation{Name: "sdk", Version: "1"}, nil)
 	sdkServer.AddTool(&mcp.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

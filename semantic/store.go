@@ -57,12 +57,12 @@ var (
 )
 
 // FileStoreOptions are the settings of a [FileStore]. The zero value
-// gives the defaults.
+// gives the defaults; a zero or negative number means its default.
 type FileStoreOptions struct {
 	// MaxVectors bounds the number of vectors kept: when a Put would
 	// exceed it, the vector used (got or put) least recently is dropped,
-	// and a file holding more keeps its most recently used ones. 0 means
-	// 100,000 (about 600 MB in memory and on disk at 1536 dimensions,
+	// and a file holding more keeps its most recently used ones. 0 or
+	// less means 100,000 (about 600 MB in memory and on disk at 1536 dimensions,
 	// 150 MB at 384).
 	MaxVectors int
 }
@@ -117,11 +117,11 @@ func OpenFileStore(path, model string, dims int, opts *FileStoreOptions) (*FileS
 	if opts != nil {
 		o = *opts
 	}
-	if o.MaxVectors < 0 {
-		return nil, fmt.Errorf("semantic: open %s: MaxVectors %d is negative", path, o.MaxVectors)
+	if o.MaxVectors <= 0 {
+		o.MaxVectors = defaultMaxVectors
 	}
 	s := &FileStore{
-		path: path, model: model, dims: dims, max: cmp.Or(o.MaxVectors, defaultMaxVectors),
+		path: path, model: model, dims: dims, max: o.MaxVectors,
 		lru: list.New(), byKey: map[Key]*list.Element{},
 	}
 	f, err := os.Open(path)

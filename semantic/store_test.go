@@ -164,8 +164,11 @@ func TestOpenFileStoreArguments(t *testing.T) {
 	assert.ErrorContains(t, err, "dimension 0 is not between 1 and 65536")
 	_, err = OpenFileStore(filepath.Join(dir, "v"), string(make([]byte, 5000)), 3, nil)
 	assert.ErrorContains(t, err, "model identity of 5000 bytes is over 4096")
-	_, err = OpenFileStore(filepath.Join(dir, "v"), "m", 3, &FileStoreOptions{MaxVectors: -1})
-	assert.ErrorContains(t, err, "MaxVectors -1 is negative")
+	for _, n := range []int{0, -1} {
+		s, err := OpenFileStore(filepath.Join(dir, "v"), "m", 3, &FileStoreOptions{MaxVectors: n})
+		require.NoError(t, err)
+		assert.Equal(t, defaultMaxVectors, s.max, "MaxVectors %d means the default", n)
+	}
 	_, err = OpenFileStore(dir, "m", 3, nil)
 	assert.EqualError(t, err, "semantic: open vector file: "+dir+" is not a regular file")
 }

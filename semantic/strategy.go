@@ -31,8 +31,8 @@ const (
 )
 
 // Options are the settings of a semantic [Strategy]. A nil *Options means
-// the defaults; a zero field means that field's default. Options are
-// copied.
+// the defaults; a zero or negative number or duration means that field's
+// default. Options are copied.
 type Options struct {
 	// Store keeps the tools' vectors across restarts: a tool whose vector
 	// it holds is not embedded again, and every vector embedded is put
@@ -47,12 +47,12 @@ type Options struct {
 	// background work. Default 256.
 	BatchSize int
 	// Weight is the embedding ranking's largest share of a tool's score,
-	// in [0, 1]: its share for a query none of whose words any tool has; a
+	// at most 1: its share for a query none of whose words any tool has; a
 	// query whose words match a tool well leaves it less (see Strategy,
-	// Fusion). 0 means the default, 0.8. 1 ranks by the embedding alone,
-	// the hybrid ranking ignored (a required word still filters): what the
-	// model does by itself. Measure another weight on your own tools and
-	// model with toolsearch eval --vectors --semantic-weight.
+	// Fusion). 0 or less means the default, 0.8. 1 ranks by the embedding
+	// alone, the hybrid ranking ignored (a required word still filters):
+	// what the model does by itself. Measure another weight on your own
+	// tools and model with toolsearch eval --vectors --semantic-weight.
 	Weight float64
 	// OnError, if set, is called with each failure of the background
 	// work: a batch the Embedder failed (it is tried again after a wait
@@ -180,8 +180,8 @@ type Strategy struct {
 }
 
 // New returns a semantic Strategy over emb. opts may be nil. It fails
-// when emb is nil, its Dimensions is not between 1 and 65536, or an
-// option is negative.
+// when emb is nil, its Dimensions is not between 1 and 65536, or
+// Options.Weight is over 1 (or NaN).
 func New(emb Embedder, opts *Options) (*Strategy, error) {
 	if emb == nil {
 		return nil, errors.New("semantic: New: the Embedder is nil")
@@ -194,19 +194,16 @@ func New(emb Embedder, opts *Options) (*Strategy, error) {
 	if dims <= 0 || dims > maxDims {
 		return nil, fmt.Errorf("semantic: New: the Embedder's dimension %d is not between 1 and %d", dims, maxDims)
 	}
-	if o.QueryTimeout < 0 || o.BatchSize < 0 {
-		return nil, fmt.Errorf("semantic: New: negative QueryTimeout (%v) or BatchSize (%d)", o.QueryTimeout, o.BatchSize)
+	if !(o.Weight <= 1) {
+		return nil, fmt.Errorf("semantic: New: Weight %v is over 1", o.Weight)
 	}
-	if !(o.Weight >= 0 && o.Weight <= 1) {
-		return nil, fmt.Errorf("semantic: New: Weight %v is not in [0, 1]", o.Weight)
-	}
-	if o.Weight == 0 {
+	if o.Weight <= 0 {
 		o.Weight = defaultWeight
 	}
-	if o.QueryTimeout == 0 {
+	if o.QueryTimeout <= 0 {
 		o.QueryTimeout = defaultQueryTimeout
 	}
-	if o.BatchSize == 0 {
+	if o.BatchSize <= 0 {
 		o.BatchSize = defaultBatchSize
 	}
 	s := &Strategy{

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -499,8 +500,12 @@ func TestNew(t *testing.T) {
 	assert.ErrorContains(t, err, "Embedder is nil")
 	_, err = New(&hashEmbedder{dims: 0}, nil)
 	assert.ErrorContains(t, err, "dimension 0")
-	_, err = New(&hashEmbedder{dims: 8}, &Options{BatchSize: -1})
-	assert.ErrorContains(t, err, "negative")
+	for _, w := range []float64{1.5, math.NaN()} {
+		_, err = New(&hashEmbedder{dims: 8}, &Options{Weight: w})
+		assert.ErrorContains(t, err, "is over 1", "Weight %v", w)
+	}
+	_, err = New(&hashEmbedder{dims: 8}, &Options{Weight: 1})
+	assert.NoError(t, err, "Weight 1: the embedding ranking alone")
 	st, err := New(&hashEmbedder{dims: 8}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "semantic", st.Name())
@@ -509,6 +514,39 @@ func TestNew(t *testing.T) {
 	assert.Equal(t, toolsearch.HybridStrategy().Input().MaxTerms, in.MaxTerms)
 	assert.Equal(t, defaultQueryTimeout, st.opts.QueryTimeout)
 	assert.Equal(t, defaultBatchSize, st.opts.BatchSize)
+	assert.Equal(t, defaultWeight, st.opts.Weight)
+}
+
+// TestNegativeOptionsMeanTheDefault sets each number and duration of
+// Options, one at a time, to -1: New must resolve it to the same default
+// as a zero field. A field added later is covered too.
+func TestNegativeOptionsMeanTheDefault(t *testing.T) {
+	def, err := New(&hashEmbedder{dims: 8}, nil)
+	require.NoError(t, err)
+	typ := reflect.TypeFor[Options]()
+	numbers := 0
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		var set func(reflect.Value)
+		switch f.Type.Kind() {
+		case reflect.Int, reflect.Int64:
+			set = func(v reflect.Value) { v.SetInt(-1) }
+		case reflect.Float64:
+			set = func(v reflect.Value) { v.SetFloat(-1) }
+		default:
+			continue
+		}
+		numbers++
+		t.Run(f.Name, func(t *testing.T) {
+			var o Options
+			set(reflect.ValueOf(&o).Elem().Field(i))
+			st, err := New(&hashEmbedder{dims: 8}, &o)
+			require.NoError(t, err)
+			assert.Equal(t, reflect.ValueOf(def.opts).Field(i).Interface(), reflect.ValueOf(st.opts).Field(i).Interface(),
+				"Options.%s = -1 must mean its default", f.Name)
+		})
+	}
+	require.Equal(t, 3, numbers, "the numeric fields of Options")
 }
 
 func TestToolText(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
@@ -49,4 +50,21 @@ func ExampleToolCall_responses() {
 	fmt.Println(string(body))
 	// Output:
 	// {"created_at":1,"id":"resp_1","model":"scripted","object":"response","output":[{"arguments":{"query":"forecast"},"call_id":"call_1","execution":"client","id":"ts_call_1","status":"completed","type":"tool_search_call"}],"status":"completed"}
+}
+
+func ExampleDemoCatalog() {
+	tools, err := toolsearch.ParseCatalog(toolsearchtest.DemoCatalog())
+	if err != nil {
+		log.Fatal(err)
+	}
+	reg, err := toolsearch.NewRegistry(nil, tools...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := toolsearch.NewSearcher(reg, nil).Search("+slack send message", 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(tools), "tools;", res.Matches[0].Name)
+	// Output: 579 tools; mcp__slack__send_message
 }

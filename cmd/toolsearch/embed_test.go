@@ -136,7 +136,7 @@ func TestEvalVectorsMissing(t *testing.T) {
 	assert.Contains(t, stdout, "semantic tools     2  queries      1  Recall@1 0.0000  Recall@5 1.0000", "weight 1: the embedding ranking alone, both tools")
 	code, _, stderr = runCmd(t, "eval", "--strategy", "semantic", "--vectors", out, "--semantic-weight", "1.5", other)
 	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, "Weight 1.5 is not in [0, 1]")
+	assert.Contains(t, stderr, "Weight 1.5 is over 1")
 
 	code, _, stderr = runCmd(t, "eval", "--strategy", "semantic", other)
 	assert.Equal(t, 2, code)

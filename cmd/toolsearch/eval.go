@@ -105,7 +105,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	split := fs.String("split", "", "evaluate only the `even` or odd-numbered queries (0-based), for tune/held-out checks")
 	limit := inputLimit(fs)
 	vectors := fs.String("vectors", "", "vectors `file` written by toolsearch embed, for the semantic strategy (offline)")
-	weight := fs.Float64("semantic-weight", 0, "the semantic strategy's largest `weight` of the embedding ranking, in [0, 1]; 0: its default; 1: the embedding ranking alone")
+	weight := fs.Float64("semantic-weight", 0, "the semantic strategy's largest `weight` of the embedding ranking, at most 1; 0 or less: its default; 1: the embedding ranking alone")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ import (
 	"strings"
 
 	"github.com/toolsearch/toolsearch"
-	"github.com/toolsearch/toolsearch/internal/demo"
+	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
 func main() {
@@ -243,7 +243,7 @@ const sendArgs = `{"channel_id":"C0OPS","text":"deploy done"}`
 
 // run plays every scenario, writing the log to w.
 func run(w io.Writer) (*transcript, error) {
-	tools, err := toolsearch.ParseCatalog(demo.Catalog)
+	tools, err := toolsearch.ParseCatalog(toolsearchtest.DemoCatalog())
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/toolsearch/toolsearch/internal/wiretest"
+	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/output.golden")
@@ -19,7 +19,7 @@ func TestRunOutput(t *testing.T) {
 	var out bytes.Buffer
 	_, err := run(&out)
 	require.NoError(t, err)
-	wiretest.GoldenText(t, *update, "output.golden", out.Bytes())
+	toolsearchtest.Golden(t, "testdata/output.golden", out.Bytes(), *update)
 }
 
 // With the bridge on, the serialized tools are identical on every turn;

@@ -105,7 +105,7 @@ func run(ctx context.Context, w io.Writer, client anthropic.Client) error {
 					continue
 				}
 				if _, err := session.CheckCall(use.Name, use.Input); err != nil {
-					results.Add(anthropic.NewToolResultBlock(use.ID, err.Error(), true))
+					results.Add(anthropic.NewToolResultBlock(use.ID, toolsearch.ModelText(err), true))
 					continue
 				}
 				// Run the tool; a real agent would dispatch to the MCP server.

@@ -171,7 +171,7 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg *gateway.Conf
 	problems := map[string][]string{} // of the last listing
 	pending := map[string][]string{}  // of the listing in progress
 	listed := map[string]int{}
-	pool, err := gateway.NewPool(reg, gateway.PoolHooks{
+	pool := gateway.NewPool(reg, gateway.PoolHooks{
 		Error: func(server string, err error) {
 			mu.Lock()
 			pending[server] = append(pending[server], strings.ReplaceAll(err.Error(), "\n", "; "))
@@ -184,10 +184,7 @@ func connectAll(ctx context.Context, reg *toolsearch.Registry, cfg *gateway.Conf
 			mu.Unlock()
 		},
 		Status: func(string, toolsearch.ServerStatus) {},
-	}, timeout, -1)
-	if err != nil {
-		panic(err) // the timeout was checked: it is positive
-	}
+	}, timeout, 0, true)
 
 	life, kill := context.WithCancel(ctx)
 	rows := make([]serverReport, len(cfg.Names))

@@ -28,7 +28,7 @@ func (s *session) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	tc, err := s.ts.CheckCall(req.Params.Name, req.Params.Arguments)
 	if err != nil {
 		s.g.set.Metrics.call("", "refused", 0)
-		return errorResult(err.Error()), nil
+		return errorResult(toolsearch.ModelText(err)), nil
 	}
 	return s.g.forward(ctx, req, tc)
 }
@@ -42,7 +42,7 @@ func (s *session) toolSearch(ctx context.Context, args json.RawMessage) *mcp.Cal
 	res, err := s.ts.CallContext(ctx, args)
 	s.g.set.Metrics.search(time.Since(start), err)
 	if err != nil {
-		return errorResult(err.Error())
+		return errorResult(toolsearch.ModelText(err))
 	}
 	res.Notes = append(res.Notes, s.g.heldNotes(s.scope)...)
 	content, after := res.Content(s.ts.Format())
@@ -83,7 +83,7 @@ func (g *Gateway) forward(ctx context.Context, req *mcp.CallToolRequest, tc *too
 		}
 	}
 	g.mu.Lock()
-	timeout := time.Duration(cmpOr(g.cfg.Options.CallTimeout, Duration(60*time.Second)))
+	timeout := time.Duration(orDefault(g.cfg.Options.CallTimeout, Duration(60*time.Second)))
 	g.mu.Unlock()
 	cctx, cancel := context.WithTimeoutCause(ctx, timeout, errCallTimeout)
 	defer cancel()

@@ -28,7 +28,8 @@ import (
 // Version is the gateway's version, sent as its MCP implementation version.
 const Version = "0.1.0"
 
-// Settings configure a Gateway. Zero fields mean their defaults.
+// Settings configure a Gateway. A zero or negative number or duration
+// means that field's default.
 type Settings struct {
 	// Logger receives the structured log; default slog.Default().
 	Logger *slog.Logger
@@ -58,23 +59,23 @@ type Settings struct {
 }
 
 func (s *Settings) defaults() {
-	s.Logger = cmpOr(s.Logger, slog.Default())
-	s.StartupWait = cmpOr(s.StartupWait, 10*time.Second)
-	s.RetryMin = cmpOr(s.RetryMin, time.Second)
-	s.RetryMax = cmpOr(s.RetryMax, 60*time.Second)
-	s.PingInterval = cmpOr(s.PingInterval, 15*time.Second)
-	s.MaxResultBytes = cmpOr(s.MaxResultBytes, 8<<20)
-	s.ProgressInterval = cmpOr(s.ProgressInterval, 50*time.Millisecond)
-	s.RateLimit = cmpOr(s.RateLimit, 50)
-	s.RateBurst = cmpOr(s.RateBurst, 100)
-	s.MaxSessions = cmpOr(s.MaxSessions, 4096)
+	if s.Logger == nil {
+		s.Logger = slog.Default()
+	}
+	s.StartupWait = orDefault(s.StartupWait, 10*time.Second)
+	s.RetryMin = orDefault(s.RetryMin, time.Second)
+	s.RetryMax = orDefault(s.RetryMax, 60*time.Second)
+	s.PingInterval = orDefault(s.PingInterval, 15*time.Second)
+	s.MaxResultBytes = orDefault(s.MaxResultBytes, 8<<20)
+	s.ProgressInterval = orDefault(s.ProgressInterval, 50*time.Millisecond)
+	s.RateLimit = orDefault(s.RateLimit, 50)
+	s.RateBurst = orDefault(s.RateBurst, 100)
+	s.MaxSessions = orDefault(s.MaxSessions, 4096)
 }
 
-// cmpOr is cmp.Or for values whose zero means "default" (including nil
-// pointers).
-func cmpOr[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
+// orDefault returns v, or def when v is zero or negative.
+func orDefault[T int | int64 | float64 | time.Duration | Duration](v, def T) T {
+	if v <= 0 {
 		return def
 	}
 	return v
@@ -127,15 +128,12 @@ func New(cfg *Config, state *StateFile, set Settings) (*Gateway, error) {
 		startup: make(chan struct{}), kick: make(chan struct{}, 1)}
 	g.searchBase = toolsearch.NewSearcher(g.public, &toolsearch.SearchOptions{Strategy: strategy}).ToolDefinition().Description
 	g.life, g.stop = context.WithCancel(context.Background())
-	g.pool, err = NewPool(g.staging, PoolHooks{
+	g.pool = NewPool(g.staging, PoolHooks{
 		Listed:   g.listed,
 		Status:   g.syncStatus,
 		Error:    func(server string, err error) { g.log.Warn("upstream problem", "server", server, "err", err) },
 		Progress: g.progress.forward,
-	}, time.Duration(cmpOr(cfg.Options.ConnectTimeout, Duration(30*time.Second))), set.PingInterval)
-	if err != nil {
-		return nil, err
-	}
+	}, time.Duration(orDefault(cfg.Options.ConnectTimeout, Duration(30*time.Second))), set.PingInterval, false)
 	g.progress.interval = set.ProgressInterval
 	return g, nil
 }

@@ -29,7 +29,8 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.ReadCloser, out io.Write
 	return s.srv.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
 }
 
-// HTTPSettings configure the HTTP listener. Zero fields mean defaults.
+// HTTPSettings configure the HTTP listener. A zero or negative number or
+// duration means that field's default.
 type HTTPSettings struct {
 	// Tokens, if set, are required on every MCP request and on /metrics;
 	// each token's sessions see only its tools.
@@ -45,11 +46,15 @@ type HTTPSettings struct {
 	SessionIdle time.Duration
 }
 
+func (hs *HTTPSettings) defaults() {
+	hs.MaxRequestBytes = orDefault(hs.MaxRequestBytes, 1<<20)
+	hs.SessionIdle = orDefault(hs.SessionIdle, 30*time.Minute)
+}
+
 // Handler returns the HTTP handler: MCP over Streamable HTTP at /mcp,
 // /healthz, and /metrics when metrics are set.
 func (g *Gateway) Handler(hs HTTPSettings) http.Handler {
-	hs.MaxRequestBytes = cmpOr(hs.MaxRequestBytes, 1<<20)
-	hs.SessionIdle = cmpOr(hs.SessionIdle, 30*time.Minute)
+	hs.defaults()
 	probe := mcp.NewServer(&mcp.Implementation{Name: "toolsearch-mcp", Version: Version}, nil)
 	sdk := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		if s, ok := r.Context().Value(sessionKey{}).(*session); ok {

@@ -72,21 +72,18 @@ type sdkPool struct {
 }
 
 // NewPool returns the pool that lists into staging, bounding each listing
-// by listTimeout and pinging every server each pingInterval. Zero for
-// either means the hub's default (30 and 15 seconds); a negative
-// pingInterval turns pinging off, and a negative listTimeout is an error.
-func NewPool(staging *toolsearch.Registry, h PoolHooks, listTimeout, pingInterval time.Duration) (Pool, error) {
-	hub, err := mcphub.New(staging, &mcphub.Options{
+// by listTimeout and pinging every server each pingInterval, or never with
+// noPing. A zero or negative duration means the hub's default (30 and 15
+// seconds).
+func NewPool(staging *toolsearch.Registry, h PoolHooks, listTimeout, pingInterval time.Duration, noPing bool) Pool {
+	hub := mcphub.New(staging, &mcphub.Options{
 		ListTimeout:  listTimeout,
-		PingInterval: max(pingInterval, 0),
-		NoPing:       pingInterval < 0,
+		PingInterval: pingInterval,
+		NoPing:       noPing,
 		OnError:      h.Error,
 		OnStatus:     h.Status,
 		OnListed:     h.Listed,
 	})
-	if err != nil {
-		return nil, err
-	}
 	p := &sdkPool{hub: hub}
 	opts := p.sessions.ClientOptions(&mcp.ClientOptions{
 		ProgressNotificationHandler: func(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
@@ -96,7 +93,7 @@ func NewPool(staging *toolsearch.Registry, h PoolHooks, listTimeout, pingInterva
 		},
 	})
 	p.client = mcp.NewClient(&mcp.Implementation{Name: "toolsearch-mcp", Version: Version}, opts)
-	return p, nil
+	return p
 }
 
 func (p *sdkPool) Connect(ctx context.Context, server string, t mcp.Transport) error {

@@ -51,7 +51,7 @@ func (g *Gateway) keep(ctx context.Context, u *upstream, first *sync.WaitGroup) 
 	for attempt := 1; ; attempt++ {
 		g.mu.Lock()
 		sc := u.cfg
-		timeout := time.Duration(cmpOr(g.cfg.Options.ConnectTimeout, Duration(30*time.Second)))
+		timeout := time.Duration(orDefault(g.cfg.Options.ConnectTimeout, Duration(30*time.Second)))
 		g.mu.Unlock()
 		start := time.Now()
 		err := Connect(ctx, g.pool, u.name, sc, timeout)

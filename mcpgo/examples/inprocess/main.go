@@ -42,13 +42,10 @@ func run(ctx context.Context, w io.Writer) error {
 
 	reg := &toolsearch.Registry{}
 	listed := make(chan int, 10)
-	hub, err := mcphub.New(reg, &mcphub.Options{
+	hub := mcphub.New(reg, &mcphub.Options{
 		OnListed: func(server string, n int) { listed <- n },
 		OnError:  func(server string, err error) { fmt.Fprintln(os.Stderr, server+":", err) },
 	})
-	if err != nil {
-		return err
-	}
 	if err := hub.Attach(ctx, tsmcpgo.Client("weather", c, nil)); err != nil {
 		return err
 	}

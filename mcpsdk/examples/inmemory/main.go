@@ -38,13 +38,10 @@ func run(ctx context.Context, w io.Writer) error {
 
 	reg := &toolsearch.Registry{}
 	listed := make(chan int, 10)
-	hub, err := mcphub.New(reg, &mcphub.Options{
+	hub := mcphub.New(reg, &mcphub.Options{
 		OnListed: func(server string, n int) { listed <- n },
 		OnError:  func(server string, err error) { fmt.Fprintln(os.Stderr, server+":", err) },
 	})
-	if err != nil {
-		return err
-	}
 	var sessions tsmcpsdk.Sessions
 	client := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "1"}, sessions.ClientOptions(nil))
 	if err := hub.Attach(ctx, sessions.Dial("weather", client, clientSide, nil)); err != nil {
