@@ -543,8 +543,8 @@ func batchOne(s *toolsearch.Searcher, field string, i int, raw json.RawMessage, 
 	r.NotFound, r.Notes = res.NotFound, res.Notes
 	if texts {
 		content, after := res.Content(toolsearch.FormatToolReference)
-		if len(res.Matches) == 0 && len(content) == 1 {
-			r.Content = content[0].Text
+		if len(res.Matches) == 0 && len(content) > 0 {
+			r.Content = content[0].Text // the no-match text; notes follow it inside the tool result
 		}
 		for _, b := range after {
 			r.After = append(r.After, b.Text)
