@@ -51,9 +51,8 @@ func TestSearchFormats(t *testing.T) {
 	code, out, _ = runCmd(t, "search", "--format", "anthropic", "select:WebFetch,Nope")
 	require.Equal(t, 0, code)
 	assert.JSONEq(t, `{"role":"user","content":[
-		{"type":"tool_result","tool_use_id":"toolu_01","content":[{"type":"tool_reference","tool_name":"WebFetch"}]},
-		{"type":"text","text":"Tool loaded."},
-		{"type":"text","text":"No tool named Nope."}]}`, out, "the tool_result holds only references; the texts follow it")
+		{"type":"tool_result","tool_use_id":"toolu_01","content":[{"type":"tool_reference","tool_name":"WebFetch"},{"type":"text","text":"No tool named \"Nope\"."}]},
+		{"type":"text","text":"Tool loaded."}]}`, out, "the tool_result holds the references and the notes; only Tool loaded. follows it")
 
 	code, out, _ = runCmd(t, "search", "--format", "anthropic", "zzzz")
 	require.Equal(t, 0, code)
