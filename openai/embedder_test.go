@@ -503,7 +503,7 @@ func TestNegativeOptionsMeanTheDefault(t *testing.T) {
 			assert.Equal(t, tsopenai.Settings(def), tsopenai.Settings(e), "EmbedderOptions.%s = -1 must mean its default", f.Name)
 		})
 	}
-	require.Equal(t, 4, numbers, "the numeric fields of EmbedderOptions")
+	require.Equal(t, 5, numbers, "the numeric fields of EmbedderOptions")
 }
 
 // Without an API key (and OPENAI_API_KEY unset) no Authorization header
