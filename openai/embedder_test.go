@@ -486,7 +486,7 @@ func TestNegativeOptionsMeanTheDefault(t *testing.T) {
 	const model = "text-embedding-3-small"
 	def, err := tsopenai.NewEmbedder(model, nil)
 	require.NoError(t, err)
-	assert.Equal(t, [4]int{1536, 2048, 300_000, 4}, tsopenai.Settings(def), "the documented defaults")
+	assert.Equal(t, [5]int{1536, 2048, 300_000, 4, 0}, tsopenai.Settings(def), "the documented defaults (a response bound of 0: from the request)")
 	typ := reflect.TypeFor[tsopenai.EmbedderOptions]()
 	numbers := 0
 	for i := range typ.NumField() {
