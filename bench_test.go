@@ -131,20 +131,29 @@ func BenchmarkSearch(b *testing.B) {
 			return qs
 		}},
 	}
-	for _, sh := range shapes {
-		for _, n := range benchSizes {
-			b.Run(sh.name+"/"+sizeName(n), func(b *testing.B) {
-				s := toolsearch.NewSearcher(benchRegistry(b, n), nil)
-				qs := sh.queries(d.Catalog(n))
-				b.ReportAllocs()
-				i := 0
-				for b.Loop() {
-					if _, err := s.Search(qs[i%len(qs)], 5); err != nil {
-						b.Fatal(err)
+	// The default profile's shapes by name alone, then those of
+	// ClaudeCode2_1_332 (its own index, built before the timing starts).
+	for _, p := range []toolsearch.Profile{toolsearch.ClaudeCode2_1_89, toolsearch.ClaudeCode2_1_332} {
+		prefix := ""
+		if p != toolsearch.ClaudeCode2_1_89 {
+			prefix = p.String() + "/"
+		}
+		for _, sh := range shapes {
+			for _, n := range benchSizes {
+				b.Run(prefix+sh.name+"/"+sizeName(n), func(b *testing.B) {
+					s := toolsearch.NewSearcher(benchRegistry(b, n), &toolsearch.SearchOptions{Profile: p})
+					s.Prepare()
+					qs := sh.queries(d.Catalog(n))
+					b.ReportAllocs()
+					i := 0
+					for b.Loop() {
+						if _, err := s.Search(qs[i%len(qs)], 5); err != nil {
+							b.Fatal(err)
+						}
+						i++
 					}
-					i++
-				}
-			})
+				})
+			}
 		}
 	}
 }

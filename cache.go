@@ -28,15 +28,25 @@ type memo[T any] struct {
 // memoState is a memo's value for one snapshot, and until it is made the
 // state it replaced in the memo.
 type memoState[T any] struct {
-	snap *snapshot
-	prev *memoState[T] // nil once made
-	once sync.Once
-	val  T
+	snap   *snapshot
+	prev   *memoState[T] // nil once made
+	once   sync.Once
+	val    T
+	failed atomic.Bool // build panicked: there is no value
 }
 
-// get returns the value for snap, made by build on first use.
+// get returns the value for snap, made by build on first use. A build
+// that panics leaves no value: the panic goes on up its caller's stack,
+// and the callers that were waiting for it build the value again
+// themselves (from no prev).
 func (m *memo[T]) get(snap *snapshot, build func(snap *snapshot, prev T) T) T {
-	return m.state(snap).made(build)
+	for {
+		st := m.state(snap)
+		if v, ok := st.made(build); ok {
+			return v
+		}
+		m.cur.CompareAndSwap(st, nil)
+	}
 }
 
 // state returns the memo's state for snap, storing a new one (whose prev
@@ -58,15 +68,24 @@ func (m *memo[T]) state(snap *snapshot) *memoState[T] {
 
 // made returns the state's value, making it with build (after the values
 // before it that are not made yet) if no caller has; a make in progress
-// is waited for.
-func (s *memoState[T]) made(build func(snap *snapshot, prev T) T) T {
+// is waited for. ok is false when the build panicked: there is no value.
+func (s *memoState[T]) made(build func(snap *snapshot, prev T) T) (val T, ok bool) {
 	s.once.Do(func() {
 		var prev T
 		if s.prev != nil {
-			prev = s.prev.made(build)
+			if p, ok := s.prev.made(build); ok {
+				prev = p
+			}
 		}
+		done := false
+		defer func() {
+			s.prev = nil // so that a memo never pins a chain of old snapshots
+			if !done {
+				s.failed.Store(true)
+			}
+		}()
 		s.val = build(s.snap, prev)
-		s.prev = nil // so that a memo never pins a chain of old snapshots
+		done = true
 	})
-	return s.val
+	return s.val, !s.failed.Load()
 }

@@ -158,7 +158,9 @@ func TestMemoPrevWhenOvertaken(t *testing.T) {
 	st := r.m.state(r.s2) // stored, not made yet
 	assert.Equal(t, "v2", r.m.get(r.s2, r.build), "the caller that overtook")
 	assert.Equal(t, "v1", r.prevOf[r.s2])
-	assert.Equal(t, "v2", st.made(r.build), "the caller that stored the state")
+	v, ok := st.made(r.build)
+	assert.True(t, ok)
+	assert.Equal(t, "v2", v, "the caller that stored the state")
 	assert.Equal(t, 1, r.made[r.s2], "the value is made once")
 }
 
@@ -170,7 +172,9 @@ func TestMemoPrevMadeForTheNext(t *testing.T) {
 	assert.Equal(t, "v3", r.m.get(r.s3, r.build))
 	assert.Equal(t, "v2", r.prevOf[r.s3], "prev of the newer snapshot's value")
 	assert.Equal(t, "v1", r.prevOf[r.s2], "prev of the value made for the newer one")
-	assert.Equal(t, "v2", st.made(r.build), "the caller that stored the state")
+	v, ok := st.made(r.build)
+	assert.True(t, ok)
+	assert.Equal(t, "v2", v, "the caller that stored the state")
 	assert.Equal(t, 1, r.made[r.s2], "the value is made once")
 }
 

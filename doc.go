@@ -50,8 +50,9 @@
 //     reported in Result.NotFound, with up to three close names each in
 //     Result.Suggestions (for mcp__server__tool, the server's tools whose
 //     names share a word with tool first). max_results does not apply.
-//  2. exact name — the query, trimmed and lowercased, is a tool's
-//     lowercased name: that tool alone, a deferred one first.
+//  2. exact name — the query, trimmed, is a tool's name, case included:
+//     that tool alone; else, lowercased, it is a tool's lowercased name:
+//     that tool alone, a deferred one first.
 //  3. MCP prefix — the lowercased query starts with "mcp__" and has more:
 //     the deferred tools whose lowercased names start with it, in pool
 //     order, up to max_results. If there are none, the next form answers.
@@ -69,9 +70,11 @@
 //     An empty query finds nothing, with a note saying what to send.
 //
 // Names that differ only in case (Read, read, READ) are all kept. The
-// exact-name form returns the first of them in pool order (READ, since
-// byte order puts uppercase first), deferred first, as Claude Code does;
-// select: finds each by its exact name, and a name that matches several of
+// exact-name form returns the one the query spells, case included (read
+// for "read"), as Claude Code 2.1.332 does; for a query that spells none
+// of them (rEaD) the first of them in pool order (READ, since byte order
+// puts uppercase first), deferred first. select: finds each by its exact
+// name, and a name that matches several of
 // them only ignoring case (select:rEaD) is not found, with them (up to
 // three) as its suggestions, so the model can pick one.
 //
@@ -105,9 +108,42 @@
 // characters and the term taken literally: "c++" does not match "c++ code"
 // (there is no word boundary after "++"). Tools that score 0, and tools
 // without every required term, are left out. [Match.Rules] says which rules
-// fired. The rankings equal Claude Code's ToolSearch on every query of at
-// most 32 terms where no term joins name parts (that rule never fires
-// there); the README lists the other deliberate differences.
+// fired. The rankings equal Claude Code 2.1.89's ToolSearch on every query
+// of at most 32 terms where no term joins name parts (that rule never
+// fires there; 2.1.89 scores every term of a longer query); the README
+// lists the other deliberate differences.
+//
+// # Profiles
+//
+// SearchOptions.Profile names the Claude Code release a Searcher and a
+// Session follow. [ClaudeCode2_1_89], the default, is everything above.
+// [ClaudeCode2_1_332] ranks, selects and speaks as Claude Code 2.1.332
+// does; pick it for Claude models driven as Claude Code drives them today:
+//
+//   - ranking: name parts and "coarse parts", the names whole: an MCP
+//     tool's raw server and tool names (Tool.Server, Tool.MCPName),
+//     lowercased, and their parts split on whitespace, '_' and '.'; any
+//     other tool's name, and its parts as above. Each term adds, besides
+//     the part rules (12/10 equal, else 6/5 contained), 12/10 when a
+//     coarse part equals it, else 4/3 when one contains it (a pasted
+//     create_issue scores 12), and the hint and description rules; no
+//     joined-parts rule. An MCP description is searched up to 4,096 UTF-16
+//     code units, a hint likewise.
+//   - the query is cut to 16,384 UTF-16 code units, then to its first 32
+//     terms (a select: query to its first 64 names), silently, as Claude
+//     Code does; the exact-name form tries the very name before ignoring
+//     case; select: takes a name or alias (deferred tools first), else
+//     every tool, on any server, whose bare MCP tool name it is, and has
+//     no loose match; the names form and the note on an empty query do
+//     not apply (Claude Code 2.1.332 has neither).
+//   - the texts are Claude Code's: the ToolSearch definition (per
+//     [ModelTraits]), announcements already in delta form as a
+//     <system-reminder> user text or a paragraph for a system message
+//     (Announcement.System), the DeferredToolPlaceholder tool before the
+//     last tool of Session.Tools, "Tool loaded." only for models that want
+//     it, the no-match text naming pending and disconnected servers, and
+//     a note naming the loaded tools a query names ("Already available in
+//     this conversation: X. Call it directly.").
 //
 // # Strategies
 //

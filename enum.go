@@ -3,7 +3,7 @@ package toolsearch
 import "strconv"
 
 // The text forms of the package's enumerations whose values are the
-// indexes of a list of names (ServerStatus, Form): String gives the name,
+// indexes of a list of names (ServerStatus, Form, Profile): String gives the name,
 // or "Type(N)" for a value without one; UnmarshalText reads a name.
 
 // enumString returns names[v], or typ+"(N)" when v has no name.

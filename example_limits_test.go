@@ -62,5 +62,5 @@ func ExampleSearchOptions_limits() {
 	// the query has 6 terms and this search reads at most 3: repeated terms were counted once, and these were left out (stop words and the most common words first): "please", "and", "a".
 	// Read
 	// Write
-	// select: named 3 tools; the limit is 2 a query, so these were not looked up: Edit. Ask for them in another query.
+	// select: named 3 tools; the limit is 2 a query, so these were not looked up: "Edit". Ask for them in another query.
 }

@@ -62,9 +62,9 @@ func ExampleSearcher_Search() {
 }
 
 // Content renders a result for the model. FormatToolReference is the
-// Anthropic rendering: the tool_result holds only the tool_reference
-// blocks, and "Tool loaded." and the notes follow it in the same user
-// message.
+// Anthropic rendering: the tool_result holds the tool_reference blocks and
+// the notes (a name not found, quoted as the model wrote it), and "Tool
+// loaded." follows it in the same user message.
 func ExampleResult_Content() {
 	reg, _ := toolsearch.NewRegistry(nil, toolsearch.NewMCPTool("slack", "send_message", "Send a message to a Slack channel.", nil, nil))
 	res, _ := toolsearch.NewSearcher(reg, nil).Search("select:mcp__slack__send_message,Nope", 0)
@@ -90,16 +90,16 @@ func ExampleResult_Content() {
 	//       {
 	//         "type": "tool_reference",
 	//         "tool_name": "mcp__slack__send_message"
+	//       },
+	//       {
+	//         "type": "text",
+	//         "text": "No tool named \"Nope\"."
 	//       }
 	//     ]
 	//   },
 	//   {
 	//     "type": "text",
 	//     "text": "Tool loaded."
-	//   },
-	//   {
-	//     "type": "text",
-	//     "text": "No tool named Nope."
 	//   }
 	// ]
 }

@@ -145,6 +145,17 @@ func BenchmarkHostileQueries(b *testing.B) {
 		{"select/32-near-misses", "default", "select:" + strings.Join(near, ",")},
 		{"hybrid/plain", "hybrid", "read file"},
 	}
+	// One long term and 128 long terms in each strategy that ranks terms
+	// (the hybrid typo rule built every one-letter deletion of a term).
+	var long []string
+	for i := range 128 {
+		long = append(long, fmt.Sprintf("%060d", i))
+	}
+	for _, st := range []string{"default", "bm25", "hybrid"} {
+		queries = append(queries,
+			struct{ name, strategy, query string }{st + "/one-8KB-term-of-İ", st, strings.Repeat("İ", 4000)},
+			struct{ name, strategy, query string }{st + "/128-terms-of-60-bytes", st, strings.Join(long, " ")})
+	}
 	for _, n := range hostileSizes {
 		r := hostileCatalog(b, n)
 		for _, q := range queries {

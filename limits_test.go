@@ -120,7 +120,7 @@ func TestSelectNamesLimitCutsAndSaysSo(t *testing.T) {
 	assert.Equal(t, []string{"WebFetch", "TaskList"}, matchNames(res), "the first MaxSelectNames names are looked up")
 	assert.Empty(t, res.NotFound, "names cut by the limit are not reported as missing tools")
 	require.Len(t, res.Notes, 1)
-	assert.Equal(t, "select: named 4 tools; the limit is 2 a query, so these were not looked up: NotebookEdit, Nope. Ask for them in another query.", res.Notes[0])
+	assert.Equal(t, "select: named 4 tools; the limit is 2 a query, so these were not looked up: \"NotebookEdit\", \"Nope\". Ask for them in another query.", res.Notes[0])
 	assert.Contains(t, res.functions(), res.Notes[0], "the note reaches the model in every rendering")
 
 	res = search(t, s, "select:WebFetch,TaskList", 0)

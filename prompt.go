@@ -63,12 +63,23 @@ const (
 	blockClose    = "</available-deferred-tools>"
 	deltaAdded    = "The following deferred tools are now available via ToolSearch:"
 	deltaRemoved  = "The following deferred tools are no longer available (their MCP server disconnected). Do not search for them — ToolSearch will return no match:"
+	deltaDropped  = "The following deferred tools were removed. Do not search for them — ToolSearch will return no match:"
+	deltaLoaded   = "The following tools are no longer deferred: they are in your tool list now, so call them directly:"
 )
 
+// goneTools are the deferred tools a delta announcement says went away,
+// by the reason it gives.
+type goneTools struct {
+	removed      []string // no longer registered
+	disconnected []string // registered, but their MCP server is not connected
+	loaded       []string // registered and available, but no longer deferred
+}
+
 // deltaText returns the announcement of a change to the deferred set: the
-// names that became available and those that went away (their server
-// disconnected), each list sorted, one name a line; "" when both are empty.
-func deltaText(added, removed []string) string {
+// names that became available, then those that went away, under the
+// sentence of their reason (their server disconnected, removed, no longer
+// deferred), each list sorted, one name a line; "" when all are empty.
+func deltaText(added []string, gone goneTools) string {
 	var b strings.Builder
 	write := func(header string, names []string) {
 		if len(names) == 0 {
@@ -84,7 +95,9 @@ func deltaText(added, removed []string) string {
 		}
 	}
 	write(deltaAdded, added)
-	write(deltaRemoved, removed)
+	write(deltaRemoved, gone.disconnected)
+	write(deltaDropped, gone.removed)
+	write(deltaLoaded, gone.loaded)
 	return b.String()
 }
 
@@ -110,8 +123,9 @@ func noMatchText(pending []string) string {
 		". Their tools will become available shortly — try searching again."
 }
 
-// notFoundText says which select: names matched nothing, with suggestions;
-// "" when all were found.
+// notFoundText says which select: names matched nothing, each quoted
+// (text.Quote: a model's words never read as the package's), with
+// suggestions; "" when all were found.
 func notFoundText(notFound []string, suggestions map[string][]string) string {
 	if len(notFound) == 0 {
 		return ""
@@ -122,7 +136,7 @@ func notFoundText(notFound []string, suggestions map[string][]string) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(n)
+		b.WriteString(text.Quote(n))
 		if s := suggestions[n]; len(s) > 0 {
 			b.WriteString(" (did you mean " + strings.Join(s, ", ") + "?)")
 		}
@@ -139,7 +153,17 @@ func maxResultsLowered(asked, limit int) string {
 
 func selectCut(names []string, limit int) string {
 	return "select: named " + strconv.Itoa(len(names)) + " tools; the limit is " + strconv.Itoa(limit) +
-		" a query, so these were not looked up: " + strings.Join(names[limit:], ", ") + ". Ask for them in another query."
+		" a query, so these were not looked up: " + quoteAll(names[limit:]) + ". Ask for them in another query."
+}
+
+// quoteAll returns the words of a model, each quoted (text.Quote),
+// joined by ", ".
+func quoteAll(l []string) string {
+	q := make([]string, len(l))
+	for i, s := range l {
+		q[i] = text.Quote(s)
+	}
+	return strings.Join(q, ", ")
 }
 
 func termsCut(n, limit int, left []string) string {
@@ -148,7 +172,7 @@ func termsCut(n, limit int, left []string) string {
 	if len(left) == 0 {
 		return note + "."
 	}
-	return note + ", and these were left out (stop words and the most common words first): \"" + strings.Join(left, "\", \"") + "\"."
+	return note + ", and these were left out (stop words and the most common words first): " + quoteAll(left) + "."
 }
 
 func hybridTermsCut(n, limit int) string {
@@ -157,7 +181,7 @@ func hybridTermsCut(n, limit int) string {
 }
 
 func selectLoose(asked, name string) string {
-	return "select: no tool is named " + asked + "; " + name + " was loaded, the one tool whose name differs from it only in \"_\", \"-\" or \".\" (or case)."
+	return "select: no tool is named " + text.Quote(asked) + "; " + name + " was loaded, the one tool whose name differs from it only in \"_\", \"-\" or \".\" (or case)."
 }
 
 func leftOutBudget(name string, size, left, limit int) string {

@@ -20,7 +20,12 @@ func TestPromptGolden(t *testing.T) {
 	golden(t, "toolsearch_definition.json", def)
 	golden(t, "delta.txt", []byte(deltaText(
 		[]string{"mcp__jira__search", "mcp__jira__create_ticket", "mcp__jira__search"},
-		[]string{"mcp__slack__send_message"})))
+		goneTools{disconnected: []string{"mcp__slack__send_message"}})))
+	golden(t, "delta_reasons.txt", []byte(deltaText(nil, goneTools{
+		removed:      []string{"mcp__jira__search"},
+		disconnected: []string{"mcp__slack__send_message", "mcp__slack__list_channels"},
+		loaded:       []string{"WebFetch"},
+	})))
 }
 
 // TestPromptIndependentOfRegistrationOrder registers the same tools in many
@@ -61,7 +66,7 @@ func TestPromptTextsEmptyWithoutDeferredTools(t *testing.T) {
 	s := NewSearcher(r, nil)
 	assert.Empty(t, s.SystemPromptSection())
 	assert.Empty(t, deferredBlock(s))
-	assert.Empty(t, deltaText(nil, nil))
+	assert.Empty(t, deltaText(nil, goneTools{}))
 }
 
 func TestScopedPromptTexts(t *testing.T) {

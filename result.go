@@ -29,10 +29,30 @@ type Result struct {
 	// out (a lowered max_results, select: names not looked up, a tool whose
 	// schema could not be loaded or did not fit in MaxResultSchemaBytes),
 	// naming the tools.
+	//
+	// With ClaudeCode2_1_332 the last note may name the tools that the
+	// query names and that are not deferred, so already in the model's
+	// tool list, as Claude Code 2.1.332 does: "Already available in this
+	// conversation: X. Call it directly." (the tools that the whole query,
+	// its terms joined by '_', or a term holding a '_' name, by name, alias
+	// or bare MCP tool name, when no tool has the query as its name). With
+	// tool references it is sent in a <system-reminder> block, as Claude
+	// Code sends it.
 	Notes []string `json:"notes,omitempty"`
 	// Form is the query form that answered (see the package
 	// documentation, Query forms).
 	Form Form `json:"-"`
+
+	// cc holds what ClaudeCode2_1_332 writes differently; nil for the
+	// default profile (one pointer, so that a Result stays small).
+	cc *cc332Result
+}
+
+// cc332Result is what a Result of ClaudeCode2_1_332 carries for its texts.
+type cc332Result struct {
+	model        ModelTraits
+	available    []string // the tools the query names that are loaded already (the last note names them)
+	disconnected []string // the servers whose tools are gone, sorted, for the no-match text
 }
 
 // Form is the query form that answered a ToolSearch query. Its text form
@@ -104,9 +124,10 @@ const (
 	// provider.
 	FormatInline Format = iota
 	// FormatToolReference is Anthropic's tool_reference content blocks,
-	// with "Tool loaded." and the notes as text blocks after the
-	// tool_result (see Result.Content); the referenced tools must be in the
-	// request's tools with defer_loading set.
+	// with the notes as text blocks beside them and "Tool loaded." as a
+	// text block after the tool_result (see Result.Content); the
+	// referenced tools must be in the request's tools with defer_loading
+	// set.
 	FormatToolReference
 	// FormatFunctions is a <functions> block with one <function> line per
 	// match, the encoding models see for tool lists.
@@ -191,17 +212,25 @@ func (r *Result) JSON() []byte {
 // text blocks to send after the tool result, in the same user message.
 //
 //   - FormatInline: content is one text block, the JSON; after is nil.
-//   - FormatToolReference: content is one tool_reference block per match,
-//     and nothing else; after is a "Tool loaded." text block, then one text
-//     block for the names not found (with suggestions) and one per note.
-//     Without matches, content is one text block,
-//     "No matching deferred tools found" (naming the pending MCP servers,
-//     if any), and after holds only the not-found and note texts.
+//   - FormatToolReference: content is one tool_reference block per match
+//     (without matches, one text block, "No matching deferred tools found",
+//     naming the pending MCP servers, if any), then one text block for the
+//     names not found (with suggestions) and one per note; after is a
+//     "Tool loaded." text block when there are matches, else nil.
 //   - FormatFunctions: content is one text block,
 //     "<functions>\n<function>{…}</function>\n…</functions>", each function
 //     {"description", "name", "parameters"} (JSON escapes '<' and '>', so
 //     no description can close the block), or the no-match text; the
-//     not-found and note texts follow on lines of their own. after is nil.
+//     not-found and note texts follow on lines of their own, with '<', '>'
+//     and '&' written &lt;, &gt; and &amp;, so that no text after the
+//     block can open another. after is nil.
+//
+// What the model wrote reaches it only inside the tool result: the query
+// in the inline rendering's JSON, the names not found and the words a
+// note repeats (names not looked up, terms left out) quoted as JSON
+// strings ("x\u003c…"), cut to their first 128 bytes. The texts after a
+// tool result are the package's fixed words ("Tool loaded."), so nothing
+// a model or a server wrote is sent as text of the user's turn.
 //
 // The Anthropic user message that answers an assistant turn holds every
 // tool_result block first (the API wants them before any text), then the
@@ -227,21 +256,52 @@ func (r *Result) extraTexts() []string {
 	return append(out, r.Notes...)
 }
 
+// noMatch returns the text of a result without matches.
+func (r *Result) noMatch() string {
+	if r.cc != nil {
+		return cc332NoMatch(r.PendingMCPServers, r.cc.disconnected)
+	}
+	return noMatchText(r.PendingMCPServers)
+}
+
+// toolLoaded reports whether "Tool loaded." follows a tool-reference
+// result with matches.
+func (r *Result) toolLoaded() bool {
+	return r.cc == nil || toolLoadedSent(ClaudeCode2_1_332, r.cc.model)
+}
+
 // toolReferences returns the Anthropic rendering: the references (or the
-// no-match text) inside the tool result, "Tool loaded." and the other
-// texts after it.
+// no-match text), then the not-found and note texts, inside the tool
+// result; "Tool loaded." after it, and with ClaudeCode2_1_332 its note on
+// the tools already available, in a <system-reminder> block, as Claude
+// Code sends it.
 func (r *Result) toolReferences() (content, after []ContentBlock) {
+	extra := r.extraTexts()
+	var reminder string
+	if r.cc != nil && len(r.cc.available) > 0 && len(r.Notes) > 0 {
+		// Claude Code 2.1.332 sends its note on the tools already
+		// available as a <system-reminder> after the tool result; the
+		// note names tools of the catalog, never the model's words.
+		reminder = cc332Reminder(extra[len(extra)-1])
+		extra = extra[:len(extra)-1]
+	}
 	if len(r.Matches) == 0 {
-		content = []ContentBlock{{Type: "text", Text: noMatchText(r.PendingMCPServers)}}
+		content = make([]ContentBlock, 0, 1+len(extra))
+		content = append(content, ContentBlock{Type: "text", Text: r.noMatch()})
 	} else {
-		content = make([]ContentBlock, 0, len(r.Matches))
+		content = make([]ContentBlock, 0, len(r.Matches)+len(extra))
 		for _, m := range r.Matches {
 			content = append(content, ContentBlock{Type: "tool_reference", ToolName: m.Name})
 		}
-		after = append(after, ContentBlock{Type: "text", Text: toolLoaded})
+		if r.toolLoaded() {
+			after = append(after, ContentBlock{Type: "text", Text: toolLoaded})
+		}
 	}
-	for _, t := range r.extraTexts() {
-		after = append(after, ContentBlock{Type: "text", Text: t})
+	for _, t := range extra { // inside the tool result: they may quote the model or a server
+		content = append(content, ContentBlock{Type: "text", Text: t})
+	}
+	if reminder != "" {
+		after = append(after, ContentBlock{Type: "text", Text: reminder})
 	}
 	return content, after
 }
@@ -258,7 +318,7 @@ type functionJSON struct {
 func (r *Result) functions() string {
 	var b strings.Builder
 	if len(r.Matches) == 0 {
-		b.WriteString(noMatchText(r.PendingMCPServers))
+		b.WriteString(r.noMatch())
 	} else {
 		b.WriteString("<functions>\n")
 		for _, m := range r.Matches {
@@ -274,7 +334,11 @@ func (r *Result) functions() string {
 	}
 	for _, t := range r.extraTexts() {
 		b.WriteString("\n")
-		b.WriteString(t)
+		markupEscaper.WriteString(&b, t)
 	}
 	return b.String()
 }
+
+// markupEscaper writes the texts after a <functions> block, so that none
+// can open or close an element (a note may quote a server's error).
+var markupEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")

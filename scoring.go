@@ -90,7 +90,7 @@ type Rule uint8
 const (
 	RulePartExact     Rule = 1 << iota // a name part equals the term
 	RulePartSubstring                  // a name part contains the term
-	RuleFullName                       // the term joins adjacent name parts
+	RuleFullName                       // the term joins adjacent name parts; with ClaudeCode2_1_332, a whole name (coarse part) has it
 	RuleHint                           // the search hint has the term as a word
 	RuleDescription                    // the description has the term as a word
 	RuleArgument                       // an argument name or description matched (hybrid, regex)

@@ -48,10 +48,19 @@ type SearchOptions struct {
 	// Scope limits the tools this Searcher sees; nil means every tool.
 	Scope *Scope
 	// Strategy ranks the queries that no other form answers; nil means
-	// DefaultStrategy.
+	// DefaultStrategy (with ClaudeCode2_1_332, Claude Code 2.1.332's
+	// scoring).
 	Strategy Strategy
+	// Profile is the Claude Code release whose ToolSearch the Searcher
+	// follows (see Profile); the zero value is ClaudeCode2_1_89.
+	Profile Profile
+	// Model describes the model the results are written for, where the
+	// profile writes differently per model (ClaudeCode2_1_332 does).
+	Model ModelTraits
 
-	// MaxQueryBytes is the longest query answered, in bytes. Default 8192.
+	// MaxQueryBytes is the longest query answered, in bytes. Default 8192
+	// (65,536 with ClaudeCode2_1_332, more than the 49,152 bytes of the
+	// longest 16,384 UTF-16 code units Claude Code answers).
 	// It also bounds the arguments of a ToolSearch call (Call), which are
 	// refused before they are decoded when longer than 8 × MaxQueryBytes
 	// + 1 KiB: room for any query of MaxQueryBytes however it is escaped.
@@ -63,9 +72,13 @@ type SearchOptions struct {
 	// them. A select: query and a pattern (StrategyInput.Pattern) are not
 	// split into terms. Default: the strategy's StrategyInput.MaxTerms
 	// (32 for DefaultStrategy, 128 for BM25Strategy and HybridStrategy).
+	// With ClaudeCode2_1_332 the first terms are kept instead, silently, as
+	// Claude Code keeps them.
 	MaxQueryTerms int
 	// MaxSelectNames is the most names one select: query looks up; the
 	// names after it are not looked up, and a note lists them. Default 32.
+	// With ClaudeCode2_1_332 it is 64 by default, and the names after it
+	// are dropped silently, as Claude Code drops them.
 	MaxSelectNames int
 	// MaxResultSchemaBytes is the most schema bytes one Result carries.
 	// Matches are taken best first; one whose schema does not fit in what
@@ -156,15 +169,23 @@ func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
 	o := &s.opts
 	o.MaxResultsCap = orDefault(o.MaxResultsCap, defaultMaxResultsCap)
 	o.MaxResults = min(orDefault(o.MaxResults, defaultMaxResults), o.MaxResultsCap)
-	o.MaxQueryBytes = orDefault(o.MaxQueryBytes, defaultMaxQueryBytes)
-	o.MaxSelectNames = orDefault(o.MaxSelectNames, defaultMaxSelectNames)
+	maxBytes, maxNames := defaultMaxQueryBytes, defaultMaxSelectNames
+	if o.Profile == ClaudeCode2_1_332 {
+		maxBytes, maxNames = defaultMaxQueryBytes332, defaultMaxSelectNames332
+	}
+	o.MaxQueryBytes = orDefault(o.MaxQueryBytes, maxBytes)
+	o.MaxSelectNames = orDefault(o.MaxSelectNames, maxNames)
 	o.MaxResultSchemaBytes = orDefault(o.MaxResultSchemaBytes, defaultMaxResultSchemaBytes)
 	o.MaxQueryWork = orDefault(o.MaxQueryWork, defaultMaxQueryWork)
 	s.strategy = o.Strategy
-	if s.strategy == nil {
+	switch {
+	case s.strategy != nil:
+	case o.Profile == ClaudeCode2_1_332:
+		s.strategy = cc332Strategy{}
+	default:
 		s.strategy = DefaultStrategy()
 	}
-	s.input = resolveInput(s.strategy.Input())
+	s.input = resolveInput(s.strategy.Input(), o.Profile, o.Model)
 	o.MaxQueryTerms = orDefault(o.MaxQueryTerms, s.input.maxTerms)
 	if shareable(s.strategy) {
 		s.index = reg.indexes.memoOf(s.strategy)
@@ -288,7 +309,10 @@ func (s *Searcher) parseArgsChecked(args json.RawMessage) (query string, k int, 
 
 // inputValidator returns the compiled ToolSearch input schema.
 func (s *Searcher) inputValidator() (*jsonschema.Schema, error) {
-	if s.input.schemaIsDefault {
+	switch {
+	case s.input.cc332Schema:
+		return cc332InputValidator(), nil
+	case s.input.schemaIsDefault:
 		return defaultInputValidator(), nil
 	}
 	s.validateOnce.Do(func() {
@@ -300,13 +324,19 @@ func (s *Searcher) inputValidator() (*jsonschema.Schema, error) {
 	return s.validator, s.validateErr
 }
 
-var defaultInputValidator = sync.OnceValue(func() *jsonschema.Schema {
-	v, err := compileSchema(json.RawMessage(defaultInputSchema("query")))
+var (
+	defaultInputValidator = sync.OnceValue(func() *jsonschema.Schema { return mustCompile(defaultInputSchema("query")) })
+	cc332InputValidator   = sync.OnceValue(func() *jsonschema.Schema { return mustCompile(cc332InputSchema) })
+)
+
+// mustCompile compiles a ToolSearch input schema written in this package.
+func mustCompile(s string) *jsonschema.Schema {
+	v, err := compileSchema(json.RawMessage(s))
 	if err != nil {
 		panic("toolsearch: the ToolSearch schema does not compile: " + err.Error())
 	}
 	return v
-})
+}
 
 // search is the one query pipeline: every way of answering a query (Search,
 // Call, Session.Call) goes through it, with every strategy. It applies the
@@ -327,7 +357,12 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 	res := &Result{
 		Query:              query,
 		TotalDeferredTools: s.deferredCount(snap),
-		PendingMCPServers:  slices.Clone(snap.pending),
+		PendingMCPServers:  slices.Clone(s.pendingServers(snap)),
+	}
+	cc332 := s.opts.Profile == ClaudeCode2_1_332
+	if cc332 {
+		res.cc = &cc332Result{model: s.opts.Model}
+		query = shape332(query, s.opts.MaxQueryTerms, s.opts.MaxSelectNames)
 	}
 	if note != "" {
 		res.Notes = append(res.Notes, note)
@@ -338,14 +373,19 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 	arg, isSelect := selectArg(query)
 	q := words.TrimSpace(query)
 	switch {
+	case isSelect && cc332:
+		res.Form = FormSelect
+		found = s.selectTools332(snap, arg, res, one[:0])
 	case isSelect:
 		res.Form = FormSelect
 		found = s.selectTools(snap, arg, res, one[:0])
+	case q == "" && cc332:
+		res.Form = FormRanked // nothing to rank (Claude Code says no more)
 	case q == "":
 		res.Form = FormRanked // nothing to rank: say what to send
 		res.Notes = append(res.Notes, emptyQuery())
 	default:
-		if e := snap.exact(q, s.in); e != nil {
+		if e := s.exact(snap, q); e != nil {
 			res.Form, one[0] = FormExact, e
 			found = one[:]
 			break
@@ -366,11 +406,16 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 		buf.hits = hits
 		res.Notes = append(res.Notes, notes...)
 		var first string
-		if hits, first = s.namesFirst(snap, q, k, hits); first != "" {
-			res.Notes = append(res.Notes, first)
+		if !cc332 { // (Claude Code 2.1.332 has no names form)
+			if hits, first = s.namesFirst(snap, q, k, hits); first != "" {
+				res.Notes = append(res.Notes, first)
+			}
 		}
 	}
 	s.fill(res, snap, found, hits)
+	if cc332 {
+		s.finish332(res, snap, q)
+	}
 	return res, nil
 }
 
@@ -401,7 +446,7 @@ func (s *Searcher) maxResults(n int) (k int, note string, err error) {
 func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int, buf []Hit) ([]Hit, []string, error) {
 	idx := s.indexOf(snap)
 	var cut string
-	if !s.input.pattern {
+	if !s.input.pattern && s.opts.Profile != ClaudeCode2_1_332 { // (shape332 cut it)
 		query, cut = fitTerms(query, s.opts.MaxQueryTerms, snap.ix.docFreq)
 	}
 	ctx, work := querywork.With(ctx, s.opts.MaxQueryWork)
@@ -464,7 +509,7 @@ func (s *Searcher) fill(res *Result, snap *snapshot, found []*entry, hits []Hit)
 			return
 		}
 		res.Matches = append(res.Matches, Match{
-			Name: e.tool.Name, Description: e.tool.Description, Schema: schema,
+			Name: e.tool.Name, Description: s.loadedDescription(e), Schema: schema,
 			Deferred: e.deferred, Score: score, Rules: rules, src: e,
 		})
 	}
@@ -489,6 +534,15 @@ func (b *schemaBudget) take(name string, n int) (note string, ok bool) {
 		return "", true
 	}
 	return leftOutBudget(name, n, b.limit-b.used, b.limit), false
+}
+
+// pendingServers returns the pending servers the Searcher may see (all of
+// them without a scope; see Scope.serversIn), sorted. The slice is shared.
+func (s *Searcher) pendingServers(snap *snapshot) []string {
+	if s.opts.Scope == nil {
+		return snap.pending
+	}
+	return s.promptTexts(snap).pending
 }
 
 // deferredCount returns the number of deferred tools the Searcher sees in

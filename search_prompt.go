@@ -23,7 +23,8 @@ type ToolDefinition struct {
 type toolSearchInput struct {
 	field, description string
 	schema             json.RawMessage
-	schemaIsDefault    bool   // the default schema for "query": one compiled validator for all
+	schemaIsDefault    bool   // a default schema for "query": one compiled validator for all
+	cc332Schema        bool   // ClaudeCode2_1_332's (its validator is cc332InputValidator)
 	usage              string // the expected input, for error texts
 	pattern            bool
 	maxTerms           int  // the term budget (StrategyInput.MaxTerms)
@@ -31,16 +32,29 @@ type toolSearchInput struct {
 	claude             bool // the default strategy's: rankings equal to Claude Code's
 }
 
-func resolveInput(in StrategyInput) toolSearchInput {
+// resolveInput fills in the defaults of a strategy's input: the
+// description and schema of profile p (for model m) when the strategy
+// gives none.
+func resolveInput(in StrategyInput, p Profile, m ModelTraits) toolSearchInput {
 	r := toolSearchInput{field: in.Field, description: in.Description, schema: in.Schema, pattern: in.Pattern,
 		maxTerms: orDefault(in.MaxTerms, defaultMaxQueryTerms), eager: in.Eager, claude: in.claude}
 	if r.field == "" {
 		r.field = "query"
 	}
-	if r.description == "" {
+	cc332 := p == ClaudeCode2_1_332 && r.field == "query"
+	switch {
+	case r.description != "":
+	case cc332:
+		r.description = cc332Description(m)
+	default:
 		r.description = toolSearchDescription
 	}
-	if len(r.schema) == 0 {
+	switch {
+	case len(r.schema) > 0:
+	case cc332:
+		r.schema = json.RawMessage(cc332InputSchema)
+		r.schemaIsDefault, r.cc332Schema = true, true
+	default:
 		r.schema = json.RawMessage(defaultInputSchema(r.field))
 		r.schemaIsDefault = r.field == "query"
 	}
@@ -77,7 +91,11 @@ func (s *Searcher) promptTexts(snap *snapshot) *promptTexts {
 	if s.opts.Scope == nil {
 		return snap.texts.get(snap, func(snap *snapshot, _ *promptTexts) *promptTexts { return renderTexts(snap, everything) })
 	}
-	return s.texts.get(snap, func(snap *snapshot, _ *promptTexts) *promptTexts { return renderTexts(snap, s.in) })
+	return s.texts.get(snap, func(snap *snapshot, _ *promptTexts) *promptTexts {
+		t := renderTexts(snap, s.in)
+		t.pending = s.opts.Scope.serversIn(snap, snap.pending)
+		return t
+	})
 }
 
 // SystemPromptSection returns the system-prompt text that lists the

@@ -25,8 +25,9 @@ import (
 //     the rarest), then the earlier in the query.
 //
 // The kept terms go to the strategy in query order, and a note names the
-// terms left out. Claude Code refuses such a query instead (or, in its
-// newest builds, keeps the first 32 terms).
+// terms left out. Claude Code 2.1.89 scores every term instead; 2.1.332
+// keeps the first 32, and so does the ClaudeCode2_1_332 profile, silently
+// (shape332).
 
 // budgetTerm is one distinct term of an over-budget query.
 type budgetTerm struct {

@@ -127,25 +127,36 @@ func TestDescriptionAndSchemaInMatches(t *testing.T) {
 }
 
 // TestCaseOnlyDuplicates: tools whose names differ only in case are all
-// kept; the exact-name form picks the first in pool order (as Claude Code
-// does), select: finds each by its exact name, and an ambiguous
-// case-insensitive name is not found, with every candidate suggested.
+// kept; the exact-name form picks the tool spelled as the query, case
+// included, then the first in pool order that matches ignoring case;
+// select: finds each by its exact name, and an ambiguous case-insensitive
+// name is not found, with every candidate suggested.
 func TestCaseOnlyDuplicates(t *testing.T) {
 	var r Registry
 	for _, n := range []string{"read", "Read", "READ"} {
 		require.NoError(t, r.Register(Tool{Name: n, Description: "reads " + n, ShouldDefer: true}))
 	}
 	s := NewSearcher(&r, nil)
-	res := search(t, s, "read", 0)
-	assert.Equal(t, FormExact, res.Form)
-	assert.Equal(t, []string{"READ"}, matchNames(res), "the first in pool order")
+	for _, q := range []string{"read", "Read", "READ", " read "} {
+		res := search(t, s, q, 0)
+		assert.Equal(t, FormExact, res.Form, "query %q", q)
+		assert.Equal(t, []string{strings.TrimSpace(q)}, matchNames(res), "query %q: the tool spelled as asked", q)
+	}
+	res := search(t, s, "rEaD", 0)
+	assert.Equal(t, []string{"READ"}, matchNames(res), "no tool spelled so: the first in pool order")
+	scoped := NewSearcher(&r, &SearchOptions{Scope: &Scope{Allow: []string{"READ"}}})
+	assert.Equal(t, []string{"READ"}, matchNames(search(t, scoped, "read", 0)), "the tool spelled so is out of scope: the one in scope that differs in case")
+	var mixed Registry
+	require.NoError(t, mixed.Register(Tool{Name: "Read", Description: "loaded"}))
+	require.NoError(t, mixed.Register(Tool{Name: "read", Description: "deferred", ShouldDefer: true}))
+	assert.Equal(t, []string{"Read"}, matchNames(search(t, NewSearcher(&mixed, nil), "Read", 0)), "the very name wins over a deferred tool that differs in case")
 	res = search(t, s, "select:read,Read,READ", 0)
 	assert.Equal(t, []string{"read", "Read", "READ"}, matchNames(res), "select: finds each by its exact name")
 	res = search(t, s, "select:rEaD", 0)
 	assert.Empty(t, res.Matches)
 	assert.Equal(t, []string{"rEaD"}, res.NotFound)
 	assert.Equal(t, map[string][]string{"rEaD": {"READ", "Read", "read"}}, res.Suggestions, "the model is told which tools match ignoring case")
-	assert.Equal(t, "No tool named rEaD (did you mean READ, Read, read?).", notFoundText(res.NotFound, res.Suggestions))
+	assert.Equal(t, `No tool named "rEaD" (did you mean READ, Read, read?).`, notFoundText(res.NotFound, res.Suggestions))
 	require.Equal(t, 2, r.Remove("READ", "read"))
 	res = search(t, s, "select:rEaD", 0)
 	assert.Equal(t, []string{"Read"}, matchNames(res), "a unique case-insensitive match is found")

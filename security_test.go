@@ -203,7 +203,7 @@ func assertPromptsIntact(t *testing.T, s *Searcher, deferred []string) {
 	t.Helper()
 	assert.Equal(t, blockOpen+"\n"+strings.Join(deferred, "\n")+"\n"+blockClose, deferredBlock(s), "the block lists names only")
 	assert.Equal(t, sectionHeader+"\n"+strings.Join(deferred, ", "), s.SystemPromptSection())
-	assert.Equal(t, deltaAdded+"\n"+strings.Join(deferred, "\n"), deltaText(deferred, nil))
+	assert.Equal(t, deltaAdded+"\n"+strings.Join(deferred, "\n"), deltaText(deferred, goneTools{}))
 
 	res := search(t, s, "select:"+strings.Join(deferred, ","), 0)
 	require.Len(t, res.Matches, len(deferred))
@@ -308,7 +308,7 @@ func TestHostileQueries(t *testing.T) {
 	}{
 		{"query over the byte limit", `{"query":"` + strings.Repeat("a", defaultMaxQueryBytes+1) + `"}`, ErrLimit, "the query is 8193 bytes long, the limit is 8192"},
 		{"too many terms are answered", `{"query":"` + strings.Repeat("web ", defaultMaxQueryTerms+1) + `"}`, nil, "the query has 33 terms and this search reads at most 32"},
-		{"too many select names", `{"query":"select:` + strings.Repeat("Read,", defaultMaxSelectNames) + `WebFetch"}`, nil, "these were not looked up: WebFetch"},
+		{"too many select names", `{"query":"select:` + strings.Repeat("Read,", defaultMaxSelectNames) + `WebFetch"}`, nil, `these were not looked up: \"WebFetch\"`},
 		{"negative max_results", `{"query":"web","max_results":-1}`, ErrInvalidQuery, "must be >= 1"},
 		{"huge max_results", `{"query":"web","max_results":1e308}`, nil, "was lowered to the limit 20"},
 		{"invalid UTF-8", "{\"query\":\"web \xff\xfe\"}", nil, "\"query\":\"web \ufffd\ufffd\""},

@@ -142,6 +142,17 @@ func (s *Searcher) selectTools(snap *snapshot, arg string, res *Result, buf []*e
 			}
 		}
 	}
+	s.reportMissing(snap, missing, res)
+	return found
+}
+
+// reportMissing records in res the select: names that match nothing
+// (NotFound), with up to three close names each (Suggestions), as long as
+// the query's work budget lasts for finding them.
+func (s *Searcher) reportMissing(snap *snapshot, missing []string, res *Result) {
+	if len(missing) == 0 {
+		return
+	}
 	work := querywork.New(s.opts.MaxQueryWork)
 	for i, n := range missing {
 		missing[i] = text.Echo(n)
@@ -158,5 +169,4 @@ func (s *Searcher) selectTools(snap *snapshot, arg string, res *Result, buf []*e
 		}
 	}
 	res.NotFound = missing
-	return found
 }

@@ -55,7 +55,7 @@ func TestSelectSeparatorFallback(t *testing.T) {
 		Tool{Name: "x_y", ShouldDefer: true}, Tool{Name: "X-Y2", ShouldDefer: true},
 	))
 	note := func(asked, name string) string {
-		return "select: no tool is named " + asked + "; " + name + ` was loaded, the one tool whose name differs from it only in "_", "-" or "." (or case).`
+		return "select: no tool is named \"" + asked + "\"; " + name + ` was loaded, the one tool whose name differs from it only in "_", "-" or "." (or case).`
 	}
 	for _, tc := range []struct {
 		name, query string

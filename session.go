@@ -136,7 +136,9 @@ func (s *Session) Format() Format {
 
 // ToolSearchOffered reports whether the next request offers ToolSearch:
 // the mode defers tools, and the scope has a deferred tool or an MCP
-// server is pending. When it is false, Tools() is every tool in scope, in
+// server is pending that may bring one into the scope (a server of a
+// tool the scope names, or any server for a "*" scope with
+// IncludeDeferred). When it is false, Tools() is every tool in scope, in
 // full.
 func (s *Session) ToolSearchOffered() bool { return s.searchOn(s.reg.load()) }
 
@@ -145,9 +147,10 @@ func (s *Session) searchOn(snap *snapshot) bool {
 }
 
 // hasDeferred reports whether the scope has a deferred tool, or an MCP
-// server is pending that may bring one.
+// server is pending that may bring one into it.
 func (s *Session) hasDeferred(snap *snapshot) bool {
-	return len(s.searcher.promptTexts(snap).names) > 0 || len(snap.pending) > 0 && s.maySeeDeferred()
+	texts := s.searcher.promptTexts(snap)
+	return len(texts.names) > 0 || len(texts.pending) > 0
 }
 
 // modeDefers reports whether the mode defers the deferred tools of snap.
@@ -159,13 +162,6 @@ func (s *Session) modeDefers(snap *snapshot) bool {
 		return false
 	}
 	return s.autoOn(snap)
-}
-
-// maySeeDeferred reports whether the scope can hold a deferred tool, so
-// that a pending server may bring one.
-func (s *Session) maySeeDeferred() bool {
-	sc := s.opts.Search.Scope
-	return sc == nil || sc.IncludeDeferred || slices.ContainsFunc(sc.Allow, func(n string) bool { return n != "*" })
 }
 
 // definition returns the ToolDefinition of e. A schema that cannot be
@@ -215,18 +211,24 @@ func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 		disc = maps.Clone(s.discovered)
 		s.mu.Unlock()
 	}
-	add := func(e *entry, deferLoading bool) {
+	cc332 := s.opts.Search.Profile == ClaudeCode2_1_332
+	add := func(e *entry, deferLoading, discovered bool) {
 		if _, err := e.loadSchema(); err != nil {
 			skipped = append(skipped, err)
 			return
 		}
-		defs = append(defs, definition(e, deferLoading))
+		d := definition(e, deferLoading)
+		if cc332 {
+			d.Description = sentDescription332(e, discovered)
+		}
+		defs = append(defs, d)
 	}
 	for _, e := range snap.pool {
-		if !s.in(e) || on && (e.deferred || e.tool.Name == ToolSearchName || s.opts.CallBridge && e.tool.Name == CallToolName) {
+		if !s.in(e) || on && (e.deferred || e.tool.Name == ToolSearchName || s.opts.CallBridge && e.tool.Name == CallToolName ||
+			cc332 && e.tool.Name == placeholderName) {
 			continue
 		}
-		add(e, false)
+		add(e, false, false)
 	}
 	if !on {
 		return defs, skipped
@@ -235,13 +237,16 @@ func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 	if s.opts.CallBridge {
 		return append(defs, callToolDefinition()), skipped
 	}
+	refs := s.opts.Format == FormatToolReference
 	if len(disc) > 0 {
-		refs := s.opts.Format == FormatToolReference
 		for _, e := range snap.deferred {
 			if _, ok := disc[e.tool.Name]; ok && s.in(e) {
-				add(e, refs)
+				add(e, refs, true)
 			}
 		}
+	}
+	if cc332 && refs {
+		defs = withPlaceholder(defs)
 	}
 	return defs, skipped
 }
@@ -350,13 +355,24 @@ func (s *Session) Snapshot() SessionState {
 
 // Restore replaces the Session's state with st; Restore(SessionState{})
 // starts the conversation over (nothing discovered, a full announcement
-// next). Every name must be a valid tool name (registered or not), and
-// Discovered may hold at most SessionOptions.MaxDiscovered names;
-// otherwise nothing is changed and the error names each bad one, wrapping
-// ErrInvalidName (or says the count, wrapping ErrLimit).
+// next). Every name must be a valid tool name (registered or not);
+// Discovered may hold at most SessionOptions.MaxDiscovered names, and
+// Announced at most as many, or as many as the Session would announce now
+// if that is more; otherwise nothing is changed and the error names each
+// bad one, wrapping ErrInvalidName (or says the count, wrapping ErrLimit).
+//
+// A scoped Session keeps only the names its scope may hold (a state saved
+// by a parent conversation names tools a subagent must not see): a
+// registered tool by the scope, a name no tool has by Scope.Allow naming
+// it (or "*", which for Announced needs IncludeDeferred). The others are
+// dropped, so that no announcement names them.
 func (s *Session) Restore(st SessionState) error {
 	if n := len(st.Discovered); n > s.opts.MaxDiscovered {
 		return wrapf(errorf(ErrLimit, "%d discovered names, the limit (SessionOptions.MaxDiscovered) is %d", n, s.opts.MaxDiscovered), "restore")
+	}
+	snap := s.reg.load()
+	if n, limit := len(st.Announced), max(s.opts.MaxDiscovered, len(s.searcher.promptTexts(snap).names)); n > limit {
+		return wrapf(errorf(ErrLimit, "%d announced names, the limit is %d (SessionOptions.MaxDiscovered, or the deferred tools in scope if more)", n, limit), "restore")
 	}
 	var errs []error
 	bad := 0
@@ -377,17 +393,39 @@ func (s *Session) Restore(st SessionState) error {
 	}
 	disc := make(map[string]struct{}, len(st.Discovered))
 	for _, n := range st.Discovered {
-		disc[n] = struct{}{}
+		if s.mayHold(snap, n, false) {
+			disc[n] = struct{}{}
+		}
 	}
 	var ann []string
 	if st.Announced != nil {
-		ann = append([]string{}, sortedCopy(st.Announced)...)
+		ann = []string{}
+		for _, n := range sortedCopy(st.Announced) {
+			if s.mayHold(snap, n, true) {
+				ann = append(ann, n)
+			}
+		}
 	}
 	s.mu.Lock()
 	s.discovered = disc
 	s.announced = ann
 	s.mu.Unlock()
 	return nil
+}
+
+// mayHold reports whether the Session's scope may hold tool name: a
+// registered tool (available or not) by the scope, another name by
+// Scope.Allow naming it, or "*" (for a deferred tool, with
+// IncludeDeferred).
+func (s *Session) mayHold(snap *snapshot, name string, deferred bool) bool {
+	sc := s.opts.Search.Scope
+	if sc == nil {
+		return true
+	}
+	if e := snap.all.get(name); e != nil {
+		return s.in(e)
+	}
+	return slices.Contains(sc.Allow, name) || slices.Contains(sc.Allow, "*") && (!deferred || sc.IncludeDeferred)
 }
 
 // Announcement is what a Session tells the model about its deferred tools
@@ -403,6 +441,10 @@ type Announcement struct {
 	// since the last announcement, sorted; for a full announcement Added
 	// is every deferred name.
 	Added, Removed []string
+	// System reports that Text is for a system-role message, a paragraph
+	// of it (ClaudeCode2_1_332, for a model with
+	// ModelTraits.SystemMessages); otherwise Text is a user text.
+	System bool
 }
 
 // Announce returns what to tell the model about the deferred tools in
@@ -411,8 +453,9 @@ type Announcement struct {
 // state whose Announced is nil) gives the full list, an
 // <available-deferred-tools> block with one name a line; later calls give
 // the delta since the last announcement (the names that became available,
-// then those whose server disconnected, under a sentence each), or "" when
-// nothing changed. When the last deferred tool goes away, the delta says
+// then those that went away, under a sentence that says why: their MCP
+// server disconnected, the tool was removed, or it is no longer deferred
+// and is sent in full), or "" when nothing changed. When the last deferred tool goes away, the delta says
 // so. While the mode defers nothing (ModeNever, or an auto mode below its
 // threshold) it returns the zero Announcement and records nothing: every
 // tool is then sent in full.
@@ -440,14 +483,46 @@ func (s *Session) Announce() Announcement {
 	// names is immutable (it belongs to the snapshot's texts), so it is
 	// kept without a copy; non-nil means announced, even if empty.
 	s.announced = names
+	var a Announcement
 	if full {
-		return Announcement{Text: texts.block, Full: true, Added: slices.Clone(names)}
+		a = Announcement{Text: texts.block, Full: true, Added: slices.Clone(names)}
+	} else {
+		if len(prev) == len(names) && (len(names) == 0 || &prev[0] == &names[0]) {
+			return Announcement{} // same texts as last time: nothing changed
+		}
+		added, removed := diffSorted(prev, names)
+		gone, removed := s.whyGone(snap, removed)
+		a = Announcement{Text: deltaText(added, gone), Added: added, Removed: removed}
 	}
-	if len(prev) == len(names) && (len(names) == 0 || &prev[0] == &names[0]) {
-		return Announcement{} // same texts as last time: nothing changed
+	if s.opts.Search.Profile == ClaudeCode2_1_332 {
+		a.Text, a.System = announcement332(a.Added, a.Removed, s.opts.Search.Model)
 	}
-	added, removed := diffSorted(prev, names)
-	return Announcement{Text: deltaText(added, removed), Added: added, Removed: removed}
+	return a
+}
+
+// whyGone sorts the deferred names that went away since the last
+// announcement by why (see goneTools), and returns them with the names
+// the announcement gives: a name outside the scope (one a Restore kept
+// from before, say) is dropped, unnamed.
+func (s *Session) whyGone(snap *snapshot, names []string) (gone goneTools, kept []string) {
+	kept = names[:0]
+	for _, n := range names {
+		e := snap.all.get(n)
+		switch {
+		case e == nil:
+			gone.removed = append(gone.removed, n)
+		case !s.in(e):
+			continue
+		case !available(e, snap.servers):
+			gone.disconnected = append(gone.disconnected, n)
+		case !e.deferred:
+			gone.loaded = append(gone.loaded, n)
+		default: // deferred and available, yet not listed: a name of no tool the scope holds
+			continue
+		}
+		kept = append(kept, n)
+	}
+	return gone, kept
 }
 
 // diffSorted returns the names in b but not a, and in a but not b; both

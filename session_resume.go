@@ -30,11 +30,15 @@ import (
 // Only answers to ToolSearch calls count: a tool result that answers any
 // other call in the history is never read, whatever it holds (a command's
 // output may print a ToolSearch result), and neither is anything else
-// (messages, tool inputs, tool_reference blocks nested deeper). A tool
-// result whose call is not in the history at all (the history was cut
-// before it) counts when it holds tool_reference blocks, or when its text
-// is a complete inline ToolSearch result (an object with "matches",
-// "query" and "total_deferred_tools"). Error results are ignored.
+// (messages, tool inputs, tool_reference blocks nested deeper). When
+// several calls share an id, its results count only if every one of them
+// is a ToolSearch call: a later ToolSearch call that reuses a command's
+// id does not make the command's output count. A tool result whose call
+// is not in the history at all (the history was cut before it) counts
+// when it holds tool_reference blocks, or when its whole text, one text
+// and nothing else, is a complete inline ToolSearch result (an object
+// with "matches", "query" and "total_deferred_tools", with nothing after
+// it). Error results are ignored.
 //
 // A history that is not JSON or not an array is an error wrapping
 // ErrInvalidHistory, and nothing is added. A name that is not a valid tool
@@ -78,22 +82,27 @@ func discoveredInHistory(history json.RawMessage) (names []string, skipped []err
 	if !ok {
 		return nil, nil, errorf(ErrInvalidHistory, "want an array of messages, got %s", jsonKind(doc))
 	}
-	h := historyScan{calls: map[string]bool{}, names: map[string]bool{}}
+	h := historyScan{calls: map[string]callKinds{}, names: map[string]bool{}}
 	for _, it := range items {
 		h.visit(it)
 	}
 	for _, r := range h.results {
-		search, known := h.calls[r.id]
+		kinds, known := h.calls[r.id]
 		if r.id == "" {
-			search, known = false, false // cannot be matched to its call
+			known = false // cannot be matched to its call
 		}
+		search := known && kinds == callSearch
 		if r.isError || known && !search {
-			continue // only answers to ToolSearch calls count
+			continue // only answers to ToolSearch calls count, and only theirs
 		}
 		if r.refs {
 			h.references(r.content)
 		}
-		for _, t := range contentTexts(r.content) {
+		texts := contentTexts(r.content)
+		if !search && len(texts) != 1 {
+			continue // a cut-off call's result counts only if all of it is a result
+		}
+		for _, t := range texts {
 			h.readResultText(t, search)
 		}
 	}
@@ -130,9 +139,26 @@ func jsonKind(v any) string {
 
 // historyScan collects the calls and tool results of a history.
 type historyScan struct {
-	calls   map[string]bool // id of every call → whether it is a ToolSearch call
+	calls   map[string]callKinds // id of every call → the kinds of the calls with that id
 	results []toolResult
 	names   map[string]bool
+}
+
+// callKinds says which kinds of call a tool-call id was given to.
+type callKinds uint8
+
+const (
+	callSearch callKinds = 1 << iota // a ToolSearch call
+	callOther                        // a call of any other tool
+)
+
+// call records a call of tool name with id.
+func (h *historyScan) call(id, name string) {
+	if name == ToolSearchName {
+		h.calls[id] |= callSearch
+	} else {
+		h.calls[id] |= callOther
+	}
 }
 
 type toolResult struct {
@@ -158,10 +184,10 @@ func (h *historyScan) visitObject(m map[string]any) {
 	str := func(k string) string { s, _ := m[k].(string); return s }
 	switch str("type") {
 	case "tool_use", "server_tool_use": // Anthropic call
-		h.calls[str("id")] = str("name") == ToolSearchName
+		h.call(str("id"), str("name"))
 		return
 	case "function_call": // Responses call
-		h.calls[str("call_id")] = str("name") == ToolSearchName
+		h.call(str("call_id"), str("name"))
 		return
 	case "tool_result": // Anthropic result
 		isErr, _ := m["is_error"].(bool)
@@ -178,7 +204,7 @@ func (h *historyScan) visitObject(m map[string]any) {
 	}
 	if f, ok := m["function"].(map[string]any); ok { // Chat tool call
 		name, _ := f["name"].(string)
-		h.calls[str("id")] = name == ToolSearchName
+		h.call(str("id"), name)
 		return
 	}
 	if str("role") == "tool" { // Chat result
@@ -235,13 +261,17 @@ type inlineResult struct {
 
 // readResultText records the tools named in the text of a tool result.
 // search says the result answers a known ToolSearch call; otherwise only
-// a complete inline result counts.
+// a complete inline result counts, with nothing after it.
 func (h *historyScan) readResultText(t string, search bool) {
 	t = strings.TrimSpace(t)
 	if strings.HasPrefix(t, "{") {
 		var r inlineResult
 		d := json.NewDecoder(strings.NewReader(t))
-		if d.Decode(&r) == nil && r.Matches != nil && (search || r.Query != nil && r.Total != nil) {
+		ok := d.Decode(&r) == nil && r.Matches != nil
+		if !search { // the whole text is the result, and a complete one
+			ok = ok && d.InputOffset() == int64(len(t)) && r.Query != nil && r.Total != nil
+		}
+		if ok {
 			for _, m := range *r.Matches {
 				h.names[m.Name] = true
 			}
@@ -251,23 +281,34 @@ func (h *historyScan) readResultText(t string, search bool) {
 	if !search {
 		return
 	}
+	h.readFunctions(t)
+}
+
+// readFunctions records the tools of a functions rendering: the
+// <function> lines of the <functions> block that t starts with, up to its
+// first "</functions>" line. Nothing before or after the block is read
+// (the texts after it are the result's notes), and neither is a line of
+// the block that is not one whole <function>{…}</function> element.
+func (h *historyScan) readFunctions(t string) {
 	const open, close = "<function>", "</function>"
-	for {
-		i := strings.Index(t, open)
-		if i < 0 {
+	rest, ok := strings.CutPrefix(t, "<functions>\n")
+	if !ok {
+		return
+	}
+	for line := range strings.Lines(rest) {
+		line = strings.TrimSuffix(line, "\n")
+		if line == "</functions>" {
 			return
 		}
-		t = t[i+len(open):]
-		j := strings.Index(t, close)
-		if j < 0 {
-			return
+		body, ok := strings.CutPrefix(line, open)
+		if body, ok = strings.CutSuffix(body, close); !ok {
+			continue
 		}
 		var f struct {
 			Name string `json:"name"`
 		}
-		if json.Unmarshal([]byte(t[:j]), &f) == nil && f.Name != "" {
+		if json.Unmarshal([]byte(body), &f) == nil && f.Name != "" {
 			h.names[f.Name] = true
 		}
-		t = t[j+len(close):]
 	}
 }

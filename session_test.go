@@ -189,7 +189,7 @@ func TestAnnouncements(t *testing.T) {
 	reg.SetServerStatus("slack", ServerDisconnected)
 	gone := step("slack disconnected", false)
 	assert.Equal(t, []string{"mcp__slack__list_channels", "mcp__slack__send_message"}, gone.Removed)
-	assert.Equal(t, deltaText(nil, gone.Removed), gone.Text)
+	assert.Equal(t, deltaText(nil, goneTools{disconnected: gone.Removed}), gone.Text)
 
 	require.NoError(t, setServerTools(reg, "linear", []Tool{{Name: "mcp__linear__create_issue", Description: "Create a Linear issue."}}))
 	reg.SetServerStatus("slack", ServerConnected)

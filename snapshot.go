@@ -25,6 +25,9 @@ type snapshot struct {
 	// suggestions indexes the pool's names for close names (snapshot_suggest.go),
 	// built on the first name not found.
 	suggestions memo[*suggestIndex]
+	// bare finds available MCP tools by bare tool name (ClaudeCode2_1_332's
+	// select:), built on first use.
+	bare memo[map[string][]*entry]
 
 	// What Registry.Lookup and Registry.ServerStatus read, so that they
 	// never wait for a writer: every registered tool, available or not,

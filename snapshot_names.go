@@ -181,10 +181,14 @@ func (ni *nameIndex) update(remove, add []*entry) *nameIndex {
 }
 
 // exact returns the tool the exact-name form finds for q, a trimmed query:
-// the tool whose lowercased name is q lowercased, a deferred one first, then
-// any, in pool order; nil if none in. A short ASCII query is lowercased in a
-// stack buffer, so that a query that names no tool costs no allocation.
+// the tool named q, case included, if it is in; else the tool whose
+// lowercased name is q lowercased, a deferred one first, then any, in pool
+// order; nil if none in. A short ASCII query is lowercased in a stack
+// buffer, so that a query that names no tool costs no allocation.
 func (s *snapshot) exact(q string, in func(*entry) bool) *entry {
+	if e := s.named(q); e != nil && in(e) {
+		return e // the very name wins over a name that differs in case
+	}
 	var buf [maxNameLength]byte
 	if len(q) > len(buf) {
 		return pickExact(s.lowered(words.Lower(q)), in)

@@ -30,9 +30,13 @@ import (
 // by the previous version's Index.Update. When the Strategy value is
 // comparable (all the built-in ones are), that index is shared by every Searcher and
 // Session of the registry that uses an equal Strategy; otherwise each
-// Searcher builds its own. An index covers every deferred tool, whatever a
-// Searcher's Scope: term statistics such as BM25's IDF are computed over
-// all deferred tools, and the Searcher drops the hits outside its scope.
+// Searcher builds its own. The registry holds a shared index only weakly:
+// it is freed, with its eager indexing, once no Searcher or Session that
+// uses it is reachable, so a Strategy made per Session (&MyStrategy{} or
+// options of its own) costs nothing once the Session is gone. An index
+// covers every deferred tool, whatever a Searcher's Scope: term statistics
+// such as BM25's IDF are computed over all deferred tools, and the
+// Searcher drops the hits outside its scope.
 type Strategy interface {
 	// Name returns the strategy's name: for a built-in strategy, the name
 	// ParseStrategy accepts.
@@ -77,9 +81,9 @@ type StrategyInput struct {
 	// made, every new registry version is indexed on a goroutine of the
 	// Registry's, which ends when the index of the newest version is
 	// built (a burst of changes is indexed once, not once per change).
-	// The Registry keeps indexing such a Strategy for as long as it lives:
-	// share one Strategy value between its Searchers rather than making
-	// one per Searcher.
+	// The Registry keeps indexing such a Strategy for as long as a
+	// Searcher or Session using it is reachable; sharing one Strategy
+	// value between Searchers shares that work.
 	Eager bool
 
 	// claude marks the default strategy's input: its rankings are Claude

@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -12,7 +13,10 @@ func FuzzStrategies(f *testing.F) {
 	for _, q := range []string{"github issue", "+slack send", "Could you send a message?", "select:WebFetch", "(a|b", "[[:upper:]]|x*", "mcp__slack", "", "é+ +", "\u00a0\u2028",
 		// The bounded classes: counted repeats, large programs, punctuation
 		// terms, invalid UTF-8 given directly.
-		"[^x]{1000}y", "[^x]{900}y", "(a|b){999}", ".{500}.{500}", "--- . ( c++ a.b", "web \xff\xfe"} {
+		"[^x]{1000}y", "[^x]{900}y", "(a|b){999}", ".{500}.{500}", "--- . ( c++ a.b", "web \xff\xfe",
+		// Terms longer than any name (the hybrid typo rule), of a letter
+		// that lowercases to more bytes.
+		strings.Repeat("İ", 4000), strings.Repeat("read_file", 20) + " " + strings.Repeat("x", 200)} {
 		f.Add(q, 3)
 	}
 	reg := strategyRegistry(f)

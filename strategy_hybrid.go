@@ -463,8 +463,14 @@ func addTypoKeys(e *cow.MapEdit[[]string], w string) {
 
 // typoWords returns the name words one edit from w: a letter deleted,
 // added or replaced, or two adjacent letters swapped. A word the typo keys
-// list that no tool has any more is left out.
+// list that no tool has any more is left out. A name word is at most
+// maxNameLength bytes (names are ASCII), so a longer w has none one edit
+// away and costs no key: the keys a term builds are bounded by the name
+// limit, whatever the term's length.
 func (x *hybridIndex) typoWords(w string) []string {
+	if len(w) > maxNameLength+1 {
+		return nil
+	}
 	var out []string
 	check := func(k string) {
 		for _, cw := range x.typos.Get(k) {

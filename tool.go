@@ -123,6 +123,13 @@ func nameParts(name string) (parts []string, mcp bool) {
 		}
 		return parts, true
 	}
+	return wordParts(name), false
+}
+
+// wordParts splits a name that is not an MCP name into its parts: a space
+// at every ASCII lowercase→uppercase boundary, '_' a space, lowercased,
+// split on whitespace.
+func wordParts(name string) []string {
 	var b strings.Builder
 	b.Grow(len(name) + 8)
 	for i := 0; i < len(name); i++ {
@@ -135,5 +142,5 @@ func nameParts(name string) (parts []string, mcp bool) {
 		}
 		b.WriteByte(c)
 	}
-	return words.Fields(words.Lower(b.String())), false
+	return words.Fields(words.Lower(b.String()))
 }

@@ -8,9 +8,9 @@ cd "$(dirname "$0")/.."
 fuzztime="${FUZZTIME:-5s}"
 # package:target
 targets=(.:FuzzParseQuery .:FuzzSearch .:FuzzCall .:FuzzRegistryOps .:FuzzSchema .:FuzzStrategies .:FuzzFitTerms
-	./internal/schema:FuzzQuickSchema ./internal/schema:FuzzSchemaDoc)
+	./internal/schema:FuzzQuickSchema ./internal/schema:FuzzSchemaDoc ./internal/termsafe:FuzzWriter)
 # Every fuzz target of the packages must be listed above.
-found=$(for p in . ./internal/schema; do go test -list '^Fuzz' "$p" | grep '^Fuzz' | sed "s|^|$p:|"; done | sort)
+found=$(for p in . ./internal/schema ./internal/termsafe; do go test -list '^Fuzz' "$p" | grep '^Fuzz' | sed "s|^|$p:|"; done | sort)
 listed=$(printf '%s\n' "${targets[@]}" | sort)
 if [ "$found" != "$listed" ]; then
 	echo "fuzz-smoke: the fuzz targets are:"; echo "$found"; echo "but the script lists:"; echo "$listed"

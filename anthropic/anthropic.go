@@ -15,8 +15,8 @@
 // Session.Handle answers a ToolSearch tool_use block, and a ToolResults
 // builds the user message that answers one assistant message's tool calls,
 // as Claude Code sends it: every tool_result first, a ToolSearch result
-// holding only its tool_reference blocks, then the text blocks that follow
-// them ("Tool loaded.", then any note):
+// holding its tool_reference blocks (and its notes, which may quote the
+// model), then the text that follows them ("Tool loaded."):
 //
 //	[{"type":"tool_result","tool_use_id":"toolu_01","content":[
 //	   {"type":"tool_reference","tool_name":"mcp__slack__send_message"}]},
@@ -115,11 +115,11 @@ func (s *Session) Tools() (tools []anthropic.ToolUnionParam, skipped []error) {
 	return tools, skipped
 }
 
-// Answer is the answer to a ToolSearch call: the tool_result block and the
-// text blocks that follow the message's tool_result blocks ("Tool
-// loaded.", then the notes: names not found, with suggestions, and what a
-// limit cut). Give it to ToolResults.AddAnswer, which puts each part in
-// its place.
+// Answer is the answer to a ToolSearch call: the tool_result block (its
+// references, then its notes: names not found, with suggestions, and what
+// a limit cut) and the text blocks that follow the message's tool_result
+// blocks ("Tool loaded."). Give it to ToolResults.AddAnswer, which puts
+// each part in its place.
 type Answer struct {
 	ToolResult anthropic.ContentBlockParamUnion
 	After      []anthropic.ContentBlockParamUnion
@@ -175,16 +175,16 @@ func toolResult(toolUseID string, content []toolsearch.ContentBlock, isError boo
 //
 //  1. every tool_result block: the answers to the ToolSearch calls (see
 //     AddAnswer) and the application's own (see Add), in the order added;
-//  2. the text blocks that follow the ToolSearch results ("Tool loaded.",
-//     then the notes: names not found, with suggestions, and what a limit
-//     cut), each text once: with two ToolSearch calls, "Tool loaded." is
-//     sent once;
+//  2. the text blocks that follow the ToolSearch results ("Tool
+//     loaded."), each text once: with two ToolSearch calls, "Tool loaded."
+//     is sent once;
 //  3. any other block the application added (an announcement, say).
 //
 // The API wants the tool_result blocks before any other block of the
 // message, and Claude Code sends ToolSearch results this way: with
-// toolsearch.FormatToolReference, a tool_result holds only tool_reference
-// blocks, and "Tool loaded." follows it in the same message.
+// toolsearch.FormatToolReference, a tool_result holds the tool_reference
+// blocks (Claude Code sends no notes), and "Tool loaded." follows it in the
+// same message.
 //
 // The zero value is an empty message, ready to use; use one ToolResults
 // for each assistant message. It is safe for concurrent use: tools may be

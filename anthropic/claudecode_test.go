@@ -130,14 +130,14 @@ var claudeCodeDifferences = []claudeCodeDifference{
 		},
 	},
 	{
-		what: `"No tool named Nope." follows "Tool loaded." after the answer to select:mcp__slack__list_channels,Read,Nope`,
-		why:  "select: reports the names it did not find (Claude Code drops them silently), so that the model learns its mistake",
+		what: `the answer to select:mcp__slack__list_channels,Read,Nope holds a text block "No tool named \"Nope\"." after its references`,
+		why:  "select: reports the names it did not find (Claude Code drops them silently), so that the model learns its mistake; what the model wrote stays inside the tool result",
 		apply: func(msg map[string]any) int {
 			c := blocks(msg)
 			if len(c) == 0 || c[0]["tool_use_id"] != "toolu_02" {
 				return 0
 			}
-			msg["content"] = append(msg["content"].([]any), map[string]any{"type": "text", "text": "No tool named Nope."})
+			c[0]["content"] = append(c[0]["content"].([]any), map[string]any{"type": "text", "text": `No tool named "Nope".`})
 			return 1
 		},
 	},

@@ -52,9 +52,8 @@ func ExampleSession_Handle() {
 	// Output:
 	// {"tool_use_id":"toolu_1","content":[{"tool_name":"mcp__weather__get_forecast","type":"tool_reference"}],"type":"tool_result"}
 	// {"tool_use_id":"toolu_2","is_error":false,"content":[{"text":"12:00","type":"text"}],"type":"tool_result"}
-	// {"tool_use_id":"toolu_3","content":[{"tool_name":"mcp__mail__send_email","type":"tool_reference"}],"type":"tool_result"}
+	// {"tool_use_id":"toolu_3","content":[{"tool_name":"mcp__mail__send_email","type":"tool_reference"},{"text":"No tool named \"Nope\".","type":"text"}],"type":"tool_result"}
 	// {"text":"Tool loaded.","type":"text"}
-	// {"text":"No tool named Nope.","type":"text"}
 	// get_time false
 	// ToolSearch false
 	// mcp__mail__send_email true

@@ -135,8 +135,8 @@ func TestWireConversation(t *testing.T) {
 		string(turn[1].Messages[2].Content), "only the reference inside the tool_result; Tool loaded. after it")
 	assert.JSONEq(t, `[{"type":"tool_result","tool_use_id":"toolu_2","content":[{"type":"text","text":"Sunny, 21°C"}],"is_error":false}]`,
 		string(turn[2].Messages[4].Content))
-	assert.JSONEq(t, `[{"type":"tool_result","tool_use_id":"toolu_3","content":[{"type":"text","text":"No matching deferred tools found"}]},
-		{"type":"text","text":"No tool named NoSuchTool."}]`, string(turn[3].Messages[6].Content), "no match: the text inside, the note after")
+	assert.JSONEq(t, `[{"type":"tool_result","tool_use_id":"toolu_3","content":[{"type":"text","text":"No matching deferred tools found"},
+		{"type":"text","text":"No tool named \"NoSuchTool\"."}]}]`, string(turn[3].Messages[6].Content), "no match: the text and the note inside, nothing after")
 	assert.Contains(t, string(turn[4].Messages[8].Content), `"is_error":true`, "a malformed ToolSearch call gets an error result")
 
 	// Resume: a fresh conversation rebuilt from the history sends the same
@@ -226,14 +226,13 @@ func TestToolResultsSeveralCalls(t *testing.T) {
 	b, err := json.Marshal(msg)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"role":"user","content":[
-		{"type":"tool_result","tool_use_id":"t1","content":[{"type":"tool_reference","tool_name":"mcp__weather__get_forecast"}]},
+		{"type":"tool_result","tool_use_id":"t1","content":[{"type":"tool_reference","tool_name":"mcp__weather__get_forecast"},{"type":"text","text":"No tool named \"Nope\"."}]},
 		{"type":"tool_result","tool_use_id":"t2","is_error":false,"content":[{"type":"text","text":"12:00"}]},
 		{"type":"tool_result","tool_use_id":"t3","content":[{"type":"tool_reference","tool_name":"mcp__mail__send_email"}]},
 		{"type":"tool_result","tool_use_id":"t4","content":[{"type":"text","text":"No matching deferred tools found"}]},
-		{"type":"tool_result","tool_use_id":"t5","content":[{"type":"text","text":"No matching deferred tools found"}]},
+		{"type":"tool_result","tool_use_id":"t5","content":[{"type":"text","text":"No matching deferred tools found"},{"type":"text","text":"No tool named \"Nope\"."}]},
 		{"type":"tool_result","tool_use_id":"t6","is_error":true,"content":[{"type":"text","text":"Invalid ToolSearch input: query: expected string, but got number; expected {\"query\": string, \"max_results\"?: integer ≥ 1}"}]},
 		{"type":"text","text":"Tool loaded."},
-		{"type":"text","text":"No tool named Nope."},
 		{"type":"text","text":"a note from the application"}]}`, string(b))
 	assert.Equal(t, []string{"mcp__mail__send_email", "mcp__weather__get_forecast"}, conv.Snapshot().Discovered)
 }

@@ -100,6 +100,13 @@ type EmbedderOptions struct {
 	// when ctx is done. nil means a timer; tests set it to record the
 	// waits instead of waiting.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// MaxResponseBytes bounds the bytes of one response read (its body,
+	// an error's included): a longer response fails its request with an
+	// error wrapping ErrEmbeddingResponse, after reading no more than
+	// that. 0 or less means 64 KiB plus, per text of the request, 32 bytes per
+	// dimension and 256 bytes, which holds any vector a server sends as
+	// JSON numbers.
+	MaxResponseBytes int
 	// RequestOptions are applied to every request after the settings
 	// above: for example option.WithHTTPClient, option.WithHeader or
 	// option.WithRequestTimeout. Set the server with BaseURL, not here:
@@ -122,6 +129,7 @@ type Embedder struct {
 	maxTexts    int
 	maxBytes    int
 	maxAttempts int
+	maxResp     int // 0: from the request (EmbedderOptions.MaxResponseBytes)
 	sleep       func(context.Context, time.Duration) error
 }
 
@@ -166,6 +174,7 @@ func NewEmbedder(model string, opts *EmbedderOptions) (*Embedder, error) {
 		maxTexts:    orDefault(o.MaxBatchTexts, defaultMaxBatchTexts),
 		maxBytes:    orDefault(o.MaxBatchBytes, defaultMaxBatchBytes),
 		maxAttempts: orDefault(o.MaxAttempts, defaultMaxAttempts),
+		maxResp:     max(o.MaxResponseBytes, 0),
 		sleep:       o.Sleep,
 	}, nil
 }
@@ -227,13 +236,18 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	if e.sendDims {
 		params.Dimensions = openai.Int(int64(e.dims))
 	}
+	limit := int64(e.maxResp)
+	if limit == 0 {
+		limit = 64<<10 + int64(len(texts))*(32*int64(e.dims)+256)
+	}
+	bound := option.WithMiddleware(boundBody(limit))
 	for attempt := 1; ; attempt++ {
-		resp, err := e.client.Embeddings.New(ctx, params)
+		resp, err := e.client.Embeddings.New(ctx, params, bound)
+		if ctx.Err() != nil { // a response decoded after the deadline is dropped
+			return nil, ctx.Err()
+		}
 		if err == nil {
 			return e.vectors(resp, len(texts))
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
 		}
 		var apiErr *openai.Error
 		var urlErr *url.Error

@@ -486,7 +486,7 @@ func TestNegativeOptionsMeanTheDefault(t *testing.T) {
 	const model = "text-embedding-3-small"
 	def, err := tsopenai.NewEmbedder(model, nil)
 	require.NoError(t, err)
-	assert.Equal(t, [4]int{1536, 2048, 300_000, 4}, tsopenai.Settings(def), "the documented defaults")
+	assert.Equal(t, [5]int{1536, 2048, 300_000, 4, 0}, tsopenai.Settings(def), "the documented defaults (a response bound of 0: from the request)")
 	typ := reflect.TypeFor[tsopenai.EmbedderOptions]()
 	numbers := 0
 	for i := range typ.NumField() {
@@ -503,7 +503,7 @@ func TestNegativeOptionsMeanTheDefault(t *testing.T) {
 			assert.Equal(t, tsopenai.Settings(def), tsopenai.Settings(e), "EmbedderOptions.%s = -1 must mean its default", f.Name)
 		})
 	}
-	require.Equal(t, 4, numbers, "the numeric fields of EmbedderOptions")
+	require.Equal(t, 5, numbers, "the numeric fields of EmbedderOptions")
 }
 
 // Without an API key (and OPENAI_API_KEY unset) no Authorization header

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+
+	"github.com/toolsearch/toolsearch/internal/openfile"
 )
 
 // Key identifies a vector in a [Store]: see [KeyOf].
@@ -124,7 +126,9 @@ func OpenFileStore(path, model string, dims int, opts *FileStoreOptions) (*FileS
 		path: path, model: model, dims: dims, max: o.MaxVectors,
 		lru: list.New(), byKey: map[Key]*list.Element{},
 	}
-	f, err := os.Open(path)
+	// Opened without waiting: a FIFO or a device at path is refused
+	// instead of holding open(2) forever.
+	f, fi, err := openfile.OpenRegular(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
 	}
@@ -132,13 +136,6 @@ func OpenFileStore(path, model string, dims int, opts *FileStoreOptions) (*FileS
 		return nil, fmt.Errorf("semantic: open vector file: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("semantic: open vector file: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("semantic: open vector file: %s is not a regular file", path)
-	}
 	entries, err := readStore(f, fi.Size(), model, dims)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -170,7 +170,7 @@ func TestOpenFileStoreArguments(t *testing.T) {
 		assert.Equal(t, defaultMaxVectors, s.max, "MaxVectors %d means the default", n)
 	}
 	_, err = OpenFileStore(dir, "m", 3, nil)
-	assert.EqualError(t, err, "semantic: open vector file: "+dir+" is not a regular file")
+	assert.EqualError(t, err, "semantic: open vector file: "+dir+" is not a regular file but a directory")
 }
 
 func TestFileStoreMismatch(t *testing.T) {

@@ -159,14 +159,17 @@ type Options struct {
 // A Strategy is safe for concurrent use, and may be used by many
 // Searchers and Sessions, of one or more registries (its pointer is
 // comparable, so the Searchers of a registry share one index): make one
-// per Embedder and share it, since a registry keeps indexing every
-// Strategy it was used with for as long as it lives. Its
+// per Embedder and share it, since a registry keeps indexing a Strategy
+// for as long as a Searcher or Session using it is reachable. Its
 // background work runs on at most one goroutine, which ends when every
 // tool queued is embedded: an idle Strategy holds no goroutine. A
 // goroutine retrying a failing Embedder goes on until it succeeds or
-// Close is called. Whoever makes a Strategy calls [Strategy.Close] when
-// done with it; searches still work after Close, ranking the tools
-// without a vector by keywords.
+// Close is called. A panic of the Embedder, the Store or OnError on
+// these goroutines is recovered: a batch's is its error, a query
+// embedding's ranks the query by keywords (with the note of a failed
+// service), OnError's is dropped. Whoever makes a Strategy calls
+// [Strategy.Close] when done with it; searches still work after Close,
+// ranking the tools without a vector by keywords.
 type Strategy struct {
 	emb   Embedder
 	model string
@@ -227,9 +230,12 @@ func (s *Strategy) Input() toolsearch.StrategyInput {
 }
 
 // Close stops the background work, waits for it to stop, and flushes
-// Options.Store; it returns the flush's error. The tools not embedded yet
-// stay ranked by keywords; queries are still embedded. Close may be
-// called more than once.
+// Options.Store; it returns the flush's error. It returns within 5
+// seconds whatever the Embedder does: a batch whose Embed call has not
+// returned 5 s after its context was cancelled is abandoned (its vectors,
+// if they ever come, are dropped), and Close's error says so. The tools
+// not embedded yet stay ranked by keywords; queries are still embedded.
+// Close may be called more than once.
 func (s *Strategy) Close() error { return s.work.close() }
 
 // Wait blocks until no tool is queued for embedding or being embedded
@@ -299,7 +305,7 @@ func (s *Strategy) queryVector(ctx context.Context, q string) ([]float32, string
 	// On its own goroutine, so that an Embedder that does not respect
 	// its context cannot hold the search past the timeout.
 	go func() {
-		vecs, err := s.emb.Embed(tctx, []string{q})
+		vecs, err := embed(tctx, s.emb, []string{q})
 		ch <- answer{vecs, err}
 	}()
 	var a answer

@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,11 +33,17 @@ type worker struct {
 	changed  chan struct{} // closed and replaced when the state changes, for wait
 	failures int           // batches failed so far
 	lastErr  error
+
+	closeWait time.Duration // how long close waits for the goroutine; tests shorten it
 }
+
+// closeWait is how long Close waits for a batch whose Embedder ignores
+// the cancelled context (Strategy.Close documents it).
+const closeWait = 5 * time.Second
 
 func newWorker(s *Strategy) *worker {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &worker{s: s, ctx: ctx, cancel: cancel, pending: map[Key]*job{}, changed: make(chan struct{})}
+	return &worker{s: s, ctx: ctx, cancel: cancel, pending: map[Key]*job{}, changed: make(chan struct{}), closeWait: closeWait}
 }
 
 // signal wakes the waiters. w.mu must be held.
@@ -91,7 +98,7 @@ func (w *worker) run() {
 		if w.closed || len(w.queue) == 0 {
 			if dirty && !w.closed {
 				w.mu.Unlock()
-				s.report(w.flush())
+				w.report(w.flush())
 				dirty = false
 				continue // more may have been queued meanwhile
 			}
@@ -111,15 +118,15 @@ func (w *worker) run() {
 			texts[i] = j.text
 		}
 		ctx, cancel := context.WithTimeout(w.ctx, batchTimeout)
-		vecs, err := s.emb.Embed(ctx, texts)
+		vecs, err := embed(ctx, s.emb, texts)
 		cancel()
+		if w.ctx.Err() != nil {
+			continue // closed: Close may have given up waiting for this batch
+		}
 		if err == nil && len(vecs) != len(texts) {
 			err = fmt.Errorf("%d vectors for %d texts", len(vecs), len(texts))
 		}
 		if err != nil {
-			if w.ctx.Err() != nil {
-				continue // closed
-			}
 			err = fmt.Errorf("semantic: embedding %d tool texts: %w", len(texts), err)
 			w.mu.Lock()
 			w.queue = append(batch, w.queue...)
@@ -127,7 +134,7 @@ func (w *worker) run() {
 			w.lastErr = err
 			w.signal()
 			w.mu.Unlock()
-			s.report(err)
+			w.report(err)
 			retry = min(max(2*retry, retryMin), retryMax)
 			t := time.NewTimer(retry)
 			select {
@@ -158,12 +165,12 @@ func (w *worker) deliver(batch []*job, vecs [][]float32) (stored bool) {
 	var tabs []*table
 	for i, j := range batch {
 		if _, err := check(vecs[i], s.dims); err != nil {
-			s.report(fmt.Errorf("semantic: the Embedder's vector for %q: %w", clip(j.text), err))
+			w.report(fmt.Errorf("semantic: the Embedder's vector for %q: %w", clip(j.text), err))
 			continue
 		}
-		if s.opts.Store != nil {
-			if err := s.opts.Store.Put(j.key, vecs[i]); err != nil {
-				s.report(fmt.Errorf("semantic: storing a vector: %w", err))
+		if st := s.opts.Store; st != nil {
+			if err := guarded("the Store's Put", func() error { return st.Put(j.key, vecs[i]) }); err != nil {
+				w.report(fmt.Errorf("semantic: storing a vector: %w", err))
 			} else {
 				stored = true
 			}
@@ -191,7 +198,7 @@ func (w *worker) deliver(batch []*job, vecs [][]float32) (stored bool) {
 // flush flushes the Store, if any.
 func (w *worker) flush() error {
 	if st := w.s.opts.Store; st != nil {
-		if err := st.Flush(); err != nil {
+		if err := guarded("the Store's Flush", st.Flush); err != nil {
 			return fmt.Errorf("semantic: flushing the Store: %w", err)
 		}
 	}
@@ -209,8 +216,25 @@ func (w *worker) close() error {
 		w.signal()
 	}
 	w.mu.Unlock()
-	w.wg.Wait()
-	return w.flush()
+	stopped := make(chan struct{})
+	go func() {
+		w.wg.Wait()
+		close(stopped)
+	}()
+	t := time.NewTimer(w.closeWait)
+	defer t.Stop()
+	select {
+	case <-stopped:
+		return w.flush()
+	case <-t.C:
+		return errors.Join(fmt.Errorf("semantic: Close: the Embedder did not return within %v of its context's end; its batch is abandoned", w.closeWait), w.flush())
+	}
+}
+
+// report reports err to OnError (see Strategy.report); a panic of
+// OnError, which has nowhere to be reported, is dropped.
+func (w *worker) report(err error) {
+	_ = guarded("OnError", func() error { w.s.report(err); return nil })
 }
 
 func (w *worker) wait(ctx context.Context) error {

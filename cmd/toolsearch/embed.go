@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -238,9 +239,16 @@ func (c *embedClient) post(ctx context.Context, body []byte, n int) (vecs [][]fl
 		return nil, 0, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<30))
+	// The body is bounded by what n vectors can take as JSON numbers (32
+	// bytes a dimension, 8,192 dimensions when --dimensions is not given),
+	// and read and decoded under ctx.
+	limit := int64(64<<10) + int64(n)*(32*int64(cmp.Or(c.dims, 8192))+256)
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return nil, 0, err
+	}
+	if int64(len(data)) > limit {
+		return nil, -1, fmt.Errorf("the response is over %d bytes, more than %d vectors can take", limit, n)
 	}
 	if resp.StatusCode != http.StatusOK {
 		msg := strings.TrimSpace(string(data))
@@ -265,6 +273,9 @@ func (c *embedClient) post(ctx context.Context, body []byte, n int) (vecs [][]fl
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, -1, fmt.Errorf("the response is not an embeddings response: %v", err)
+	}
+	if err := ctx.Err(); err != nil { // decoded after the deadline
+		return nil, -1, err
 	}
 	if len(r.Data) != n {
 		return nil, -1, fmt.Errorf("the response has %d vectors for %d texts", len(r.Data), n)

@@ -178,6 +178,16 @@ func TestEmbedRetriesAndErrors(t *testing.T) {
 	_, err = c.embed(context.Background(), []string{"a", "b"})
 	assert.ErrorContains(t, err, "1 vectors for 2 texts")
 
+	// A body over what the vectors can take is refused without reading
+	// more (it was read up to 1 GiB).
+	huge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"data":[{"index":0,"embedding":[`+strings.Repeat("0.1,", 1<<20)+`0.1]}]}`)
+	}))
+	defer huge.Close()
+	c.url = huge.URL
+	_, err = c.embed(context.Background(), []string{"a"})
+	assert.ErrorContains(t, err, "the response is over 66048 bytes, more than 1 vectors can take")
+
 	code, _, stderr := runCmd(t, "embed", "--model", "m", "--out", "x", keywordSet)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--base-url, --model, --dataset and --out are required")

@@ -1,8 +1,8 @@
 // Command toolsearch runs ToolSearch queries over a tool catalog.
 //
-//	toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
+//	toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--profile NAME] [--format text|json|anthropic|functions] QUERY...
 //	toolsearch prompt [--catalog FILE]
-//	toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
+//	toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--profile NAME] [--pending A,B] [--max-hint-bytes N] [--texts] [--max-results-cap N]
 //	toolsearch eval   --dataset FILE... [--catalog FILE] [--strategy NAME|all] [--vectors FILE [--semantic-weight W]] [--split even|odd] [--json|--markdown [--metrics LIST]]
 //	toolsearch embed  --base-url URL --model M --dataset FILE... [--catalog FILE] [--dimensions N] [--batch N] [--reuse FILE...] --out FILE
 //
@@ -27,6 +27,8 @@ import (
 
 	"github.com/toolsearch/toolsearch"
 	"github.com/toolsearch/toolsearch/internal/demo"
+	"github.com/toolsearch/toolsearch/internal/openfile"
+	"github.com/toolsearch/toolsearch/internal/termsafe"
 )
 
 func main() {
@@ -34,9 +36,9 @@ func main() {
 }
 
 var usageText = `usage:
-  toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--format text|json|anthropic|functions] QUERY...
+  toolsearch search [--catalog FILE] [--max N] [--strategy NAME] [--profile NAME] [--format text|json|anthropic|functions] QUERY...
   toolsearch prompt [--catalog FILE]
-  toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--max-results-cap N]
+  toolsearch batch  --catalog FILE --queries FILE [--strategy NAME] [--profile NAME] [--pending A,B] [--max-hint-bytes N] [--texts] [--max-results-cap N]
   toolsearch eval   --dataset FILE [--dataset FILE...] [--catalog FILE] [--strategy NAME|all] [--vectors FILE [--semantic-weight W]] [--split even|odd] [--json|--markdown [--metrics r1,r5,mrr,ndcg]]
   toolsearch embed  --base-url URL --model M --dataset FILE [--dataset FILE...] [--catalog FILE] [--dimensions N] [--batch N] [--reuse FILE...] --out FILE
 
@@ -66,10 +68,20 @@ const (
 var strategyNames = toolsearch.StrategyNames()
 
 // strategyHelp is the help of a --strategy flag.
-var strategyHelp = "ranking strategy: " + strings.Join(strategyNames, ", ")
+var strategyHelp = "ranking strategy: " + strings.Join(strategyNames, ", ") + " (default: the profile's)"
 
-// run executes the command line args and returns the exit code.
+// run executes the command line args and returns the exit code. What it
+// prints, on both outputs, has its control characters escaped (newline
+// and tab aside): the texts of a catalog, a dataset or an embedding
+// server's error cannot drive the terminal.
 func run(args []string, stdout, stderr io.Writer) int {
+	out, errw := termsafe.Writer(stdout), termsafe.Writer(stderr)
+	defer errw.Flush()
+	defer out.Flush()
+	return runCommand(args, out, errw)
+}
+
+func runCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usageText)
 		return 2
@@ -140,7 +152,7 @@ func inputLimit(fs *flag.FlagSet) *int64 {
 func readInput(path string, limit int64) ([]byte, error) {
 	r := io.Reader(os.Stdin)
 	if path != "-" {
-		f, err := os.Open(path)
+		f, _, err := openfile.Open(path) // a FIFO or device cannot block the open
 		if err != nil {
 			return nil, err
 		}
@@ -160,6 +172,11 @@ func readInput(path string, limit int64) ([]byte, error) {
 // loadRegistry registers the tools of the catalog file path (at most limit
 // bytes), or of the demo catalog when path is empty.
 func loadRegistry(path string, limit int64) (*toolsearch.Registry, error) {
+	return loadRegistryWith(path, limit, nil)
+}
+
+// loadRegistryWith is loadRegistry with registry options.
+func loadRegistryWith(path string, limit int64, opts *toolsearch.RegistryOptions) (*toolsearch.Registry, error) {
 	data, name := demo.Catalog, "demo catalog"
 	if path != "" {
 		var err error
@@ -172,7 +189,7 @@ func loadRegistry(path string, limit int64) (*toolsearch.Registry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	reg, err := toolsearch.NewRegistry(nil, tools...)
+	reg, err := toolsearch.NewRegistry(opts, tools...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -185,6 +202,7 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 	maxN := fs.Int("max", 0, "maximum keyword matches (default 5)")
 	format := fs.String("format", "text", "output: text, json, anthropic or functions")
 	strategy := fs.String("strategy", "default", strategyHelp)
+	profileName := fs.String("profile", "", "the Claude Code release to follow: claude-code-2.1.89 (default) or claude-code-2.1.332")
 	limit := inputLimit(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -192,6 +210,13 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 	st, err := toolsearch.ParseStrategy(*strategy)
 	if err != nil {
 		return usageError{err}
+	}
+	var profile toolsearch.Profile
+	if err := profile.UnmarshalText([]byte(*profileName)); err != nil {
+		return usageError{err}
+	}
+	if *strategy == "default" {
+		st = nil // the profile's own ranking
 	}
 	query := strings.Join(fs.Args(), " ")
 	if query == "" {
@@ -209,7 +234,7 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st}).Search(query, *maxN)
+	res, err := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st, Profile: profile}).Search(query, *maxN)
 	if err != nil {
 		return err
 	}
@@ -302,7 +327,7 @@ func ruleNames(r toolsearch.Rule) string {
 	}{
 		{toolsearch.RulePartExact, "name part"},
 		{toolsearch.RulePartSubstring, "in name part"},
-		{toolsearch.RuleFullName, "joined name parts"},
+		{toolsearch.RuleFullName, "whole or joined name"},
 		{toolsearch.RuleHint, "hint"},
 		{toolsearch.RuleDescription, "description"},
 		{toolsearch.RuleArgument, "arguments"},
@@ -428,6 +453,8 @@ type batchResult struct {
 	TotalDeferredTools *int     `json:"total_deferred_tools,omitempty"`
 	NotFound           []string `json:"not_found,omitempty"`
 	Notes              []string `json:"notes,omitempty"`
+	Content            string   `json:"content,omitempty"` // --texts: the tool_result's text, without matches
+	After              []string `json:"after,omitempty"`   // --texts: the texts after the tool_result
 	Error              string   `json:"error,omitempty"`
 }
 
@@ -437,6 +464,10 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	queries := fs.String("queries", "", "queries `file`: a JSON array of strings or {\"query\",\"max_results\"} (required)")
 	strategy := fs.String("strategy", "default", strategyHelp)
 	maxCap := fs.Int("max-results-cap", defaultMaxResultsCap, "largest max_results honoured; a query asking for more is lowered to it, with a note, as a model's call is")
+	profileName := fs.String("profile", "", "the Claude Code release to follow: claude-code-2.1.89 (default) or claude-code-2.1.332")
+	pending := fs.String("pending", "", "MCP servers still connecting, comma-separated")
+	maxHint := fs.Int("max-hint-bytes", 0, "longest search hint registered, in bytes (default: the registry's, 1 KiB)")
+	texts := fs.Bool("texts", false, `add each result's texts in the tool_reference rendering: "content" (the tool_result's text, without matches) and "after"`)
 	limit := inputLimit(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -445,12 +476,21 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
+	var profile toolsearch.Profile
+	if err := profile.UnmarshalText([]byte(*profileName)); err != nil {
+		return usageError{err}
+	}
 	if *catalog == "" || *queries == "" {
 		return usageError{errors.New("--catalog and --queries are required")}
 	}
-	reg, err := loadRegistry(*catalog, *limit)
+	reg, err := loadRegistryWith(*catalog, *limit, &toolsearch.RegistryOptions{MaxHintBytes: *maxHint})
 	if err != nil {
 		return err
+	}
+	for _, srv := range strings.Split(*pending, ",") {
+		if srv != "" {
+			reg.SetServerStatus(srv, toolsearch.ServerPending)
+		}
 	}
 	data, err := readInput(*queries, *limit)
 	if err != nil {
@@ -463,11 +503,17 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 	if *maxCap < 1 {
 		return usageError{fmt.Errorf("--max-results-cap must be ≥ 1, got %d", *maxCap)}
 	}
-	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st, MaxResultsCap: *maxCap})
-	field := cmp.Or(st.Input().Field, "query")
+	if *strategy == "default" {
+		st = nil // the profile's own ranking
+	}
+	s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st, Profile: profile, MaxResultsCap: *maxCap})
+	field := "query"
+	if st != nil {
+		field = cmp.Or(st.Input().Field, "query")
+	}
 	out := make([]batchResult, 0, len(items))
 	for i, raw := range items {
-		out = append(out, batchOne(s, field, i, raw))
+		out = append(out, batchOne(s, field, i, raw, *texts))
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
@@ -479,7 +525,7 @@ func cmdBatch(args []string, stdout, stderr io.Writer) error {
 // {field: query, "max_results"?: as written}, so a max_results that is not
 // an integer ≥ 1 (the string "5" too) is an error entry, and one over the
 // Searcher's cap is lowered to it with a note, as a model's call is.
-func batchOne(s *toolsearch.Searcher, field string, i int, raw json.RawMessage) batchResult {
+func batchOne(s *toolsearch.Searcher, field string, i int, raw json.RawMessage, texts bool) batchResult {
 	var q batchQuery
 	if err := json.Unmarshal(raw, &q); err != nil {
 		return batchResult{Query: string(raw), Error: fmt.Sprintf("item %d: %v", i, err)}
@@ -507,5 +553,14 @@ func batchOne(s *toolsearch.Searcher, field string, i int, raw json.RawMessage) 
 	n := res.TotalDeferredTools
 	r.TotalDeferredTools = &n
 	r.NotFound, r.Notes = res.NotFound, res.Notes
+	if texts {
+		content, after := res.Content(toolsearch.FormatToolReference)
+		if len(res.Matches) == 0 && len(content) > 0 {
+			r.Content = content[0].Text // the no-match text; notes follow it inside the tool result
+		}
+		for _, b := range after {
+			r.After = append(r.After, b.Text)
+		}
+	}
 	return r
 }

@@ -51,9 +51,8 @@ func TestSearchFormats(t *testing.T) {
 	code, out, _ = runCmd(t, "search", "--format", "anthropic", "select:WebFetch,Nope")
 	require.Equal(t, 0, code)
 	assert.JSONEq(t, `{"role":"user","content":[
-		{"type":"tool_result","tool_use_id":"toolu_01","content":[{"type":"tool_reference","tool_name":"WebFetch"}]},
-		{"type":"text","text":"Tool loaded."},
-		{"type":"text","text":"No tool named Nope."}]}`, out, "the tool_result holds only references; the texts follow it")
+		{"type":"tool_result","tool_use_id":"toolu_01","content":[{"type":"tool_reference","tool_name":"WebFetch"},{"type":"text","text":"No tool named \"Nope\"."}]},
+		{"type":"text","text":"Tool loaded."}]}`, out, "the tool_result holds the references and the notes; only Tool loaded. follows it")
 
 	code, out, _ = runCmd(t, "search", "--format", "anthropic", "zzzz")
 	require.Equal(t, 0, code)
@@ -193,4 +192,34 @@ func TestInputIsBounded(t *testing.T) {
 	code, out, errs := runCmd(t, "search", "--catalog", small, "--max-input-bytes", "1000", "read")
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "Read")
+}
+
+// TestOutputIsTerminalSafe: a catalog whose texts hold escape sequences
+// (set the window title, clear the screen, a carriage return that
+// overwrites a line) is printed with them escaped, by every command that
+// prints them, on stdout and stderr.
+func TestOutputIsTerminalSafe(t *testing.T) {
+	hostile := "\x1b]0;pwned\x07\x1b[2J\rforged\u009b"
+	catalog := writeFile(t, "c.json", `{"tools":[{"name":"mcp__srv__read","description":"read `+strings.ReplaceAll(strconvQuote(hostile), `"`, "")+`","defer":true}]}`)
+	for _, args := range [][]string{
+		{"search", "--catalog", catalog, "read"},
+		{"prompt", "--catalog", catalog},
+		{"search", "--catalog", writeFile(t, "bad.json", `{"tools":[{"name":"`+strings.ReplaceAll(strconvQuote(hostile), `"`, "")+`"}]}`), "read"},
+	} {
+		_, out, errs := runCmd(t, args...)
+		for _, s := range []string{out, errs} {
+			assert.NotContains(t, s, "\x1b", "%v", args)
+			assert.NotContains(t, s, "\r", "%v", args)
+			assert.NotContains(t, s, "\u009b", "%v", args)
+		}
+		if args[0] == "search" && args[2] == catalog {
+			assert.Contains(t, out, `\x1b]0;pwned\x07\x1b[2J\x0dforged\u009b`, "the description is shown, escaped")
+		}
+	}
+}
+
+// strconvQuote is the JSON string of s.
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

@@ -19,8 +19,8 @@ ToolSearch {"query":"github issue"}
   tool_result: [{"type":"tool_reference","tool_name":"mcp__github__create_issue"}]
   then: [{"type":"text","text":"Tool loaded."}]
 ToolSearch {"query":"select:WebFetch,web_fetch2"}
-  tool_result: [{"type":"tool_reference","tool_name":"WebFetch"}]
-  then: [{"type":"text","text":"Tool loaded."},{"type":"text","text":"No tool named web_fetch2 (did you mean WebFetch?)."}]
+  tool_result: [{"type":"tool_reference","tool_name":"WebFetch"},{"type":"text","text":"No tool named \"web_fetch2\" (did you mean WebFetch?)."}]
+  then: [{"type":"text","text":"Tool loaded."}]
 ToolSearch {"query":"slack","max_results":0}
   error: Invalid ToolSearch input: max_results: must be >= 1 but found 0; expected {"query": string, "max_results"?: integer ≥ 1}
 `, out.String())

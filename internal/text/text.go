@@ -322,3 +322,25 @@ func Clip(m string) string {
 	}
 	return Prefix(m, MaxClip) + "…"
 }
+
+// UTF16Prefix returns the longest prefix of s that is at most n UTF-16
+// code units long without splitting a character (a character outside the
+// Basic Multilingual Plane is two units), and whether it is shorter than s:
+// JavaScript's s.slice(0, n), less a surrogate left alone at the end.
+func UTF16Prefix(s string, n int) (string, bool) {
+	if len(s) <= n { // a UTF-16 code unit takes at least one byte
+		return s, false
+	}
+	units := 0
+	for i, r := range s {
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if units+w > n {
+			return s[:i], true
+		}
+		units += w
+	}
+	return s, false
+}

@@ -106,3 +106,26 @@ func TestEcho(t *testing.T) {
 		assert.Equal(t, tc.want, Echo(tc.in), "Echo(%.40q)", tc.in)
 	}
 }
+
+func TestUTF16Prefix(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+		cut  bool
+	}{
+		{"abc", 3, "abc", false},
+		{"abcd", 3, "abc", true},
+		{"ééé", 3, "ééé", false}, // 6 bytes, 3 units
+		{"éééé", 3, "ééé", true},
+		{"ab😀", 3, "ab", true}, // the pair would be split
+		{"ab😀", 4, "ab😀", false},
+		{"ab😀c", 4, "ab😀", true},
+		{"", 0, "", false},
+		{"a", 0, "", true},
+	} {
+		got, cut := UTF16Prefix(c.in, c.n)
+		assert.Equal(t, c.want, got, "UTF16Prefix(%q, %d)", c.in, c.n)
+		assert.Equal(t, c.cut, cut, "UTF16Prefix(%q, %d) cut", c.in, c.n)
+	}
+}

@@ -21,6 +21,8 @@
 #     token naming one) whose ranking leaves a named tool out lists the named
 #     tools first, with a note: the reference's matches are compared with
 #     the named tools (found here from the catalog) put first.
+# The notes quote what the model wrote as JSON strings, which the comparison
+# decodes.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -69,12 +71,12 @@ for q, g in zip(qs, go):
     text = q if isinstance(q, str) else q["query"]
     for note in g.get("notes") or []:
         if "this search reads at most" in note:
-            left = set(re.findall(r'"((?:[^"\\]|\\.)*)"', note.split("left out", 1)[1])) if "left out" in note else set()
+            left = set(json.loads('"' + x + '"') for x in re.findall(r'"((?:[^"\\]|\\.)*)"', note.split("left out", 1)[1])) if "left out" in note else set()
             text = kept(text, left)
-        m = re.match(r"select: no tool is named (.+); (\S+) was loaded", note)
+        m = re.match(r'select: no tool is named ("(?:[^"\\]|\\.)*"); (\S+) was loaded', note)
         if m:
-            arg = text[len("select:"):]
-            text = "select:" + ",".join(m.group(2) if p.strip() == m.group(1) else p for p in arg.split(","))
+            arg, asked = text[len("select:"):], json.loads(m.group(1))
+            text = "select:" + ",".join(m.group(2) if p.strip() == asked else p for p in arg.split(","))
     out.append(text if isinstance(q, str) else dict(q, query=text))
 json.dump(out, open(f"qref{s}.json", "w"))
 PY

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/toolsearch/toolsearch/gateway/internal/gateway"
 )
@@ -33,13 +32,13 @@ func approve(args []string, stdout, stderr io.Writer) int {
 	}
 	var cfg *gateway.Config
 	if *cfgPath != "" && *state == "" {
-		data, err := os.ReadFile(*cfgPath)
+		data, err := readConfig(*cfgPath)
 		if err != nil {
-			fmt.Fprintf(stderr, "toolsearch-mcp approve: %v\n", err)
+			fmt.Fprintf(stderr, "toolsearch-mcp approve: %s\n", printable(err.Error()))
 			return 2
 		}
 		if cfg, err = gateway.ParseConfig(data); err != nil {
-			fmt.Fprintf(stderr, "toolsearch-mcp approve: %s: %v\n", *cfgPath, err)
+			fmt.Fprintf(stderr, "toolsearch-mcp approve: %s: %s\n", printable(*cfgPath), printable(err.Error()))
 			return 2
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -108,14 +109,14 @@ func inspect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "toolsearch-mcp: --timeout must be positive")
 		return 2
 	}
-	data, err := os.ReadFile(*cfgPath)
+	data, err := readConfig(*cfgPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "toolsearch-mcp: %v\n", err)
+		fmt.Fprintf(stderr, "toolsearch-mcp: %s\n", printable(err.Error()))
 		return 2
 	}
 	cfg, err := gateway.ParseConfig(data)
 	if err != nil {
-		fmt.Fprintf(stderr, "toolsearch-mcp: %s: %v\n", *cfgPath, err)
+		fmt.Fprintf(stderr, "toolsearch-mcp: %s: %s\n", printable(*cfgPath), printable(err.Error()))
 		return 2
 	}
 	codec, err := tokenizer.Get(tokenizer.O200kBase)
@@ -141,18 +142,20 @@ func inspect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *query != "" {
 		res, err := searcher.Search(*query, *maxResults)
 		if err != nil {
-			fmt.Fprintf(stderr, "toolsearch-mcp: --query: %v\n", err)
+			fmt.Fprintf(stderr, "toolsearch-mcp: --query: %s\n", printable(err.Error()))
 			return 2
 		}
 		rep.Query = res
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stderr, "toolsearch-mcp: %v\n", err)
+			fmt.Fprintf(stderr, "toolsearch-mcp: %s\n", printable(err.Error()))
 			return 2
 		}
+		stdout.Write(jsonPrintable(buf.Bytes()))
 	} else {
 		printTable(stdout, &rep)
 	}
@@ -328,10 +331,10 @@ func printTable(w io.Writer, rep *report) {
 	fmt.Fprintln(tw, "SERVER\tSTATUS\tTOOLS\tTOKENS ALL LOADED\tTOKENS DEFERRED\tSAVING\t")
 	for _, r := range rep.Servers {
 		if r.Status != "ok" {
-			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t\n", r.Name, r.Status)
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t\n", printable(r.Name), r.Status)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t\n", r.Name, r.Status, r.Tools, r.TokensAll, r.TokensDefr, r.TokensAll-r.TokensDefr)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t\n", printable(r.Name), r.Status, r.Tools, r.TokensAll, r.TokensDefr, r.TokensAll-r.TokensDefr)
 	}
 	t := rep.Total
 	fmt.Fprintf(tw, "TOTAL\t\t%d\t%d\t%d\t%d (%.1f%%)\t\n", t.Tools, t.TokensAll, t.TokensDefr, t.Saving, t.SavingPct)
@@ -340,10 +343,10 @@ func printTable(w io.Writer, rep *report) {
 	fmt.Fprintln(w, tokenNote+".")
 	for _, r := range rep.Servers {
 		if r.Error != "" {
-			fmt.Fprintf(w, "%s: %s: %s\n", r.Name, r.Status, r.Error)
+			fmt.Fprintf(w, "%s: %s: %s\n", printable(r.Name), r.Status, printable(r.Error))
 		}
 		if r.Skipped > 0 || r.Problems != "" {
-			fmt.Fprintf(w, "%s: %d of %d tools skipped: %s\n", r.Name, r.Skipped, r.Tools, r.Problems)
+			fmt.Fprintf(w, "%s: %d of %d tools skipped: %s\n", printable(r.Name), r.Skipped, r.Tools, printable(r.Problems))
 		}
 	}
 	if len(rep.Tools) > 0 {
@@ -364,11 +367,11 @@ func printTable(w io.Writer, rep *report) {
 			if r := []rune(desc); len(r) > 100 {
 				desc = string(r[:100]) + "…"
 			}
-			fmt.Fprintf(w, "  %s — %s\n", m.Name, desc)
+			fmt.Fprintf(w, "  %s — %s\n", m.Name, printable(desc))
 		}
 		if len(q.Matches) == 0 {
 			content, _ := q.Content(toolsearch.FormatToolReference) // the no-match text
-			fmt.Fprintf(w, "  %s\n", content[0].Text)
+			fmt.Fprintf(w, "  %s\n", printable(content[0].Text))
 		}
 	}
 }
@@ -413,7 +416,7 @@ func (p *progress) done(name string, ok bool) {
 		p.draw()
 		return
 	}
-	fmt.Fprintf(p.w, "[%d/%d] %s %s (%.1fs)\n", p.n, len(p.names), name, p.state[name], time.Since(p.start).Seconds())
+	fmt.Fprintf(p.w, "[%d/%d] %s %s (%.1fs)\n", p.n, len(p.names), printable(name), p.state[name], time.Since(p.start).Seconds())
 }
 
 // draw redraws the line; p.mu must be held.
@@ -424,7 +427,7 @@ func (p *progress) draw() {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\r\033[Kstarting MCP servers [%d/%d]", p.n, len(p.names))
 	for _, n := range p.names {
-		b.WriteString("  " + n + " " + p.state[n])
+		b.WriteString("  " + printable(n) + " " + p.state[n])
 	}
 	io.WriteString(p.w, b.String())
 }

@@ -51,7 +51,57 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	switch os.Getenv(fakeEnv) {
+	case "hostile": // a description that drives the terminal
+		srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "0"}, nil)
+		srv.AddTool(&mcp.Tool{Name: "zebra", Description: "zebra " + hostileText, InputSchema: map[string]any{"type": "object"}},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
+		if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "dying": // writes to stderr and exits
+		os.Stderr.WriteString("fatal " + hostileText + "\n")
+		os.Exit(1)
+	}
 	os.Exit(m.Run())
+}
+
+// hostileText sets the terminal's title, clears the screen, and forges a
+// report line.
+const hostileText = "\x1b]0;pwned\x07\x1b[2J\rTOTAL 0\u009b"
+
+// fakeAs is the config entry that starts the test binary as the fake
+// server of that name.
+func fakeAs(t *testing.T, name string) map[string]any {
+	e := fakeServer(t)
+	e["env"] = map[string]string{fakeEnv: name}
+	return e
+}
+
+// TestServerTextIsTerminalSafe: a server's description and stderr are
+// printed with their control characters escaped, in the table, the
+// --query lines, the errors and the JSON report.
+func TestServerTextIsTerminalSafe(t *testing.T) {
+	cfg := writeConfig(t, map[string]any{"hostile": fakeAs(t, "hostile"), "dying": fakeAs(t, "dying")})
+	for _, args := range [][]string{{"--query", "zebra"}, {"--query", "zebra", "--json"}} {
+		_, out, stderr := runCmd(t, append([]string{"--config", cfg, "--timeout", "20s"}, args...)...)
+		for _, s := range []string{out, stderr} {
+			assert.NotContains(t, s, "\x1b", "%v", args)
+			assert.NotContains(t, s, "\r", "%v", args)
+			assert.NotContains(t, s, "\u009b", "%v", args)
+		}
+		if len(args) == 2 {
+			assert.Contains(t, out, `zebra \x1b]0;pwned\x07\x1b[2J\x0dTOTAL 0\u009b`, "the description, escaped")
+			assert.Contains(t, out, `fatal \x1b]0;pwned\x07`, "the server's stderr, escaped")
+		} else {
+			var rep report
+			require.NoError(t, json.Unmarshal([]byte(out), &rep), "the JSON stays valid")
+			assert.Contains(t, rep.Query.Matches[0].Description, hostileText, "the JSON value is the server's text")
+		}
+	}
 }
 
 // fakeServer is the config entry that starts the test binary as the "bad"

@@ -159,7 +159,7 @@ func serve(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Wr
 // loadConfig reads and parses the config, the flags overriding its
 // options.
 func loadConfig(path, mode, strategy string, callTimeout time.Duration) (*gateway.Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readConfig(path)
 	if err != nil {
 		return nil, err
 	}
