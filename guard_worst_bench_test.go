@@ -86,6 +86,8 @@ var worstCases = func() []worstCase {
 		{"contentSchema", prop(`{"contentMediaType":"application/json","contentSchema":{"items":{"type":"integer"}}}`), func(n int) string {
 			return `{"s":"[` + repeatJoin("1", n) + `]"}`
 		}},
+		{"values-no-subschema-reaches", `{"type":"object"}`, func(n int) string { return `{"s":[` + repeatJoin("1", n) + `]}` }},
+		{"empty-objects-no-subschema-reaches", `{"type":"object"}`, func(n int) string { return `{"s":[` + repeatJoin("{}", n) + `]}` }},
 		{"duplicate-key-refused", `{"type":"object"}`, func(n int) string { return strings.TrimSuffix(objectOf(n, "1"), "}") + `,"k0":2}` }},
 	}
 }
@@ -119,8 +121,20 @@ func largestAccepted(s *Session, c worstCase) int {
 // worst, with the largest arguments CheckCall accepts at the default
 // limits (1 MiB, MaxValidationWork 10,000,000): each op is one call that
 // is validated (refused calls are cheaper). The n of each case is in its
-// name.
+// name. The first case is the yardstick: decoding 1 MiB of small JSON
+// values with encoding/json alone, to tell the machine's load from a
+// case's own cost.
 func BenchmarkWorstCases(b *testing.B) {
+	yardstick := []byte(objectOf(96_000, "1"))
+	b.Run(fmt.Sprintf("yardstick-decode/%dB", len(yardstick)), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v any
+			if err := json.Unmarshal(yardstick, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	for _, c := range worstCases() {
 		reg, err := NewRegistry(nil, Tool{Name: "T", InputSchema: json.RawMessage(c.schema)})
 		if err != nil {
