@@ -120,8 +120,8 @@ func largestAccepted(s *Session, c worstCase) int {
 // BenchmarkWorstCases runs every keyword of the schema library at its
 // worst, with the largest arguments CheckCall accepts at the default
 // limits (1 MiB, MaxValidationWork 10,000,000): each op is one call that
-// is validated (refused calls are cheaper). The n of each case is in its
-// name. The first case is the yardstick: decoding 1 MiB of small JSON
+// is validated (refused calls are cheaper). The n of each case and the
+// bytes of its arguments are reported as metrics. The first case is the yardstick: decoding 1 MiB of small JSON
 // values with encoding/json alone, to tell the machine's load from a
 // case's own cost.
 func BenchmarkWorstCases(b *testing.B) {
@@ -136,18 +136,20 @@ func BenchmarkWorstCases(b *testing.B) {
 		}
 	})
 	for _, c := range worstCases() {
-		reg, err := NewRegistry(nil, Tool{Name: "T", InputSchema: json.RawMessage(c.schema)})
-		if err != nil {
-			b.Fatal(c.name, err)
-		}
-		s := NewSession(reg, nil)
-		n := largestAccepted(s, c)
-		args := json.RawMessage(c.args(n))
-		b.Run(fmt.Sprintf("%s/n=%d/%dB", c.name, n, len(args)), func(b *testing.B) {
+		b.Run(c.name, func(b *testing.B) {
+			reg, err := NewRegistry(nil, Tool{Name: "T", InputSchema: json.RawMessage(c.schema)})
+			if err != nil {
+				b.Fatal(c.name, err)
+			}
+			s := NewSession(reg, nil)
+			n := largestAccepted(s, c)
+			args := json.RawMessage(c.args(n))
 			b.ReportAllocs()
 			for b.Loop() {
 				_, _ = s.CheckCall("T", args)
 			}
+			b.ReportMetric(float64(n), "n")
+			b.ReportMetric(float64(len(args)), "arg-bytes")
 		})
 	}
 }

@@ -25,3 +25,38 @@ func TestDecodeWork(t *testing.T) {
 		assert.Equal(t, want, DecodeWork([]byte(tc.args)), "DecodeWork(%s)", tc.args)
 	}
 }
+
+// FuzzDecodeWork: for any arguments that decode, DecodeWork charges at
+// least every value and member decoded, and every byte.
+func FuzzDecodeWork(f *testing.F) {
+	for _, seed := range []string{`{"a":[1,2,{"b":"c,d:["}]}`, `[{},[],"\"[,:"]`, `  [ 1 , 2 ]  `, `"x"`, `{"k":[[[[]]]]}`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		v, _, err := DecodeArgs(args)
+		if err != nil {
+			return
+		}
+		var values, members int
+		var count func(v any)
+		count = func(v any) {
+			values++
+			switch v := v.(type) {
+			case map[string]any:
+				members += len(v)
+				for _, x := range v {
+					count(x)
+				}
+			case []any:
+				for _, x := range v {
+					count(x)
+				}
+			}
+		}
+		count(v)
+		least := workDecodeValue*values + workDecodeMember*members + len(args)
+		if got := DecodeWork(args); got < least {
+			t.Fatalf("DecodeWork(%q) = %d, less than %d (%d values, %d members)", args, got, least, values, members)
+		}
+	})
+}
