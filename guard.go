@@ -39,8 +39,11 @@ type ToolCall struct {
 // SessionOptions.MaxArgumentBytes are refused before they are decoded; a
 // number with more than 100 digits or an exponent beyond ±400 before they
 // are validated (the schema library would spend time in proportion to the
-// exponent), naming where it is; and arguments whose validation could cost
-// more than SessionOptions.MaxValidationWork before it runs. The
+// exponent), naming where it is; arguments whose decoding could cost more
+// than SessionOptions.MaxValidationWork (many small values) before they
+// are decoded; and arguments whose decoding and validation together could
+// cost more than it before validation runs (a CallTool call pays for its
+// own decoding too). The
 // validation messages quote at most a few hundred bytes each, ten at most.
 // A name no tool has is refused without any work in proportion to its
 // length, and quoted by its first 128 bytes.
@@ -68,10 +71,12 @@ func (s *Session) CheckCall(name string, args json.RawMessage) (*ToolCall, error
 	if s.opts.CallBridge && name == CallToolName {
 		return s.resolveBridgeCall(args)
 	}
-	return s.checkCall(name, args)
+	return s.checkCall(name, args, 0)
 }
 
-func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error) {
+// checkCall checks a call to name with args, spent units of
+// MaxValidationWork having been used already (decoding a CallTool call).
+func (s *Session) checkCall(name string, args json.RawMessage, spent int) (*ToolCall, error) {
 	if len(name) > maxNameLength {
 		// No tool has such a name: refused before any work in proportion
 		// to its length (a lookup, close names).
@@ -94,6 +99,12 @@ func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error
 	if err != nil {
 		return nil, refusal(name, ErrToolUnavailable, refuseNoSchema(name, err))
 	}
+	// Decoding is charged first, from the raw bytes: many small values
+	// cost more to decode than any schema asks of them.
+	spent += schema.DecodeWork(args)
+	if spent > s.opts.MaxValidationWork {
+		return nil, refusal(name, ErrInvalidArguments, refuseArgsWork(name), ErrLimit)
+	}
 	inst, compact, err := schema.DecodeArgs(args)
 	var dup *schema.DuplicateKeyError
 	switch {
@@ -105,7 +116,7 @@ func (s *Session) checkCall(name string, args json.RawMessage) (*ToolCall, error
 	if err := schema.CheckNumbers(inst); err != nil {
 		return nil, refusal(name, ErrInvalidArguments, refuseArgsBounds(name, err), ErrLimit)
 	}
-	switch err := v.Work(inst, s.opts.MaxValidationWork); {
+	switch err := v.Work(inst, s.opts.MaxValidationWork-spent); {
 	case errors.Is(err, schema.ErrTooMuchWork):
 		return nil, refusal(name, ErrInvalidArguments, refuseArgsWork(name), ErrLimit)
 	case err != nil:
@@ -133,6 +144,10 @@ var bridgeSchema = sync.OnceValue(func() *jsonschema.Schema {
 // raw arguments, {"name": …, "arguments": {…}}) to the tool it names and
 // that tool's validated arguments, checked as by CheckCall.
 func (s *Session) resolveBridgeCall(args json.RawMessage) (*ToolCall, error) {
+	spent := schema.DecodeWork(args)
+	if spent > s.opts.MaxValidationWork {
+		return nil, refusal(CallToolName, ErrInvalidArguments, refuseArgsWork(CallToolName), ErrLimit)
+	}
 	inst, compact, err := schema.DecodeArgs(args)
 	var dup *schema.DuplicateKeyError
 	switch {
@@ -163,5 +178,5 @@ func (s *Session) resolveBridgeCall(args json.RawMessage) (*ToolCall, error) {
 	case ToolSearchName:
 		return nil, refusal(call.Name, ErrUnknownTool, refuseBridgeToolSearch())
 	}
-	return s.checkCall(call.Name, call.Arguments)
+	return s.checkCall(call.Name, call.Arguments, spent)
 }

@@ -186,3 +186,36 @@ func TestWorkChargesEveryApplication(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodingIsCharged: decoding many small values is paid from
+// MaxValidationWork before anything is decoded, whether a subschema
+// reaches them or not (1 MiB of ones under {"type":"object"} took 200 ms
+// and 57 MB that no bound counted), and a CallTool call pays for decoding
+// its arguments twice.
+func TestDecodingIsCharged(t *testing.T) {
+	ones := `[` + strings.TrimSuffix(strings.Repeat("1,", 500_000), ",") + `]`
+	empties := `[` + strings.TrimSuffix(strings.Repeat("{},", 340_000), ",") + `]`
+	s := callSession(t, `{"type":"object"}`, &SessionOptions{CallBridge: true})
+	for _, tc := range []struct{ label, name, args string }{
+		{"500,000 ones", "T", `{"a":` + ones + `}`},
+		{"340,000 empty objects", "T", `{"a":` + empties + `}`},
+		{"500,000 ones through CallTool", CallToolName, `{"name":"T","arguments":{"a":` + ones + `}}`},
+	} {
+		var err error
+		raw := json.RawMessage(tc.args)
+		bytes := allocated(func() { _, err = s.CheckCall(tc.name, raw) })
+		require.ErrorIs(t, err, ErrInvalidArguments, tc.label)
+		require.ErrorIs(t, err, ErrLimit, tc.label)
+		assert.Contains(t, err.Error(), "would take too long", tc.label)
+		assert.Less(t, bytes, uint64(64<<10), "%s: refused before decoding (%d bytes allocated)", tc.label, bytes)
+	}
+
+	// Within a tight bound: arguments whose decoding is most of it pass
+	// directly, not through CallTool, which decodes them twice.
+	tight := callSession(t, `{"type":"object"}`, &SessionOptions{CallBridge: true, MaxValidationWork: 100_000})
+	args := `{"a":[` + strings.TrimSuffix(strings.Repeat("1,", 1_800), ",") + `]}`
+	_, err := tight.CheckCall("T", json.RawMessage(args))
+	require.NoError(t, err, "1,800 values within a bound of 100,000")
+	_, err = tight.CheckCall(CallToolName, json.RawMessage(`{"name":"T","arguments":`+args+`}`))
+	require.ErrorIs(t, err, ErrLimit, "the same values decoded twice through CallTool")
+}

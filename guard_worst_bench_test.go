@@ -86,6 +86,8 @@ var worstCases = func() []worstCase {
 		{"contentSchema", prop(`{"contentMediaType":"application/json","contentSchema":{"items":{"type":"integer"}}}`), func(n int) string {
 			return `{"s":"[` + repeatJoin("1", n) + `]"}`
 		}},
+		{"values-no-subschema-reaches", `{"type":"object"}`, func(n int) string { return `{"s":[` + repeatJoin("1", n) + `]}` }},
+		{"empty-objects-no-subschema-reaches", `{"type":"object"}`, func(n int) string { return `{"s":[` + repeatJoin("{}", n) + `]}` }},
 		{"duplicate-key-refused", `{"type":"object"}`, func(n int) string { return strings.TrimSuffix(objectOf(n, "1"), "}") + `,"k0":2}` }},
 	}
 }
@@ -118,22 +120,36 @@ func largestAccepted(s *Session, c worstCase) int {
 // BenchmarkWorstCases runs every keyword of the schema library at its
 // worst, with the largest arguments CheckCall accepts at the default
 // limits (1 MiB, MaxValidationWork 10,000,000): each op is one call that
-// is validated (refused calls are cheaper). The n of each case is in its
-// name.
+// is validated (refused calls are cheaper). The n of each case and the
+// bytes of its arguments are reported as metrics. The first case is the yardstick: decoding 1 MiB of small JSON
+// values with encoding/json alone, to tell the machine's load from a
+// case's own cost.
 func BenchmarkWorstCases(b *testing.B) {
-	for _, c := range worstCases() {
-		reg, err := NewRegistry(nil, Tool{Name: "T", InputSchema: json.RawMessage(c.schema)})
-		if err != nil {
-			b.Fatal(c.name, err)
+	yardstick := []byte(objectOf(96_000, "1"))
+	b.Run(fmt.Sprintf("yardstick-decode/%dB", len(yardstick)), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v any
+			if err := json.Unmarshal(yardstick, &v); err != nil {
+				b.Fatal(err)
+			}
 		}
-		s := NewSession(reg, nil)
-		n := largestAccepted(s, c)
-		args := json.RawMessage(c.args(n))
-		b.Run(fmt.Sprintf("%s/n=%d/%dB", c.name, n, len(args)), func(b *testing.B) {
+	})
+	for _, c := range worstCases() {
+		b.Run(c.name, func(b *testing.B) {
+			reg, err := NewRegistry(nil, Tool{Name: "T", InputSchema: json.RawMessage(c.schema)})
+			if err != nil {
+				b.Fatal(c.name, err)
+			}
+			s := NewSession(reg, nil)
+			n := largestAccepted(s, c)
+			args := json.RawMessage(c.args(n))
 			b.ReportAllocs()
 			for b.Loop() {
 				_, _ = s.CheckCall("T", args)
 			}
+			b.ReportMetric(float64(n), "n")
+			b.ReportMetric(float64(len(args)), "arg-bytes")
 		})
 	}
 }
