@@ -56,7 +56,9 @@ type SessionOptions struct {
 	// MaxValidationWork bounds the work of validating one call's arguments
 	// against its tool's schema in CheckCall. Before validating, CheckCall
 	// adds up an upper bound of that work and refuses the call
-	// (ErrInvalidArguments and ErrLimit) when it is over: 300 units for
+	// (ErrInvalidArguments and ErrLimit) when it is over: the decoding of
+	// the arguments (30 units per value, 60 more per object member, 1 per
+	// byte; a CallTool call pays for its outer decoding too), 300 units for
 	// each subschema applied to each value, for a string checked against a
 	// pattern its length times the pattern's program size, for a string
 	// checked against a format its length (a thousand times its length for
@@ -64,7 +66,8 @@ type SessionOptions struct {
 	// const values compared, and 2 units per property a subschema lists,
 	// per object. A unit is about ten nanoseconds of the schema library's
 	// time. Default 10,000,000: about 30,000 values against small
-	// subschemas, or a 1 MiB string against a pattern of 10 instructions.
+	// subschemas, or a 1 MB string against a short pattern such as
+	// ^[a-z]*$.
 	MaxValidationWork int
 }
 

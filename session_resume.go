@@ -301,6 +301,9 @@ func (h *historyScan) readFunctions(t string) {
 			return
 		}
 		body, ok := strings.CutPrefix(line, open)
+		if !ok {
+			continue
+		}
 		if body, ok = strings.CutSuffix(body, close); !ok {
 			continue
 		}
