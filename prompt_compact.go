@@ -72,32 +72,13 @@ func compactListing(parts []listPart, tail string, budget int) (text string, ok 
 		return "", false
 	}
 	size += 2 + len(compactNote)
-	entries := make([][]listEntry, len(parts))
-	for i, p := range parts {
-		entries[i] = make([]listEntry, len(p.names))
-		for j, n := range p.names {
-			entries[i][j] = listEntry{n, 1}
-		}
-	}
 	groups := serverGroups(parts)
 	made := 0
 	for made < len(groups) && size > budget {
 		size -= groups[made].saving
 		made++
 	}
-	groups = groups[:made]
-	// Apply the groups from the last of each list, so that the positions
-	// of the earlier ones hold.
-	slices.SortFunc(groups, func(a, b serverGroup) int {
-		if a.part != b.part {
-			return a.part - b.part
-		}
-		return b.start - a.start
-	})
-	for _, g := range groups {
-		e := listEntry{groupText(g.prefix, g.end-g.start), g.end - g.start}
-		entries[g.part] = slices.Replace(entries[g.part], g.start, g.end, e)
-	}
+	entries := listEntries(parts, groups[:made])
 	if size > budget {
 		cutEntries(parts, entries, tail, budget)
 	}
@@ -127,6 +108,36 @@ func compactListing(parts []listPart, tail string, budget int) (text string, ok 
 		b.WriteString(tail)
 	}
 	return b.String(), true
+}
+
+// listEntries returns the entries of each list: its names, with the runs
+// of groups in their place.
+func listEntries(parts []listPart, groups []serverGroup) [][]listEntry {
+	slices.SortFunc(groups, func(a, b serverGroup) int {
+		if a.part != b.part {
+			return a.part - b.part
+		}
+		return a.start - b.start
+	})
+	entries := make([][]listEntry, len(parts))
+	for i, p := range parts {
+		var es []listEntry
+		j := 0
+		for len(groups) > 0 && groups[0].part == i {
+			g := groups[0]
+			groups = groups[1:]
+			for _, n := range p.names[j:g.start] {
+				es = append(es, listEntry{n, 1})
+			}
+			es = append(es, listEntry{groupText(g.prefix, g.end-g.start), g.end - g.start})
+			j = g.end
+		}
+		for _, n := range p.names[j:] {
+			es = append(es, listEntry{n, 1})
+		}
+		entries[i] = es
+	}
+	return entries
 }
 
 // partFixed is the length of list i's fixed text: the blank line before

@@ -167,7 +167,7 @@ type Searcher struct {
 
 	texts   memo[*promptTexts]  // the prompt texts of a scoped Searcher
 	compact memo[*listingTexts] // the compact listings (MaxListingBytes)
-	index *memo[Index]       // the strategy's index: the registry's shared one, or the Searcher's own
+	index   *memo[Index]        // the strategy's index: the registry's shared one, or the Searcher's own
 }
 
 // NewSearcher returns a Searcher over reg.
