@@ -316,3 +316,30 @@ func TestCompactGolden(t *testing.T) {
 	require.NoError(t, err)
 	golden(t, "compact_toolsearch_definition.json", def)
 }
+
+// TestCompactScopedAndCC332: a scoped Session lists only its scope,
+// compact too; a 2.1.332 Session's announcement stays within the budget,
+// <system-reminder> lines included.
+func TestCompactScopedAndCC332(t *testing.T) {
+	reg := compactPool(t)
+	names := compactNames()
+	budget := 700
+	scoped := NewSession(reg, &SessionOptions{Search: SearchOptions{MaxListingBytes: budget, Scope: &Scope{Allow: names[5:45]}}})
+	a := scoped.Announce()
+	assert.Equal(t, blockOpen+"\nmcp__github__* (40 tools)\n"+blockClose+"\n\n"+compactNote, a.Text, "github's forty, the scope, grouped")
+	assert.Equal(t, names[5:45], a.Added)
+
+	tight := NewSession(reg, &SessionOptions{Search: SearchOptions{MaxListingBytes: budget, Profile: ClaudeCode2_1_332}}).Announce()
+	assert.Equal(t, cc332Reminder(cc332Added+"\n"+moreText(len(names))+"\n\n"+compactNote), tight.Text,
+		"fixed sentences over the budget: only the count")
+	budget = 1000
+	s := NewSession(reg, &SessionOptions{Search: SearchOptions{MaxListingBytes: budget, Profile: ClaudeCode2_1_332}})
+	a = s.Announce()
+	assert.LessOrEqual(t, len(a.Text), budget)
+	assert.True(t, strings.HasPrefix(a.Text, "<system-reminder>\n"+cc332Added+"\n"), a.Text)
+	assert.Contains(t, a.Text, "mcp__github__* (40 tools)")
+	assert.Equal(t, names, a.Added)
+	res, err := s.searcher.Search("zzzz", 0)
+	require.NoError(t, err)
+	assert.Contains(t, res.Notes, unlistedNote, "2.1.332: the no-match note too")
+}
