@@ -304,14 +304,7 @@ func compactDelta332(added, removed []string, budget int) string {
 	if budget <= 0 || len(t) <= budget {
 		return t
 	}
-	var mcp, other []string
-	for _, n := range removed {
-		if strings.HasPrefix(n, "mcp__") {
-			mcp = append(mcp, n)
-		} else {
-			other = append(other, n)
-		}
-	}
+	mcp, other := splitMCP(removed)
 	var parts []listPart
 	for _, l := range []struct {
 		head  string
