@@ -100,20 +100,9 @@ type SearchOptions struct {
 	// Default 64 Mi units, far above what real queries need; a query that
 	// reaches it costs tens of milliseconds whatever the catalog's size.
 	MaxQueryWork int
-	// MaxListingBytes bounds the lists of deferred tools the model reads,
-	// in bytes: SystemPromptSection, and a Session's announcements (the
-	// <available-deferred-tools> block and each delta). A list longer
-	// than that is given in its compact form: the tools of the MCP servers
-	// that save the most bytes become one line each, such as
-	// "mcp__github__* (42 tools)", as many as needed to fit; if it is still
-	// too long, the entries that fit are kept in order and each list ends
-	// with "…and N more tools not listed"; a note then says how ToolSearch
-	// reaches every tool (the name prefix, keywords, select:). The text is
-	// then at most MaxListingBytes long unless its fixed sentences alone
-	// are longer. With it set, the ToolSearch description says how to
-	// reach grouped tools, and a result without matches, while the listing
-	// is compact, has a note saying so. Default 0: no bound, every name
-	// listed.
+	// MaxListingBytes bounds the bytes of SystemPromptSection and of a Session's announcements: a longer
+	// list groups MCP servers ("mcp__github__* (42 tools)"), then counts what it cannot list, with a note
+	// on reaching them (README, "Huge catalogs: a bounded listing"). Default 0: no bound.
 	MaxListingBytes int
 }
 
@@ -202,8 +191,7 @@ func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
 		s.strategy = DefaultStrategy()
 	}
 	s.input = resolveInput(s.strategy.Input(), o.Profile, o.Model)
-	o.MaxListingBytes = max(o.MaxListingBytes, 0)
-	s.input.description = withListingHint(s.input.description, o.MaxListingBytes, s.input.pattern)
+	o.MaxListingBytes, s.input.description = withListingHint(s.input.description, o.MaxListingBytes, s.input.pattern)
 	o.MaxQueryTerms = orDefault(o.MaxQueryTerms, s.input.maxTerms)
 	if shareable(s.strategy) {
 		s.index = reg.indexes.memoOf(s.strategy)
@@ -431,11 +419,7 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 		}
 	}
 	s.fill(res, snap, found, hits)
-	if len(res.Matches) == 0 {
-		if n := s.unlistedNoteFor(snap); n != "" {
-			res.Notes = append(res.Notes, n)
-		}
-	}
+	s.noteUnlisted(res, snap)
 	if cc332 {
 		s.finish332(res, snap, q)
 	}

@@ -49,25 +49,24 @@ func (s *Searcher) listing(snap *snapshot) *listingTexts {
 	})
 }
 
-// withListingHint returns the ToolSearch description d, followed, when
-// the listing may be compact, by how to reach the tools it groups or
-// leaves out.
-func withListingHint(d string, budget int, pattern bool) string {
+// withListingHint returns the budget (a negative one is 0, no bound) and
+// the ToolSearch description d, followed, when the listing may be
+// compact, by how to reach the tools it groups or leaves out.
+func withListingHint(d string, budget int, pattern bool) (int, string) {
 	switch {
 	case budget <= 0:
-		return d
+		return 0, d
 	case pattern:
-		return d + compactHintPattern
+		return budget, d + compactHintPattern
 	}
-	return d + compactHintQuery
+	return budget, d + compactHintQuery
 }
 
-// unlistedNoteFor returns the note of a result without matches: how to
+// noteUnlisted adds to res, a result without matches, the note on how to
 // reach the tools the Searcher's listing does not name, when it is
-// compact; "" otherwise.
-func (s *Searcher) unlistedNoteFor(snap *snapshot) string {
-	if s.opts.MaxListingBytes <= 0 || !s.listing(snap).compact {
-		return ""
+// compact.
+func (s *Searcher) noteUnlisted(res *Result, snap *snapshot) {
+	if len(res.Matches) == 0 && s.opts.MaxListingBytes > 0 && s.listing(snap).compact {
+		res.Notes = append(res.Notes, unlistedNote)
 	}
-	return unlistedNote
 }
