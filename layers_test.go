@@ -47,7 +47,7 @@ var rootLayers = []struct {
 	files []string
 }{
 	{"tool model", []string{"errors.go", "enum.go", "profile.go", "tool.go", "tool_mcp.go", "tool_catalog.go", "tool_cc332.go"}},
-	{"texts for the model", []string{"prompt.go", "prompt_cc332.go"}},
+	{"texts for the model", []string{"prompt.go", "prompt_cc332.go", "prompt_compact.go"}},
 	{"entries", []string{"entry.go", "entry_schema.go"}},
 	{"keyword index", []string{"index.go", "index_scratch.go", "scoring.go"}},
 	{"registry and snapshots", []string{"registry.go", "registry_build.go", "registry_schema.go",
@@ -57,7 +57,7 @@ var rootLayers = []struct {
 		"strategy_best.go", "strategy_default.go", "strategy_cc332.go", "strategy_bm25.go", "strategy_hybrid.go", "strategy_hybrid_rank.go",
 		"strategy_regex.go"}},
 	{"results", []string{"result.go", "result_json.go"}},
-	{"query pipeline", []string{"search.go", "search_prompt.go", "search_terms.go", "search_names.go", "search_cc332.go", "search_scope.go", "select.go"}},
+	{"query pipeline", []string{"search.go", "search_prompt.go", "search_terms.go", "search_names.go", "search_cc332.go", "search_scope.go", "search_compact.go", "select.go"}},
 	{"session", []string{"session.go", "session_auto.go", "session_resume.go", "session_cc332.go"}},
 	{"call guard", []string{"guard.go"}},
 }

@@ -66,14 +66,7 @@ func cc332Delta(added, removed []string) string {
 	if len(added) > 0 {
 		ps = append(ps, cc332Added+"\n"+strings.Join(added, "\n"))
 	}
-	var mcp, other []string
-	for _, n := range removed {
-		if strings.HasPrefix(n, "mcp__") {
-			mcp = append(mcp, n)
-		} else {
-			other = append(other, n)
-		}
-	}
+	mcp, other := splitMCP(removed)
 	switch {
 	case len(mcp) > cc332ListCut:
 		ps = append(ps, strconv.Itoa(len(mcp))+" deferred tools are no longer available (MCP server disconnected): "+
@@ -88,6 +81,19 @@ func cc332Delta(added, removed []string) string {
 		ps = append(ps, cc332Ambient)
 	}
 	return strings.Join(ps, "\n\n")
+}
+
+// splitMCP splits names into MCP tools' (mcp__…) and the others, each in
+// the order given.
+func splitMCP(names []string) (mcp, other []string) {
+	for _, n := range names {
+		if strings.HasPrefix(n, "mcp__") {
+			mcp = append(mcp, n)
+		} else {
+			other = append(other, n)
+		}
+	}
+	return mcp, other
 }
 
 // groupByServer counts MCP tool names per server: "mcp__srv__* (N)" (or

@@ -100,6 +100,10 @@ type SearchOptions struct {
 	// Default 64 Mi units, far above what real queries need; a query that
 	// reaches it costs tens of milliseconds whatever the catalog's size.
 	MaxQueryWork int
+	// MaxListingBytes bounds the bytes of SystemPromptSection and of a Session's announcements: a longer
+	// list groups MCP servers ("mcp__github__* (42 tools)"), then counts what it cannot list, with a note
+	// on reaching them (README, "Huge catalogs: a bounded listing"). Default 0: no bound.
+	MaxListingBytes int
 }
 
 // Scope is an allow-list of tool names for a subagent. A tool is in scope
@@ -150,8 +154,9 @@ type Searcher struct {
 	validator    *jsonschema.Schema
 	validateErr  error
 
-	texts memo[*promptTexts] // the prompt texts of a scoped Searcher
-	index *memo[Index]       // the strategy's index: the registry's shared one, or the Searcher's own
+	texts   memo[*promptTexts]  // the prompt texts of a scoped Searcher
+	compact memo[*listingTexts] // the compact listings (MaxListingBytes)
+	index   *memo[Index]        // the strategy's index: the registry's shared one, or the Searcher's own
 }
 
 // NewSearcher returns a Searcher over reg.
@@ -186,6 +191,7 @@ func NewSearcher(reg *Registry, opts *SearchOptions) *Searcher {
 		s.strategy = DefaultStrategy()
 	}
 	s.input = resolveInput(s.strategy.Input(), o.Profile, o.Model)
+	o.MaxListingBytes, s.input.description = withListingHint(s.input.description, o.MaxListingBytes, s.input.pattern)
 	o.MaxQueryTerms = orDefault(o.MaxQueryTerms, s.input.maxTerms)
 	if shareable(s.strategy) {
 		s.index = reg.indexes.memoOf(s.strategy)
@@ -413,6 +419,7 @@ func (s *Searcher) search(ctx context.Context, query string, maxResults int) (*R
 		}
 	}
 	s.fill(res, snap, found, hits)
+	s.noteUnlisted(res, snap)
 	if cc332 {
 		s.finish332(res, snap, q)
 	}

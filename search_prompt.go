@@ -103,4 +103,6 @@ func (s *Searcher) promptTexts(snap *snapshot) *promptTexts {
 // and comma-separated; "" when there is none. It is byte-identical for the
 // same deferred set whatever the registration order, and rendered once per
 // registry change.
-func (s *Searcher) SystemPromptSection() string { return s.promptTexts(s.reg.load()).section }
+//
+// With MaxListingBytes it is in its compact form when longer than that.
+func (s *Searcher) SystemPromptSection() string { return s.section(s.reg.load()) }

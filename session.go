@@ -488,17 +488,17 @@ func (s *Session) Announce() Announcement {
 	s.announced = names
 	var a Announcement
 	if full {
-		a = Announcement{Text: texts.block, Full: true, Added: slices.Clone(names)}
+		a = Announcement{Text: s.searcher.block(snap), Full: true, Added: slices.Clone(names)}
 	} else {
 		if len(prev) == len(names) && (len(names) == 0 || &prev[0] == &names[0]) {
 			return Announcement{} // same texts as last time: nothing changed
 		}
 		added, removed := diffSorted(prev, names)
 		gone, removed := s.whyGone(snap, removed)
-		a = Announcement{Text: deltaText(added, gone), Added: added, Removed: removed}
+		a = Announcement{Text: compactDelta(added, gone, s.opts.Search.MaxListingBytes), Added: added, Removed: removed}
 	}
 	if s.opts.Search.Profile == ClaudeCode2_1_332 {
-		a.Text, a.System = announcement332(a.Added, a.Removed, s.opts.Search.Model)
+		a.Text, a.System = announcement332(a.Added, a.Removed, s.opts.Search.Model, s.opts.Search.MaxListingBytes)
 	}
 	return a
 }
@@ -558,5 +558,5 @@ func (s *Session) SystemPromptSection() string {
 	if !s.searchOn(snap) {
 		return ""
 	}
-	return s.searcher.promptTexts(snap).section
+	return s.searcher.section(snap)
 }

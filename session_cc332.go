@@ -14,9 +14,14 @@ import (
 // user text, or as a paragraph of a system message (system set) for a
 // model that takes system messages; "" when both lists are empty. The
 // first announcement of a conversation is already such a delta, of every
-// deferred name.
-func announcement332(added, removed []string, m ModelTraits) (text string, system bool) {
-	text = cc332Delta(added, removed)
+// deferred name. With a budget (SearchOptions.MaxListingBytes) over
+// which the text would be, it is in its compact form (compactDelta332),
+// the <system-reminder> lines counted in the budget.
+func announcement332(added, removed []string, m ModelTraits, budget int) (text string, system bool) {
+	if budget > 0 && !m.SystemMessages {
+		budget = max(budget-len(cc332Reminder("")), 1)
+	}
+	text = compactDelta332(added, removed, budget)
 	switch {
 	case text == "":
 		return "", false

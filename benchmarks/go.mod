@@ -7,6 +7,7 @@ require (
 	github.com/blevesearch/bleve_index_api v1.4.1
 	github.com/cloudwego/eino v0.9.1
 	github.com/stretchr/testify v1.12.1
+	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/toolsearch/toolsearch v0.1.0
 	github.com/toolsearch/toolsearch/eino v0.1.0
 )
@@ -37,6 +38,7 @@ require (
 	github.com/bytedance/sonic v1.15.0 // indirect
 	github.com/bytedance/sonic/loader v0.5.0 // indirect
 	github.com/cloudwego/base64x v0.1.6 // indirect
+	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/eino-contrib/jsonschema v1.0.3 // indirect
 	github.com/golang/snappy v1.0.0 // indirect
