@@ -151,15 +151,22 @@ func inputLimit(fs *flag.FlagSet) *int64 {
 // longer than limit bytes without reading more than that.
 func readInput(path string, limit int64) ([]byte, error) {
 	r := io.Reader(os.Stdin)
+	var buf bytes.Buffer
 	if path != "-" {
-		f, _, err := openfile.Open(path) // a FIFO or device cannot block the open
+		f, info, err := openfile.Open(path) // a FIFO or device cannot block the open
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
 		r = f
+		if info.Mode().IsRegular() && info.Size() <= limit {
+			// Read a large catalog into one buffer, not a growing one;
+			// bytes.Buffer reads in steps of at least 512 bytes.
+			buf.Grow(int(info.Size()) + 512)
+		}
 	}
-	data, err := io.ReadAll(io.LimitReader(r, max(limit, 0)+1))
+	_, err := buf.ReadFrom(io.LimitReader(r, max(limit, 0)+1))
+	data := buf.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -105,7 +105,7 @@ func TestCatalogErrorsNameFileAndTool(t *testing.T) {
 	typed := writeFile(t, "typed.json", `{"tools":[{"name":"A"},{"name":"B","description":7}]}`)
 	code, _, errs = runCmd(t, "search", "--catalog", typed, "q")
 	assert.Equal(t, 1, code)
-	assert.Contains(t, errs, "tools[1] (name B)")
+	assert.Contains(t, errs, `tools[1] (name "B", from byte 23): description: byte 49`)
 }
 
 func TestBatch(t *testing.T) {
