@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
@@ -49,7 +50,10 @@ func semanticOver(t *testing.T, pack string, reg *toolsearch.Registry) (*semanti
 	f.Close()
 	require.NoError(t, err, pack)
 	emb := packEmbedder{p, &atomic.Int64{}}
-	st, err := semantic.New(emb, nil)
+	// The vectors are looked up, not computed, but under -race on a busy
+	// machine a query's embedding can wait past the default 2 s and fall
+	// back to hybrid's ranking: this measures the ranking, so it waits.
+	st, err := semantic.New(emb, &semantic.Options{QueryTimeout: time.Minute})
 	require.NoError(t, err)
 	t.Cleanup(func() { st.Close() })
 	toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st}).Prepare()
