@@ -189,8 +189,8 @@ func TestQualityKeywordSet(t *testing.T) {
 // shape, hybrid is at least as good as default and as bm25 on Recall@1,
 // Recall@5 and MRR, and the semantic strategy, with the recorded vectors
 // of a real sentence-embedding model (USE-Lite) and of a weaker one
-// (GloVe word vectors), never worse than hybrid by more than one query
-// (notNoticeablyWorse). On the names shape, every strategy returns each
+// (GloVe word vectors), at least hybrid's Recall@1, Recall@5 and MRR,
+// but for the cells of oneQueryBehind (notWorse). On the names shape, every strategy returns each
 // named tool among the first 5, for every query.
 func TestQualityShapes(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("..", "testdata", "quality", "shape-*.json"))
@@ -217,7 +217,7 @@ func TestQualityShapes(t *testing.T) {
 			s := Evaluate(reg, &toolsearch.SearchOptions{Strategy: st}, ds.Queries)
 			t.Logf("%-15s R@1/R@5/MRR  semantic with %s %.2f/%.2f/%.3f", ds.Name, m.name, s.Recall1, s.Recall5, s.MRR)
 			require.Zero(t, misses.Load(), "%s: %s lacks the vectors of some queries: remake it (testdata/vectors/README.md)", ds.Name, m.pack)
-			notNoticeablyWorse(t, s, h, ds.Name+": semantic with "+m.name)
+			notWorse(t, s, h, ds.Name, m.name)
 			strategies = append(strategies, st)
 		}
 		if ds.Name == "shape-names" {
@@ -253,24 +253,38 @@ func everyNamed(t *testing.T, reg *toolsearch.Registry, st toolsearch.Strategy, 
 	return n
 }
 
-// notNoticeablyWorse checks that s is below h on Recall@1, Recall@5 and
-// MRR by no more than one query of the set can make it: a tie in the
-// hybrid ranking that the embedding breaks the other way (two tools of
-// the same name on two servers, say) moves one query, and no rule can
-// tell such a tie from the ones the embedding breaks right.
-func notNoticeablyWorse(t *testing.T, s, h *Report, what string) {
+// notWorse checks that s, the semantic strategy's report, is at least h,
+// hybrid's, on Recall@1, Recall@5 and MRR. The cells of oneQueryBehind
+// are allowed one query less (1/queries on each metric), and must still
+// need it, so that a cell that catches up is taken off the list.
+func notWorse(t *testing.T, s, h *Report, set, model string) {
 	t.Helper()
-	one := 1/float64(s.Queries) + 1e-9
-	assert.GreaterOrEqual(t, s.Recall1, h.Recall1-one, "%s: Recall@1 below hybrid's by more than one query", what)
-	assert.GreaterOrEqual(t, s.Recall5, h.Recall5-one, "%s: Recall@5 below hybrid's by more than one query", what)
-	assert.GreaterOrEqual(t, s.MRR, h.MRR-one, "%s: MRR below hybrid's by more than one query", what)
+	what := set + ": semantic with " + model
+	slack := 0.0
+	if oneQueryBehind[set+"/"+model] {
+		slack = 1/float64(s.Queries) + 1e-9
+		assert.True(t, s.Recall1 < h.Recall1 || s.Recall5 < h.Recall5 || s.MRR < h.MRR,
+			"%s: no longer below hybrid: take it off oneQueryBehind", what)
+	}
+	assert.GreaterOrEqual(t, s.Recall1, h.Recall1-slack, "%s: Recall@1 below hybrid's", what)
+	assert.GreaterOrEqual(t, s.Recall5, h.Recall5-slack, "%s: Recall@5 below hybrid's", what)
+	assert.GreaterOrEqual(t, s.MRR, h.MRR-slack, "%s: MRR below hybrid's", what)
+}
+
+// oneQueryBehind are the sets (and models) on which the semantic strategy
+// ranks one query worse than hybrid with the recorded vectors: a near-tie
+// in the hybrid ranking that the embedding breaks the other way
+// (shape-sentence: one 6-word sentence whose right tool hybrid ranks
+// first and the fusion second).
+var oneQueryBehind = map[string]bool{
+	"shape-sentence/USE-Lite": true,
 }
 
 // TestQualitySemantic checks the semantic strategy with the recorded
 // vectors of real models on the request-shaped sets: the hand-written
 // paraphrases and keywords over the demo catalog, and livemcpbench. With
-// either model it is never worse than hybrid by more than one query on
-// Recall@1, Recall@5 and MRR; with the sentence-embedding model it finds
+// either model it is at least hybrid on Recall@1, Recall@5 and MRR (no
+// query of tolerance, notWorse); with the sentence-embedding model it finds
 // a right tool in the top 5 for at least 10 more paraphrases in 100 than
 // hybrid, which is what it is for.
 func TestQualitySemantic(t *testing.T) {
@@ -288,7 +302,7 @@ func TestQualitySemantic(t *testing.T) {
 			t.Logf("%-13s R@1/R@5/MRR  hybrid %.3f/%.3f/%.3f  semantic with %s %.3f/%.3f/%.3f", name,
 				h.Recall1, h.Recall5, h.MRR, m.name, s.Recall1, s.Recall5, s.MRR)
 			require.Zero(t, misses.Load(), "%s: %s lacks the vectors of some queries: remake it (testdata/vectors/README.md)", name, m.pack)
-			notNoticeablyWorse(t, s, h, name+": semantic with "+m.name)
+			notWorse(t, s, h, name, m.name)
 			if name == "paraphrase" && m.name == "USE-Lite" {
 				assert.GreaterOrEqual(t, s.Recall5, h.Recall5+0.1, "paraphrase: semantic with %s finds too few more than hybrid", m.name)
 			}

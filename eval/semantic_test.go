@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -56,7 +57,12 @@ func semanticOver(t *testing.T, pack string, reg *toolsearch.Registry) (*semanti
 	st, err := semantic.New(emb, &semantic.Options{QueryTimeout: time.Minute})
 	require.NoError(t, err)
 	t.Cleanup(func() { st.Close() })
-	toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st}).Prepare()
+	// The Searcher is kept until the test ends: the registry's index for
+	// st is held weakly, and one built again after a collection would
+	// rank by keywords until its tools are embedded again.
+	keep := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st})
+	keep.Prepare()
+	t.Cleanup(func() { runtime.KeepAlive(keep) })
 	require.NoError(t, st.Wait(context.Background()),
 		"%s lacks vectors of the tools: remake it (testdata/vectors/README.md)", pack)
 	return st, emb.misses

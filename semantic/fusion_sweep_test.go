@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -121,9 +122,16 @@ func TestFusionSweep(t *testing.T) {
 			st, err := New(vf, nil)
 			require.NoError(t, err)
 			st.fuse = fu
-			toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st}).Prepare()
+			// One options value, and a Searcher kept while the queries
+			// run: the registry's index for the strategy is held weakly,
+			// and one built again would rank by keywords until its tools
+			// are embedded again.
+			opts := &toolsearch.SearchOptions{Strategy: st}
+			keep := toolsearch.NewSearcher(reg, opts)
+			keep.Prepare()
 			require.NoError(t, st.Wait(context.Background()))
-			rep := eval.Evaluate(reg, &toolsearch.SearchOptions{Strategy: st}, ds.Queries)
+			rep := eval.Evaluate(reg, opts, ds.Queries)
+			runtime.KeepAlive(keep)
 			t.Logf("%-14s %-16s R@1 %.3f R@5 %.3f MRR %.3f  (notes %d)", name, fu, rep.Recall1, rep.Recall5, rep.MRR, rep.Noted)
 			st.Close()
 		}
