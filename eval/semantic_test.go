@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
@@ -51,10 +50,7 @@ func semanticOver(t *testing.T, pack string, reg *toolsearch.Registry) (*semanti
 	f.Close()
 	require.NoError(t, err, pack)
 	emb := packEmbedder{p, &atomic.Int64{}}
-	// The vectors are looked up, not computed, but under -race on a busy
-	// machine a query's embedding can wait past the default 2 s and fall
-	// back to hybrid's ranking: this measures the ranking, so it waits.
-	st, err := semantic.New(emb, &semantic.Options{QueryTimeout: time.Minute})
+	st, err := semantic.New(emb, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { st.Close() })
 	// The Searcher is kept until the test ends: the registry's index for
