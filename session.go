@@ -152,8 +152,7 @@ func (s *Session) searchOn(snap *snapshot) bool {
 // hasDeferred reports whether the scope has a deferred tool, or an MCP
 // server is pending that may bring one into it.
 func (s *Session) hasDeferred(snap *snapshot) bool {
-	texts := s.searcher.promptTexts(snap)
-	return len(texts.names) > 0 || len(texts.pending) > 0
+	return s.searcher.anyDeferred(snap) || len(s.searcher.pendingServers(snap)) > 0
 }
 
 // modeDefers reports whether the mode defers the deferred tools of snap.
@@ -208,11 +207,9 @@ func definition(e *entry, deferLoading bool) ToolDefinition {
 func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 	snap := s.reg.load()
 	on := s.searchOn(snap)
-	var disc map[string]struct{}
+	var disc []*entry // the discovered tools to send
 	if on && !s.opts.CallBridge {
-		s.mu.Lock()
-		disc = maps.Clone(s.discovered)
-		s.mu.Unlock()
+		disc = s.discoveredIn(snap)
 	}
 	cc332 := s.opts.Search.Profile == ClaudeCode2_1_332
 	add := func(e *entry, deferLoading, discovered bool) {
@@ -226,8 +223,12 @@ func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 		}
 		defs = append(defs, d)
 	}
-	for _, e := range snap.pool {
-		if !s.in(e) || on && (e.deferred || e.tool.Name == ToolSearchName || s.opts.CallBridge && e.tool.Name == CallToolName ||
+	list := snap.pool
+	if on {
+		list = snap.loaded // the deferred tools are not sent in full
+	}
+	for _, e := range list {
+		if !s.in(e) || on && (e.tool.Name == ToolSearchName || s.opts.CallBridge && e.tool.Name == CallToolName ||
 			cc332 && e.tool.Name == placeholderName) {
 			continue
 		}
@@ -241,17 +242,38 @@ func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 		return append(defs, callToolDefinition()), skipped
 	}
 	refs := s.opts.Format == FormatToolReference
-	if len(disc) > 0 {
-		for _, e := range snap.deferred {
-			if _, ok := disc[e.tool.Name]; ok && s.in(e) {
-				add(e, refs, true)
-			}
-		}
+	for _, e := range disc {
+		add(e, refs, true)
 	}
 	if cc332 && refs {
 		defs = withPlaceholder(defs)
 	}
 	return defs, skipped
+}
+
+// discoveredIn returns the discovered tools that are deferred, available
+// and in scope in snap, in pool order: each discovered name is looked up,
+// so that the cost is the discovered set's, not the registry's (or the
+// deferred tools', when they are fewer).
+func (s *Session) discoveredIn(snap *snapshot) []*entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*entry
+	if len(s.discovered) > len(snap.deferred) {
+		for _, e := range snap.deferred {
+			if _, ok := s.discovered[e.tool.Name]; ok && s.in(e) {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	for n := range s.discovered {
+		if e := snap.named(n); e != nil && e.deferred && s.in(e) {
+			out = append(out, e)
+		}
+	}
+	slices.SortFunc(out, poolCompare)
+	return out
 }
 
 // Call answers a ToolSearch call (args are the raw arguments the model
@@ -374,8 +396,12 @@ func (s *Session) Restore(st SessionState) error {
 		return wrapf(errorf(ErrLimit, "%d discovered names, the limit (SessionOptions.MaxDiscovered) is %d", n, s.opts.MaxDiscovered), "restore")
 	}
 	snap := s.reg.load()
-	if n, limit := len(st.Announced), max(s.opts.MaxDiscovered, len(s.searcher.promptTexts(snap).names)); n > limit {
-		return wrapf(errorf(ErrLimit, "%d announced names, the limit is %d (SessionOptions.MaxDiscovered, or the deferred tools in scope if more)", n, limit), "restore")
+	// The deferred tools in scope are counted only for a list longer than
+	// MaxDiscovered.
+	if n := len(st.Announced); n > s.opts.MaxDiscovered {
+		if limit := max(s.opts.MaxDiscovered, s.searcher.deferredCount(snap)); n > limit {
+			return wrapf(errorf(ErrLimit, "%d announced names, the limit is %d (SessionOptions.MaxDiscovered, or the deferred tools in scope if more)", n, limit), "restore")
+		}
 	}
 	var errs []error
 	bad := 0
