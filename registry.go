@@ -277,8 +277,13 @@ func (r *Registry) publishSnapshot(changed []string) {
 		}
 	}
 	servers := maps.Clone(r.servers)
+	var log *changeLog
+	if old != nil {
+		log = old.log
+	}
+	log = log.next(changed)
 	store := func(s *snapshot) {
-		s.all, s.servers = all, servers
+		s.all, s.servers, s.log = all, servers, log
 		r.snap.Store(s)
 	}
 	if old == nil || old.ix.needsRebuild() {

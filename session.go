@@ -105,7 +105,7 @@ type Session struct {
 
 	mu         sync.Mutex
 	discovered map[string]struct{}
-	announced  []string // deferred names last announced, sorted; nil = none
+	ann        announcedSet // the deferred names last announced
 
 	auto memo[bool] // the auto-mode decision
 }
@@ -351,7 +351,7 @@ func (s *Session) AddDiscovered(names ...string) (skipped []error) {
 // (the earlier ones were summarized away).
 func (s *Session) Compact() {
 	s.mu.Lock()
-	s.announced = nil
+	s.ann = announcedSet{}
 	s.mu.Unlock()
 }
 
@@ -374,7 +374,7 @@ func (s *Session) Snapshot() SessionState {
 	defer s.mu.Unlock()
 	return SessionState{
 		Discovered: append([]string{}, slices.Sorted(maps.Keys(s.discovered))...),
-		Announced:  slices.Clone(s.announced), // nil stays nil
+		Announced:  slices.Clone(s.announcedList()), // nil stays nil
 	}
 }
 
@@ -437,7 +437,7 @@ func (s *Session) Restore(st SessionState) error {
 	}
 	s.mu.Lock()
 	s.discovered = disc
-	s.announced = ann
+	s.ann = announcedSet{told: ann != nil, base: ann} // not the view of a snapshot: the next delta lists the deferred tools
 	s.mu.Unlock()
 	return nil
 }
@@ -500,26 +500,43 @@ func (s *Session) Announce() Announcement {
 		return Announcement{}
 	}
 	on := s.hasDeferred(snap)
-	texts := s.searcher.promptTexts(snap)
-	names := texts.names
-	s.mu.Lock()
+	// The listing of the deferred tools is read (and rendered, once per
+	// snapshot) without the lock, and only for a full announcement or a
+	// delta that the change log cannot give.
+	var texts *promptTexts
+	var changed []string
+	for {
+		s.mu.Lock()
+		var ok bool
+		changed, ok = snap.log.since(s.ann.seq)
+		if texts != nil || s.ann.told && s.ann.known && ok || !on && !s.ann.told {
+			break
+		}
+		s.mu.Unlock()
+		texts = s.searcher.promptTexts(snap)
+	}
 	defer s.mu.Unlock()
-	if !on && s.announced == nil {
+	if !on && !s.ann.told {
 		return Announcement{}
 	}
-	full := s.announced == nil
-	prev := s.announced
-	// names is immutable (it belongs to the snapshot's texts), so it is
-	// kept without a copy; non-nil means announced, even if empty.
-	s.announced = names
 	var a Announcement
-	if full {
-		a = Announcement{Text: texts.block, Full: true, Added: slices.Clone(names)}
-	} else {
-		if len(prev) == len(names) && (len(names) == 0 || &prev[0] == &names[0]) {
-			return Announcement{} // same texts as last time: nothing changed
+	switch {
+	case !s.ann.told:
+		a = Announcement{Text: texts.block, Full: true, Added: slices.Clone(texts.names)}
+		s.ann.reset(texts.names, snap.seqOf()) // immutable (the snapshot's texts): kept without a copy
+	case s.ann.known && s.ann.seq == snap.seqOf():
+		return Announcement{} // the same snapshot as last time: nothing changed
+	default:
+		var added, removed []string
+		if texts == nil {
+			added, removed = s.ann.advance(changed, snap.seqOf(), func(n string) bool {
+				e := snap.named(n)
+				return e != nil && e.deferred && s.in(e)
+			})
+		} else {
+			added, removed = diffSorted(s.ann.list(), texts.names)
+			s.ann.reset(texts.names, snap.seqOf())
 		}
-		added, removed := diffSorted(prev, names)
 		gone, removed := s.whyGone(snap, removed)
 		a = Announcement{Text: deltaText(added, gone), Added: added, Removed: removed}
 	}
@@ -552,26 +569,6 @@ func (s *Session) whyGone(snap *snapshot, names []string) (gone goneTools, kept 
 		kept = append(kept, n)
 	}
 	return gone, kept
-}
-
-// diffSorted returns the names in b but not a, and in a but not b; both
-// inputs sorted and without duplicates.
-func diffSorted(a, b []string) (added, removed []string) {
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case j == len(b) || i < len(a) && a[i] < b[j]:
-			removed = append(removed, a[i])
-			i++
-		case i == len(a) || b[j] < a[i]:
-			added = append(added, b[j])
-			j++
-		default:
-			i++
-			j++
-		}
-	}
-	return added, removed
 }
 
 // SystemPromptSection returns the system-prompt section listing the

@@ -35,6 +35,9 @@ type snapshot struct {
 	// and the servers' statuses (set by Registry.publish).
 	all     *toolMap
 	servers map[string]ServerStatus
+	// log numbers the snapshot and records what its publication changed
+	// (snapshot_changes.go); nil for the empty snapshot.
+	log *changeLog
 }
 
 var emptySnapshot = buildSnapshot(nil, nil, nil, nil)
