@@ -546,29 +546,24 @@ func (s *Session) Announce() Announcement {
 	return a
 }
 
-// whyGone sorts the deferred names that went away since the last
-// announcement by why (see goneTools), and returns them with the names
-// the announcement gives: a name outside the scope (one a Restore kept
-// from before, say) is dropped, unnamed.
-func (s *Session) whyGone(snap *snapshot, names []string) (gone goneTools, kept []string) {
-	kept = names[:0]
-	for _, n := range names {
-		e := snap.all.get(n)
+// diffSorted returns the names in b but not a, and in a but not b; both
+// inputs sorted and without duplicates.
+func diffSorted(a, b []string) (added, removed []string) {
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
 		switch {
-		case e == nil:
-			gone.removed = append(gone.removed, n)
-		case !s.in(e):
-			continue
-		case !available(e, snap.servers):
-			gone.disconnected = append(gone.disconnected, n)
-		case !e.deferred:
-			gone.loaded = append(gone.loaded, n)
-		default: // deferred and available, yet not listed: a name of no tool the scope holds
-			continue
+		case j == len(b) || i < len(a) && a[i] < b[j]:
+			removed = append(removed, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			added = append(added, b[j])
+			j++
+		default:
+			i++
+			j++
 		}
-		kept = append(kept, n)
 	}
-	return gone, kept
+	return added, removed
 }
 
 // SystemPromptSection returns the system-prompt section listing the
