@@ -140,6 +140,7 @@ func TestAnnounceDeltaFollowsTheChangeLog(t *testing.T) {
 						require.NoError(t, sessions[i].Restore(st))
 					}
 				}
+				requireServedByServer(t, reg)
 				for i, s := range sessions {
 					if rng.IntN(3) == 0 {
 						continue // announces skip some changes
@@ -202,4 +203,29 @@ func TestAnnounceDeltaListsNothing(t *testing.T) {
 		reg.Remove("mcp__a__new")
 		s.Announce()
 	}
+}
+
+// requireServedByServer checks the registry's tools by server against its
+// tools.
+func requireServedByServer(t *testing.T, r *Registry) {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	want := map[string]map[string]struct{}{}
+	for n, e := range r.tools {
+		if srv := e.tool.Server; srv != "" {
+			if want[srv] == nil {
+				want[srv] = map[string]struct{}{}
+			}
+			want[srv][n] = struct{}{}
+		}
+	}
+	if len(want) == 0 {
+		want = nil
+	}
+	if len(r.served) == 0 {
+		require.Empty(t, want, "the tools by server")
+		return
+	}
+	require.Equal(t, want, r.served, "the tools by server")
 }
