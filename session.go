@@ -204,6 +204,11 @@ func definition(e *entry, deferLoading bool) ToolDefinition {
 // A tool whose lazy schema cannot be loaded is left out of defs, and
 // skipped holds one error per such tool, naming it; send defs all the same.
 // The slices are the caller's.
+//
+// While ToolSearch is offered, Tools costs what it returns: the tools that
+// are not deferred are kept apart, and the discovered names are looked up
+// one by one, so the deferred tools of the registry are never walked (an
+// auto Mode measures them once per registry change; see ToolSearchMode).
 func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 	snap := s.reg.load()
 	on := s.searchOn(snap)
@@ -488,6 +493,13 @@ type Announcement struct {
 // so. While the mode defers nothing (ModeNever, or an auto mode below its
 // threshold) it returns the zero Announcement and records nothing: every
 // tool is then sent in full.
+//
+// An unchanged announcement, and a delta, cost what changed since the
+// last announcement, not the deferred list: each registry change records
+// the tools it touched, and only those are looked at. The deferred list is
+// read for a full announcement, for the first delta after a Restore, and
+// for a delta across more than 4,096 changed tools (the changes a registry
+// keeps a record of).
 //
 // Announce is for agents that tell the model about deferred tools in the
 // conversation (a message before each request); an agent that lists them
