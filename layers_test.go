@@ -52,13 +52,13 @@ var rootLayers = []struct {
 	{"keyword index", []string{"index.go", "index_scratch.go", "scoring.go"}},
 	{"registry and snapshots", []string{"registry.go", "registry_build.go", "registry_schema.go",
 		"snapshot.go", "snapshot_toolmap.go", "snapshot_names.go", "snapshot_prefix.go", "snapshot_patch.go",
-		"snapshot_suggest.go", "snapshot_listing.go", "cache.go"}},
+		"snapshot_suggest.go", "snapshot_listing.go", "snapshot_changes.go", "cache.go"}},
 	{"strategies", []string{"strategy.go", "strategy_builtin.go", "strategy_share.go", "strategy_corpus.go",
 		"strategy_best.go", "strategy_default.go", "strategy_cc332.go", "strategy_bm25.go", "strategy_hybrid.go", "strategy_hybrid_rank.go",
 		"strategy_regex.go"}},
 	{"results", []string{"result.go", "result_json.go"}},
 	{"query pipeline", []string{"search.go", "search_prompt.go", "search_terms.go", "search_names.go", "search_cc332.go", "search_scope.go", "search_compact.go", "select.go"}},
-	{"session", []string{"session.go", "session_auto.go", "session_resume.go", "session_cc332.go"}},
+	{"session", []string{"session.go", "session_announced.go", "session_auto.go", "session_resume.go", "session_cc332.go"}},
 	{"call guard", []string{"guard.go"}},
 }
 

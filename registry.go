@@ -125,6 +125,7 @@ type Registry struct {
 	tools   map[string]*entry
 	owners  map[string]string // name or alias → tool name
 	servers map[string]ServerStatus
+	served  map[string]map[string]struct{} // MCP server → the names of its registered tools
 	snap    atomic.Pointer[snapshot]
 	limits  atomic.Pointer[RegistryOptions] // with defaults; nil until first used (the zero Registry)
 	scratch scratchPool                     // per-query score arrays, shared by the snapshots
@@ -222,6 +223,15 @@ func (r *Registry) commit(built []*entry, remove []string) {
 		for _, a := range e.tool.Aliases {
 			r.owners[a] = e.tool.Name
 		}
+		if srv := e.tool.Server; srv != "" {
+			if r.served == nil {
+				r.served = map[string]map[string]struct{}{}
+			}
+			if r.served[srv] == nil {
+				r.served[srv] = map[string]struct{}{}
+			}
+			r.served[srv][e.tool.Name] = struct{}{}
+		}
 	}
 	changed := slices.Clip(remove)
 	for _, e := range built {
@@ -242,6 +252,18 @@ func (r *Registry) drop(n string) {
 	for _, a := range e.tool.Aliases {
 		delete(r.owners, a)
 	}
+	if srv := e.tool.Server; srv != "" {
+		if delete(r.served[srv], n); len(r.served[srv]) == 0 {
+			delete(r.served, srv)
+		}
+	}
+}
+
+// serverTools returns the names of the registered tools of MCP server
+// server, in no order: the cost is the server's, not the registry's. r.mu
+// must be held.
+func (r *Registry) serverTools(server string) []string {
+	return slices.Collect(maps.Keys(r.served[server]))
 }
 
 // publish builds and stores the next snapshot, given the names of the
@@ -277,8 +299,13 @@ func (r *Registry) publishSnapshot(changed []string) {
 		}
 	}
 	servers := maps.Clone(r.servers)
+	var log *changeLog
+	if old != nil {
+		log = old.log
+	}
+	log = log.next(changed)
 	store := func(s *snapshot) {
-		s.all, s.servers = all, servers
+		s.all, s.servers, s.log = all, servers, log
 		r.snap.Store(s)
 	}
 	if old == nil || old.ix.needsRebuild() {
@@ -359,14 +386,13 @@ func (r *Registry) SetServerTools(server string, tools []Tool) (skipped []error,
 	b := r.build(keep) // no lock held: readers and other servers never wait for it
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	old := map[string]bool{}
-	for n, e := range r.tools {
-		if e.tool.Server == server {
-			old[n] = true
-		}
+	was := r.serverTools(server)
+	old := make(map[string]bool, len(was))
+	for _, n := range was {
+		old[n] = true
 	}
 	built, prepErrs := r.admit(b, false, old)
-	r.commit(built, slices.Collect(maps.Keys(old)))
+	r.commit(built, was)
 	return append(skipped, prepErrs...), nil
 }
 
@@ -375,12 +401,7 @@ func (r *Registry) SetServerTools(server string, tools []Tool) (skipped []error,
 func (r *Registry) RemoveServer(server string) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var gone []string
-	for n, e := range r.tools {
-		if e.tool.Server == server {
-			gone = append(gone, n)
-		}
-	}
+	gone := r.serverTools(server)
 	_, known := r.servers[server]
 	delete(r.servers, server)
 	if len(gone) > 0 || known {
@@ -405,13 +426,7 @@ func (r *Registry) SetServerStatus(server string, status ServerStatus) {
 		r.servers = map[string]ServerStatus{}
 	}
 	r.servers[server] = status
-	var changed []string
-	for n, e := range r.tools {
-		if e.tool.Server == server {
-			changed = append(changed, n)
-		}
-	}
-	r.publish(changed)
+	r.publish(r.serverTools(server))
 }
 
 // ServerStatus returns the status of MCP server server; ServerConnected for

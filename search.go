@@ -543,15 +543,6 @@ func (b *schemaBudget) take(name string, n int) (note string, ok bool) {
 	return leftOutBudget(name, n, b.limit-b.used, b.limit), false
 }
 
-// pendingServers returns the pending servers the Searcher may see (all of
-// them without a scope; see Scope.serversIn), sorted. The slice is shared.
-func (s *Searcher) pendingServers(snap *snapshot) []string {
-	if s.opts.Scope == nil {
-		return snap.pending
-	}
-	return s.promptTexts(snap).pending
-}
-
 // deferredCount returns the number of deferred tools the Searcher sees in
 // snap, without rendering the prompt texts when it sees them all.
 func (s *Searcher) deferredCount(snap *snapshot) int {

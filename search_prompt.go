@@ -91,11 +91,7 @@ func (s *Searcher) promptTexts(snap *snapshot) *promptTexts {
 	if s.opts.Scope == nil {
 		return snap.texts.get(snap, func(snap *snapshot, _ *promptTexts) *promptTexts { return renderTexts(snap, everything) })
 	}
-	return s.texts.get(snap, func(snap *snapshot, _ *promptTexts) *promptTexts {
-		t := renderTexts(snap, s.in)
-		t.pending = s.opts.Scope.serversIn(snap, snap.pending)
-		return t
-	})
+	return s.texts.get(snap, func(snap *snapshot, _ *promptTexts) *promptTexts { return renderTexts(snap, s.in) })
 }
 
 // SystemPromptSection returns the system-prompt text that lists the

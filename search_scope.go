@@ -30,3 +30,29 @@ func (sc *Scope) serversIn(snap *snapshot, list []string) []string {
 	}
 	return out
 }
+
+// pendingServers returns the pending servers the Searcher may see (all of
+// them without a scope; see Scope.serversIn), sorted. The slice is shared.
+// Its cost is the pending servers' and the scope's, not the registry's.
+func (s *Searcher) pendingServers(snap *snapshot) []string {
+	if s.opts.Scope == nil || len(snap.pending) == 0 {
+		return snap.pending
+	}
+	return s.opts.Scope.serversIn(snap, snap.pending)
+}
+
+// anyDeferred reports whether the Searcher sees a deferred tool in snap;
+// through a scope, by looking up the names it allows, so that the cost is
+// the scope's, not the registry's.
+func (s *Searcher) anyDeferred(snap *snapshot) bool {
+	sc := s.opts.Scope
+	if sc == nil || sc.IncludeDeferred && slices.Contains(sc.Allow, "*") {
+		return len(snap.deferred) > 0
+	}
+	for _, n := range sc.Allow {
+		if e := snap.named(n); e != nil && e.deferred {
+			return true // a deferred tool is in scope by its name
+		}
+	}
+	return false
+}

@@ -105,7 +105,7 @@ type Session struct {
 
 	mu         sync.Mutex
 	discovered map[string]struct{}
-	announced  []string // deferred names last announced, sorted; nil = none
+	ann        announcedSet // the deferred names last announced
 
 	auto memo[bool] // the auto-mode decision
 }
@@ -152,8 +152,7 @@ func (s *Session) searchOn(snap *snapshot) bool {
 // hasDeferred reports whether the scope has a deferred tool, or an MCP
 // server is pending that may bring one into it.
 func (s *Session) hasDeferred(snap *snapshot) bool {
-	texts := s.searcher.promptTexts(snap)
-	return len(texts.names) > 0 || len(texts.pending) > 0
+	return s.searcher.anyDeferred(snap) || len(s.searcher.pendingServers(snap)) > 0
 }
 
 // modeDefers reports whether the mode defers the deferred tools of snap.
@@ -205,14 +204,17 @@ func definition(e *entry, deferLoading bool) ToolDefinition {
 // A tool whose lazy schema cannot be loaded is left out of defs, and
 // skipped holds one error per such tool, naming it; send defs all the same.
 // The slices are the caller's.
+//
+// While ToolSearch is offered, Tools costs what it returns: the tools that
+// are not deferred are kept apart, and the discovered names are looked up
+// one by one, so the deferred tools of the registry are never walked (an
+// auto Mode measures them once per registry change; see ToolSearchMode).
 func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 	snap := s.reg.load()
 	on := s.searchOn(snap)
-	var disc map[string]struct{}
+	var disc []*entry // the discovered tools to send
 	if on && !s.opts.CallBridge {
-		s.mu.Lock()
-		disc = maps.Clone(s.discovered)
-		s.mu.Unlock()
+		disc = s.discoveredIn(snap)
 	}
 	cc332 := s.opts.Search.Profile == ClaudeCode2_1_332
 	add := func(e *entry, deferLoading, discovered bool) {
@@ -226,8 +228,12 @@ func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 		}
 		defs = append(defs, d)
 	}
-	for _, e := range snap.pool {
-		if !s.in(e) || on && (e.deferred || e.tool.Name == ToolSearchName || s.opts.CallBridge && e.tool.Name == CallToolName ||
+	list := snap.pool
+	if on {
+		list = snap.loaded // the deferred tools are not sent in full
+	}
+	for _, e := range list {
+		if !s.in(e) || on && (e.tool.Name == ToolSearchName || s.opts.CallBridge && e.tool.Name == CallToolName ||
 			cc332 && e.tool.Name == placeholderName) {
 			continue
 		}
@@ -241,17 +247,38 @@ func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 		return append(defs, callToolDefinition()), skipped
 	}
 	refs := s.opts.Format == FormatToolReference
-	if len(disc) > 0 {
-		for _, e := range snap.deferred {
-			if _, ok := disc[e.tool.Name]; ok && s.in(e) {
-				add(e, refs, true)
-			}
-		}
+	for _, e := range disc {
+		add(e, refs, true)
 	}
 	if cc332 && refs {
 		defs = withPlaceholder(defs)
 	}
 	return defs, skipped
+}
+
+// discoveredIn returns the discovered tools that are deferred, available
+// and in scope in snap, in pool order: each discovered name is looked up,
+// so that the cost is the discovered set's, not the registry's (or the
+// deferred tools', when they are fewer).
+func (s *Session) discoveredIn(snap *snapshot) []*entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*entry
+	if len(s.discovered) > len(snap.deferred) {
+		for _, e := range snap.deferred {
+			if _, ok := s.discovered[e.tool.Name]; ok && s.in(e) {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	for n := range s.discovered {
+		if e := snap.named(n); e != nil && e.deferred && s.in(e) {
+			out = append(out, e)
+		}
+	}
+	slices.SortFunc(out, poolCompare)
+	return out
 }
 
 // Call answers a ToolSearch call (args are the raw arguments the model
@@ -329,7 +356,7 @@ func (s *Session) AddDiscovered(names ...string) (skipped []error) {
 // (the earlier ones were summarized away).
 func (s *Session) Compact() {
 	s.mu.Lock()
-	s.announced = nil
+	s.ann = announcedSet{}
 	s.mu.Unlock()
 }
 
@@ -352,7 +379,7 @@ func (s *Session) Snapshot() SessionState {
 	defer s.mu.Unlock()
 	return SessionState{
 		Discovered: append([]string{}, slices.Sorted(maps.Keys(s.discovered))...),
-		Announced:  slices.Clone(s.announced), // nil stays nil
+		Announced:  slices.Clone(s.announcedList()), // nil stays nil
 	}
 }
 
@@ -374,8 +401,12 @@ func (s *Session) Restore(st SessionState) error {
 		return wrapf(errorf(ErrLimit, "%d discovered names, the limit (SessionOptions.MaxDiscovered) is %d", n, s.opts.MaxDiscovered), "restore")
 	}
 	snap := s.reg.load()
-	if n, limit := len(st.Announced), max(s.opts.MaxDiscovered, len(s.searcher.promptTexts(snap).names)); n > limit {
-		return wrapf(errorf(ErrLimit, "%d announced names, the limit is %d (SessionOptions.MaxDiscovered, or the deferred tools in scope if more)", n, limit), "restore")
+	// The deferred tools in scope are counted only for a list longer than
+	// MaxDiscovered.
+	if n := len(st.Announced); n > s.opts.MaxDiscovered {
+		if limit := max(s.opts.MaxDiscovered, s.searcher.deferredCount(snap)); n > limit {
+			return wrapf(errorf(ErrLimit, "%d announced names, the limit is %d (SessionOptions.MaxDiscovered, or the deferred tools in scope if more)", n, limit), "restore")
+		}
 	}
 	var errs []error
 	bad := 0
@@ -411,7 +442,7 @@ func (s *Session) Restore(st SessionState) error {
 	}
 	s.mu.Lock()
 	s.discovered = disc
-	s.announced = ann
+	s.ann = announcedSet{told: ann != nil, base: ann} // not the view of a snapshot: the next delta lists the deferred tools
 	s.mu.Unlock()
 	return nil
 }
@@ -463,6 +494,13 @@ type Announcement struct {
 // threshold) it returns the zero Announcement and records nothing: every
 // tool is then sent in full.
 //
+// An unchanged announcement, and a delta, cost what changed since the
+// last announcement, not the deferred list: each registry change records
+// the tools it touched, and only those are looked at. The deferred list is
+// read for a full announcement, for the first delta after a Restore, and
+// for a delta across more than 4,096 changed tools (the changes a registry
+// keeps a record of).
+//
 // Announce is for agents that tell the model about deferred tools in the
 // conversation (a message before each request); an agent that lists them
 // in its system prompt uses SystemPromptSection instead, and needs neither
@@ -474,26 +512,43 @@ func (s *Session) Announce() Announcement {
 		return Announcement{}
 	}
 	on := s.hasDeferred(snap)
-	texts := s.searcher.promptTexts(snap)
-	names := texts.names
-	s.mu.Lock()
+	// The listing of the deferred tools is read (and rendered, once per
+	// snapshot) without the lock, and only for a full announcement or a
+	// delta that the change log cannot give.
+	var texts *promptTexts
+	var changed []string
+	for {
+		s.mu.Lock()
+		var ok bool
+		changed, ok = snap.log.since(s.ann.seq)
+		if texts != nil || s.ann.told && s.ann.known && ok || !on && !s.ann.told {
+			break
+		}
+		s.mu.Unlock()
+		texts = s.searcher.promptTexts(snap)
+	}
 	defer s.mu.Unlock()
-	if !on && s.announced == nil {
+	if !on && !s.ann.told {
 		return Announcement{}
 	}
-	full := s.announced == nil
-	prev := s.announced
-	// names is immutable (it belongs to the snapshot's texts), so it is
-	// kept without a copy; non-nil means announced, even if empty.
-	s.announced = names
 	var a Announcement
-	if full {
-		a = Announcement{Text: s.searcher.block(snap), Full: true, Added: slices.Clone(names)}
-	} else {
-		if len(prev) == len(names) && (len(names) == 0 || &prev[0] == &names[0]) {
-			return Announcement{} // same texts as last time: nothing changed
+	switch {
+	case !s.ann.told:
+		a = Announcement{Text: s.searcher.block(snap), Full: true, Added: slices.Clone(texts.names)}
+		s.ann.reset(texts.names, snap.seqOf()) // immutable (the snapshot's texts): kept without a copy
+	case s.ann.known && s.ann.seq == snap.seqOf():
+		return Announcement{} // the same snapshot as last time: nothing changed
+	default:
+		var added, removed []string
+		if texts == nil {
+			added, removed = s.ann.advance(changed, snap.seqOf(), func(n string) bool {
+				e := snap.named(n)
+				return e != nil && e.deferred && s.in(e)
+			})
+		} else {
+			added, removed = diffSorted(s.ann.list(), texts.names)
+			s.ann.reset(texts.names, snap.seqOf())
 		}
-		added, removed := diffSorted(prev, names)
 		gone, removed := s.whyGone(snap, removed)
 		a = Announcement{Text: compactDelta(added, gone, s.opts.Search.MaxListingBytes), Added: added, Removed: removed}
 	}
@@ -501,31 +556,6 @@ func (s *Session) Announce() Announcement {
 		a.Text, a.System = announcement332(a.Added, a.Removed, s.opts.Search.Model, s.opts.Search.MaxListingBytes)
 	}
 	return a
-}
-
-// whyGone sorts the deferred names that went away since the last
-// announcement by why (see goneTools), and returns them with the names
-// the announcement gives: a name outside the scope (one a Restore kept
-// from before, say) is dropped, unnamed.
-func (s *Session) whyGone(snap *snapshot, names []string) (gone goneTools, kept []string) {
-	kept = names[:0]
-	for _, n := range names {
-		e := snap.all.get(n)
-		switch {
-		case e == nil:
-			gone.removed = append(gone.removed, n)
-		case !s.in(e):
-			continue
-		case !available(e, snap.servers):
-			gone.disconnected = append(gone.disconnected, n)
-		case !e.deferred:
-			gone.loaded = append(gone.loaded, n)
-		default: // deferred and available, yet not listed: a name of no tool the scope holds
-			continue
-		}
-		kept = append(kept, n)
-	}
-	return gone, kept
 }
 
 // diffSorted returns the names in b but not a, and in a but not b; both

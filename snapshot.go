@@ -12,6 +12,7 @@ import (
 // next snapshot from this one, sharing what the change does not touch.
 type snapshot struct {
 	pool     []*entry // available tools in pool order
+	loaded   []*entry // available tools that are not deferred, in pool order
 	deferred []*entry // available deferred tools in pool order
 	dslots   []int32  // the keyword-index slot of each of deferred
 	dpos     []int32  // keyword-index slot → position in deferred; -1 for none
@@ -34,6 +35,9 @@ type snapshot struct {
 	// and the servers' statuses (set by Registry.publish).
 	all     *toolMap
 	servers map[string]ServerStatus
+	// log numbers the snapshot and records what its publication changed
+	// (snapshot_changes.go); nil for the empty snapshot.
+	log *changeLog
 }
 
 var emptySnapshot = buildSnapshot(nil, nil, nil, nil)
@@ -57,6 +61,8 @@ func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scr
 	for _, e := range s.pool {
 		if e.deferred {
 			s.deferred = append(s.deferred, e)
+		} else {
+			s.loaded = append(s.loaded, e)
 		}
 	}
 	// The name and prefix indexes and the keyword index (which sets the
@@ -121,6 +127,11 @@ func (s *snapshot) apply(remove, add []*entry, servers map[string]ServerStatus) 
 	rmD := slices.DeleteFunc(slices.Clone(remove), isDeferred)
 	addD := slices.DeleteFunc(slices.Clone(add), isDeferred)
 	n.names = s.names.update(remove, add)
+	n.loaded = s.loaded
+	if len(rmD) < len(remove) || len(addD) < len(add) {
+		isLoaded := func(e *entry) bool { return e.deferred }
+		n.loaded = patchSorted(s.loaded, slices.DeleteFunc(slices.Clone(remove), isLoaded), slices.DeleteFunc(slices.Clone(add), isLoaded), poolCompare)
+	}
 	if len(rmD)+len(addD) == 0 {
 		n.deferred, n.dslots, n.dpos, n.prefix, n.ix = s.deferred, s.dslots, s.dpos, s.prefix, s.ix
 		return n

@@ -14,7 +14,6 @@ type promptTexts struct {
 	names   []string // sorted
 	section string
 	block   string
-	pending []string // the pending servers the view may see (Scope.serversIn), sorted
 }
 
 // renderTexts renders the texts for the deferred tools of s that in
@@ -27,7 +26,7 @@ func renderTexts(s *snapshot, in func(*entry) bool) *promptTexts {
 		}
 	}
 	names = sortNames(names)
-	return &promptTexts{names: names, section: renderSection(names), block: renderBlock(names), pending: s.pending}
+	return &promptTexts{names: names, section: renderSection(names), block: renderBlock(names)}
 }
 
 // sortNames sorts names taken in pool order: two sorted runs (tools not

@@ -93,13 +93,13 @@ func buildNames(tools []*entry) *nameIndex {
 	return ni
 }
 
-func (ni *nameIndex) add(e *entry, own func(int) *nameShard) {
-	sh := own(nameSlot(e.tool.Name))
+func (ni *nameIndex) add(e *entry, own func(int, shardMap) *nameShard) {
+	sh := own(nameSlot(e.tool.Name), mapByName)
 	if sh.byName == nil {
 		sh.byName = map[string]*entry{}
 	}
 	sh.byName[e.tool.Name] = e
-	sh = own(nameSlot(e.lowerName))
+	sh = own(nameSlot(e.lowerName), mapByLower)
 	if sh.byLower == nil {
 		sh.byLower = map[string][]*entry{}
 	}
@@ -107,7 +107,7 @@ func (ni *nameIndex) add(e *entry, own func(int) *nameShard) {
 	i, _ := slices.BinarySearchFunc(l, e, poolCompare)
 	sh.byLower[e.lowerName] = slices.Insert(slices.Clip(l), i, e)
 	for _, k := range foldKeys(e) {
-		sh := own(nameSlot(k))
+		sh := own(nameSlot(k), mapByFold)
 		if sh.byFold == nil {
 			sh.byFold = map[string][]*entry{}
 		}
@@ -116,7 +116,7 @@ func (ni *nameIndex) add(e *entry, own func(int) *nameShard) {
 		sh.byFold[k] = slices.Insert(slices.Clip(l), i, e)
 	}
 	for _, a := range e.tool.Aliases {
-		sh := own(nameSlot(a))
+		sh := own(nameSlot(a), mapAlias)
 		if sh.alias == nil {
 			sh.alias = map[string]*entry{}
 		}
@@ -125,12 +125,12 @@ func (ni *nameIndex) add(e *entry, own func(int) *nameShard) {
 	}
 }
 
-func (ni *nameIndex) remove(e *entry, own func(int) *nameShard) {
-	sh := own(nameSlot(e.tool.Name))
+func (ni *nameIndex) remove(e *entry, own func(int, shardMap) *nameShard) {
+	sh := own(nameSlot(e.tool.Name), mapByName)
 	if sh.byName[e.tool.Name] == e {
 		delete(sh.byName, e.tool.Name)
 	}
-	sh = own(nameSlot(e.lowerName))
+	sh = own(nameSlot(e.lowerName), mapByLower)
 	l := slices.DeleteFunc(slices.Clone(sh.byLower[e.lowerName]), func(x *entry) bool { return x == e })
 	if len(l) == 0 {
 		delete(sh.byLower, e.lowerName)
@@ -138,7 +138,7 @@ func (ni *nameIndex) remove(e *entry, own func(int) *nameShard) {
 		sh.byLower[e.lowerName] = l
 	}
 	for _, k := range foldKeys(e) {
-		sh := own(nameSlot(k))
+		sh := own(nameSlot(k), mapByFold)
 		if l := slices.DeleteFunc(slices.Clone(sh.byFold[k]), func(x *entry) bool { return x == e }); len(l) == 0 {
 			delete(sh.byFold, k)
 		} else {
@@ -146,30 +146,54 @@ func (ni *nameIndex) remove(e *entry, own func(int) *nameShard) {
 		}
 	}
 	for _, a := range e.tool.Aliases {
-		if sh := own(nameSlot(a)); sh.alias[a] == e {
+		if sh := own(nameSlot(a), mapAlias); sh.alias[a] == e {
 			delete(sh.alias, a)
 			ni.aliases--
 		}
 	}
 }
 
+// shardMap names one of the maps of a nameShard.
+type shardMap uint8
+
+const (
+	mapByName shardMap = 1 << iota
+	mapByLower
+	mapByFold
+	mapAlias
+)
+
 // update returns a copy of ni without remove and with add; ni is not
-// changed.
+// changed. It copies only the maps it writes, each once: a one-tool
+// change copies a few maps of a few shards.
 func (ni *nameIndex) update(remove, add []*entry) *nameIndex {
 	nn := &nameIndex{shards: ni.shards, aliases: ni.aliases}
-	var cloned [nameShards]bool
-	own := func(i int) *nameShard {
-		if !cloned[i] {
-			cloned[i] = true
-			old := nn.shards[i]
+	var copied [nameShards]shardMap // the maps of each shard that are nn's own
+	var fresh [nameShards]bool      // the shard itself is nn's own
+	own := func(i int, m shardMap) *nameShard {
+		if !fresh[i] {
+			fresh[i] = true
 			sh := &nameShard{}
-			if old != nil {
-				sh.byName, sh.byLower, sh.alias = cow.CloneMap(old.byName), cow.CloneMap(old.byLower), cow.CloneMap(old.alias)
-				sh.byFold = cow.CloneMap(old.byFold)
+			if old := nn.shards[i]; old != nil {
+				*sh = *old // the maps are shared until written
 			}
 			nn.shards[i] = sh
 		}
-		return nn.shards[i]
+		sh := nn.shards[i]
+		if copied[i]&m == 0 {
+			copied[i] |= m
+			switch m {
+			case mapByName:
+				sh.byName = cow.CloneMap(sh.byName)
+			case mapByLower:
+				sh.byLower = cow.CloneMap(sh.byLower)
+			case mapByFold:
+				sh.byFold = cow.CloneMap(sh.byFold)
+			case mapAlias:
+				sh.alias = cow.CloneMap(sh.alias)
+			}
+		}
+		return sh
 	}
 	for _, e := range remove {
 		nn.remove(e, own)

@@ -54,7 +54,12 @@ func (p *prefixIndex) update(remove, add []*entry) *prefixIndex {
 	if len(remove) == 0 && len(add) == 0 {
 		return p
 	}
-	return newPrefixIndex(patchSorted(p.tools, remove, add, lowerCompare))
+	tools := patchSorted(p.tools, remove, add, lowerCompare)
+	if len(remove) == 1 && len(add) == 1 && remove[0].upper == add[0].upper && len(tools) == len(p.tools) &&
+		lowerCompare(remove[0], add[0]) == 0 {
+		return &prefixIndex{tools: tools, upper: p.upper} // one tool replaced in place: the counts stand
+	}
+	return newPrefixIndex(tools)
 }
 
 // find returns up to k (k < 0: all) deferred tools whose lowercased names

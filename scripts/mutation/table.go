@@ -255,16 +255,16 @@ var mutations = []mutation{
 		"if false {",
 		"TestResumeReadsOnlyToolSearchAnswers", "."},
 	{"Restore: Announced bounded", "session.go",
-		"len(s.searcher.promptTexts(snap).names)); n > limit {",
-		"len(s.searcher.promptTexts(snap).names)); false && n > limit {",
+		"s.searcher.deferredCount(snap)); n > limit {",
+		"s.searcher.deferredCount(snap)); false && n > limit {",
 		"TestRestoreIsBoundedAndScoped", "."},
 	{"Restore: a scoped Session keeps only its scope's names", "session.go",
 		"\t\t\tif s.mayHold(snap, n, true) {",
 		"\t\t\tif true {",
 		"TestRestoreIsBoundedAndScoped", "."},
-	{"scopes: no pending server outside the scope", "search_prompt.go",
-		"t.pending = s.opts.Scope.serversIn(snap, snap.pending)",
-		"t.pending = snap.pending",
+	{"scopes: no pending server outside the scope", "search_scope.go",
+		"return s.opts.Scope.serversIn(snap, snap.pending)",
+		"return snap.pending",
 		"TestScopesNameNothingOutside", "."},
 	{"announcements say why a tool went away", "session.go",
 		"gone, removed := s.whyGone(snap, removed)",
@@ -446,8 +446,8 @@ var mutations = []mutation{
 
 	// Concurrency.
 	{"changes published at once", "registry.go",
-		"r.commit(built, slices.Collect(maps.Keys(old)))",
-		"r.commit(nil, slices.Collect(maps.Keys(old)))\n\tr.commit(built, nil)",
+		"r.commit(built, was)",
+		"r.commit(nil, was)\n\tr.commit(built, nil)",
 		"TestStressConcurrentChangesAndReads", "."},
 
 	// The command line.
