@@ -11,7 +11,10 @@
 //	go run ./scripts/callgrind -sizes 100000 -rankers hybrid -shapes keywords-3
 //	go run ./scripts/callgrind -bin /tmp/before.test   # a test binary built elsewhere (go test -c)
 //
-// It needs valgrind (/usr/bin/valgrind). Building each catalog under
+// Not yet trustworthy: a first 10k run gave counts far below what the
+// queries must cost, so the per-call dumps need checking against a
+// whole-run count before its figures are published. It needs valgrind
+// (/usr/bin/valgrind). Building each catalog under
 // valgrind takes a while (about a minute at 100k tools).
 package main
 
