@@ -293,7 +293,7 @@ var (
 
 // engineBenchRegistry returns the registry of the benchmark catalog of n
 // tools (internal/benchdata), with schemas, built once.
-func engineBenchRegistry(b *testing.B, n int) (*Registry, *benchdata.Data) {
+func engineBenchRegistry(b testing.TB, n int) (*Registry, *benchdata.Data) {
 	engineBenchMu.Lock()
 	defer engineBenchMu.Unlock()
 	if engineBenchData == nil {

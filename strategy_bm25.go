@@ -64,7 +64,8 @@ const bm25MaxTerms = 128
 // average length) are two numbers kept up to date; a word's IDF is the
 // length of its postings list. The length normalisation is computed at
 // query time from the length stored in each posting, so no posting depends
-// on the others.
+// on the others; each version keeps a table of the normalisations of the
+// short lengths (bm25Lens), which depend only on the average length.
 
 // bm25Posting is one tool's entry in a word's postings list.
 type bm25Posting struct {
@@ -88,6 +89,37 @@ type bm25Index struct {
 	total float64 // the sum of the tools' lengths (whole numbers: exact)
 	post  cow.ShardedMap[[]bm25Posting]
 	pool  *pool[bm25Scratch] // shared by the versions of the index
+	lens  *bm25Lens          // the length normalisations of this version
+}
+
+// bm25LensCached is how many lengths (0 to bm25LensCached-1 words)
+// bm25Lens holds the normalisations of; longer tools compute theirs.
+const bm25LensCached = 1024
+
+// bm25Lens holds k1 × (1 − b + b × length/average length) by length in
+// words, for one index version: a lookup in 8 KB instead of a division per
+// posting, computed by the same expression.
+type bm25Lens struct {
+	k1, b, avgdl float64
+	norm         [bm25LensCached]float64
+}
+
+func newBM25Lens(k1, b, avgdl float64) *bm25Lens {
+	l := &bm25Lens{k1: k1, b: b, avgdl: avgdl}
+	for i := range bm25LensCached {
+		l.norm[i] = l.compute(float64(i))
+	}
+	return l
+}
+
+func (l *bm25Lens) compute(dl float64) float64 { return l.k1 * (1 - l.b + l.b*dl/l.avgdl) }
+
+// of returns the normalisation of a tool of dl words (a whole number).
+func (l *bm25Lens) of(dl float32) float64 {
+	if i := int(dl); i < bm25LensCached {
+		return l.norm[i]
+	}
+	return l.compute(float64(dl))
 }
 
 // bm25Doc returns the words of t, each once, and t's length in words.
@@ -172,6 +204,9 @@ func (x *bm25Index) Update(c *Corpus) Index {
 		cow.PatchList(e, w, d.gone, d.join, func(q bm25Posting) int32 { return q.slot })
 	}
 	x.post = e.Done()
+	if x.n > 0 {
+		x.lens = newBM25Lens(x.st.k1, x.st.b, x.total/float64(x.n))
+	}
 	return x
 }
 
@@ -239,8 +274,7 @@ func (x *bm25Index) Rank(_ context.Context, q Query, hits []Hit) ([]Hit, []strin
 			touch(p.slot).need++
 		}
 	}
-	k1, b := x.st.k1, x.st.b
-	avgdl := x.total / float64(x.n)
+	k1, lens := x.st.k1, x.lens
 	for _, w := range all {
 		ps := x.post.Get(w)
 		if len(ps) == 0 {
@@ -249,7 +283,7 @@ func (x *bm25Index) Rank(_ context.Context, q Query, hits []Hit) ([]Hit, []strin
 		weight := idf(len(ps), x.n)
 		for _, p := range ps {
 			tf := float64(p.tf)
-			norm := k1 * (1 - b + b*float64(p.dl)/avgdl)
+			norm := lens.of(p.dl)
 			a := touch(p.slot)
 			a.score += weight * tf * (k1 + 1) / (tf + norm)
 			a.rules |= p.rules
@@ -258,7 +292,7 @@ func (x *bm25Index) Rank(_ context.Context, q Query, hits []Hit) ([]Hit, []strin
 	best := q.TopHits(hits)
 	for _, s := range sc.touched {
 		a := &acc[s]
-		if a.score > 0 && a.need == nreq {
+		if a.score > 0 && a.need == nreq && !best.Below(a.score) {
 			best.Offer(x.c.Position(int(s)), a.score, a.rules)
 		}
 		*a = bm25Acc{}

@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/toolsearch/toolsearch/internal/cow"
 	"github.com/toolsearch/toolsearch/internal/schema"
@@ -215,30 +214,35 @@ func newHybridDoc(t *Tool) *hybridDoc {
 // The hybrid index is kept by keyword-index slot, like the bm25 index: the
 // index of a new registry version is the previous one with the tools that
 // changed patched in (sharded copy-on-write tables, internal/cow). A posting
-// holds a stem's occurrences in one tool, not its weight: the description
-// and argument lengths are normalised by averages that change with every
-// tool, so the weight is computed at query time from the counts, the
-// tool's lengths (by slot) and the two sums the index keeps. The name-part
-// rule reads the keyword index's vocabulary of name parts and its part
-// postings (same slots, Corpus.PartsContaining). The typo keys only grow: a key left by a removed
+// holds a stem's occurrences in one tool and the tool's description and
+// argument lengths, not its weight: the lengths are normalised by averages
+// that change with every tool, so the weight is computed at query time from
+// the posting alone and two small tables of normalisations by length, made
+// for each index version (hybridLens): a query reads no per-tool array but
+// its accumulators. The name-part rule reads the keyword index's
+// vocabulary of name parts and its part postings (same slots,
+// Corpus.PartsContaining). The typo keys only grow: a key left by a removed
 // tool names a word no tool has, which finds no postings.
 
 // hybridPost is one tool's entry in a stem's postings list: the stem's
-// occurrences per field and the rules it fires, in 12 bytes. Counts too
-// large for their field (postBig, saturated here) are kept whole in the
-// index's big table.
+// occurrences per field, the rules it fires and the tool's lengths, in 16
+// bytes. Counts too large for their field (postBig, saturated here) are
+// kept whole in the index's big table; lengths too large (postLong) are
+// read from the index's slot data.
 type hybridPost struct {
 	slot       int32
 	desc, arg  uint16 // occurrences
 	hint, lead uint8
 	rules      Rule
-	flags      uint8 // postName, postServer, postBig
+	flags      uint8  // postName, postServer, postBig, postLong
+	dlen, alen uint16 // the tool's description and argument lengths in words
 }
 
 const (
 	postName   = 1 << iota // a name word has the stem
 	postServer             // only the server's name has it
 	postBig                // the counts are in hybridIndex.big
+	postLong               // the lengths are in hybridIndex.info
 )
 
 // hybridBig is a posting's counts when one does not fit a hybridPost.
@@ -249,10 +253,15 @@ type hybridBig struct {
 
 func (ps *hybridPost) name() bool { return ps.flags&postName != 0 }
 
-// newHybridPost returns the posting of c at slot s, and whether its counts
-// need a hybridBig.
-func newHybridPost(s int32, c *stemCount) (hybridPost, bool) {
+// newHybridPost returns the posting of c at slot s in a tool of document d,
+// and whether its counts need a hybridBig.
+func newHybridPost(s int32, c *stemCount, d *hybridDoc) (hybridPost, bool) {
 	ps := hybridPost{slot: s}
+	if d.descLen > math.MaxUint16 || d.args > math.MaxUint16 {
+		ps.flags |= postLong
+	} else {
+		ps.dlen, ps.alen = uint16(d.descLen), uint16(d.args)
+	}
 	big := c.hint > math.MaxUint8 || c.lead > math.MaxUint8 || c.desc > math.MaxUint16 || c.arg > math.MaxUint16
 	if big {
 		ps.flags |= postBig
@@ -297,7 +306,7 @@ type hybridIndex struct {
 	typos   cow.ShardedMap[[]string]    // a name word, and each with a letter deleted → the name words
 	named   cow.ShardedMap[int32]       // a name word of minTypoLen or more letters → the tools that have it
 	scratch *pool[hybridScratch]        // shared by the versions of the index
-	norms   func() []hybridNorm         // by slot, made on first use (makeNorms)
+	lens    *hybridLens                 // the length normalisations of this version
 }
 
 // Index returns the postings of every word stem of c's tools.
@@ -366,7 +375,7 @@ func (x *hybridIndex) Update(c *Corpus) Index {
 		info.Set(s, hybridSlot{descLen: float32(d.descLen), args: float32(d.args), own: int32(d.own)})
 		for i := range d.stems {
 			c := &d.stems[i]
-			ps, big := newHybridPost(s, c)
+			ps, big := newHybridPost(s, c, d)
 			pd := posts[c.stem]
 			if pd == nil {
 				pd = &delta{}
@@ -427,7 +436,7 @@ func (x *hybridIndex) Update(c *Corpus) Index {
 	}
 	x.named = ne.Done()
 	x.info = info.Done()
-	x.norms = sync.OnceValue(x.makeNorms)
+	x.lens = x.makeLens()
 	return x
 }
 

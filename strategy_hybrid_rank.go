@@ -104,39 +104,36 @@ func tokenPieces(tok string) []string {
 // name, hint, description or arguments.
 func (x *hybridIndex) knownWord(s string) bool { return len(x.post.Get(s)) > 0 }
 
-// hybridAcc is one tool's state during a query, in 24 bytes (the array
-// of a large registry is read at random).
+// hybridAcc is one tool's state during a query, in 16 bytes (the array
+// of a large registry is read at random, once per posting).
 type hybridAcc struct {
 	score                     float64 // the score so far
-	pw                        float32 // the current term's weight from its posting (float32 already)
 	matched, needed, nameHits uint16  // terms matched (stop words left out), required terms matched, own name words hit
 	rules                     Rule
-	// flags is accSeen and accNamed for the current term, and which name
-	// credit it gave the tool (accCredit bits: an index of hybridCredits).
-	flags uint8
+	// credit is the name credit the current term gives the tool, if any
+	// (an index of hybridQuery.credits).
+	credit uint8
 }
 
-const (
-	accSeen        = 1 << iota // the current term touched the tool
-	accNamed                   // the current term gave it a name rule
-	accCreditShift = iota
-	accCredit      = 3 << accCreditShift
-)
-
-// The name credits of a term, by their index in accCredit.
+// The name credits of a term, by their index in hybridQuery.credits.
 const (
 	creditJoin = 1 + iota
 	creditPart
 	creditTypo
 )
 
+// creditRules are the rules of the name credits.
+var creditRules = [4]Rule{0, RuleFullName, RulePartSubstring, RulePartSubstring}
+
 // hybridMaxAccTerms is the most terms a query's accumulators count.
 const hybridMaxAccTerms = math.MaxUint16
 
 // hybridScratch is the per-query state, reused through hybridIndex.scratch.
 type hybridScratch struct {
-	acc       []hybridAcc
-	all, term []int32 // tools touched by the query, by the current term
+	acc  []hybridAcc
+	all  []int32  // tools touched by the query
+	cred []int32  // tools the current term gives a name credit, each once
+	mark []uint64 // a bit per slot: in cred and not yet scored; all clear between terms
 }
 
 // Rank appends the best q.K tools in scope with a query term and every
@@ -154,9 +151,10 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 	sc := x.scratch.get()
 	if slots := x.c.Slots(); len(sc.acc) < slots {
 		sc.acc = make([]hybridAcc, slots+slots/8)
+		sc.mark = make([]uint64, (len(sc.acc)+63)/64)
 	}
 	p := x.p
-	q := hybridQuery{norms: x.norms(), credits: [4]float64{0, p.name, p.namePart, p.name * p.typo}}
+	q := hybridQuery{lens: x.lens, credits: [4]float64{0, p.name, p.namePart, p.name * p.typo}}
 	var required, counted uint16
 	work := querywork.Of(ctx) // pays for the name parts compared
 	for _, t := range terms {
@@ -199,7 +197,7 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 		}
 		*a = hybridAcc{}
 	}
-	sc.all, sc.term = sc.all[:0], sc.term[:0]
+	sc.all = sc.all[:0]
 	x.scratch.put(sc)
 	return best.Hits(), notes, nil
 }
@@ -220,138 +218,178 @@ func keepTerms(terms []hybridTerm, n int) []hybridTerm {
 
 // hybridQuery is what a query reads of the index statistics.
 type hybridQuery struct {
-	norms   []hybridNorm
-	credits [4]float64 // by accCredit index
+	lens    *hybridLens
+	credits [4]float64 // by hybridAcc.credit
 }
 
-// hybridNorm is a tool's length normalisations in one index version.
-type hybridNorm struct{ desc, arg float64 }
+// hybridLensCached is how many lengths (0 to hybridLensCached-1 words)
+// hybridLens holds the normalisations of; longer texts compute theirs.
+const hybridLensCached = 1024
 
-// makeNorms returns every slot's length normalisations: made once per
-// index version, on its first query (they depend on the average lengths,
-// which change with every tool): 16 bytes per tool, O(n) once per version,
-// against two divisions and a paged lookup per posting on every query.
-func (x *hybridIndex) makeNorms() []hybridNorm {
-	p := &x.p
-	avgDesc, avgArg := 1.0, 1.0
+// hybridLens holds the length normalisations of one index version, by
+// length in words: 1 − b + b × length/average, for the description and the
+// arguments. They depend on the average lengths, which change with every
+// tool, and on nothing else of a tool, so a table by length (16 KB, made
+// with each version) replaces a per-tool array read at random by every
+// posting.
+type hybridLens struct {
+	desc, arg       [hybridLensCached]float64
+	b, avgDesc, avg float64
+}
+
+// makeLens returns the length normalisations of x's version.
+func (x *hybridIndex) makeLens() *hybridLens {
+	l := &hybridLens{b: x.p.b, avgDesc: 1, avg: 1}
 	if x.n > 0 {
-		avgDesc, avgArg = max(x.sumDesc/float64(x.n), 1), max(x.sumArg/float64(x.n), 1)
+		l.avgDesc, l.avg = max(x.sumDesc/float64(x.n), 1), max(x.sumArg/float64(x.n), 1)
 	}
-	out := make([]hybridNorm, x.c.Slots())
-	for s := range out {
-		if x.c.Position(s) < 0 {
-			continue // a free slot
-		}
-		in := x.info.At(int32(s))
-		out[s] = hybridNorm{desc: 1 - p.b + p.b*float64(in.descLen)/avgDesc, arg: 1 - p.b + p.b*float64(in.args)/avgArg}
+	for i := range hybridLensCached {
+		l.desc[i], l.arg[i] = l.descNorm(float64(i)), l.argNorm(float64(i))
 	}
-	return out
+	return l
 }
 
-// bigWeight is the weight of a posting whose counts are in x.big (see
-// hybridParams.weight for the others).
-func (x *hybridIndex) bigWeight(q *hybridQuery, ps *hybridPost, stem string) float32 {
+func (l *hybridLens) descNorm(n float64) float64 { return 1 - l.b + l.b*n/l.avgDesc }
+func (l *hybridLens) argNorm(n float64) float64  { return 1 - l.b + l.b*n/l.avg }
+
+// norms returns the normalisations of the tool of posting ps.
+func (x *hybridIndex) norms(l *hybridLens, ps *hybridPost) (desc, arg float64) {
+	if ps.flags&postLong != 0 {
+		in := x.info.At(ps.slot)
+		return l.descNorm(float64(in.descLen)), l.argNorm(float64(in.args))
+	}
+	if ps.dlen < hybridLensCached {
+		desc = l.desc[ps.dlen]
+	} else {
+		desc = l.descNorm(float64(ps.dlen))
+	}
+	if ps.alen < hybridLensCached {
+		arg = l.arg[ps.alen]
+	} else {
+		arg = l.argNorm(float64(ps.alen))
+	}
+	return desc, arg
+}
+
+// postWeight is the weight of a stem's occurrences in the tool of posting
+// ps.
+func (x *hybridIndex) postWeight(q *hybridQuery, ps *hybridPost, stem string) float32 {
+	nd, na := x.norms(q.lens, ps)
+	if ps.flags&postBig == 0 {
+		return x.p.weight(float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg), nd, na, ps.flags&postName != 0)
+	}
 	for _, b := range x.big.Get(stem) {
 		if b.slot == ps.slot {
-			return x.p.weight(float64(b.hint), float64(b.lead), float64(b.desc), float64(b.arg), &q.norms[ps.slot], ps.flags&postName != 0)
+			return x.p.weight(float64(b.hint), float64(b.lead), float64(b.desc), float64(b.arg), nd, na, ps.flags&postName != 0)
 		}
 	}
 	// Not reached (a postBig posting has its counts in x.big): the
 	// posting's own counts, saturated.
-	return x.p.weight(float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg), &q.norms[ps.slot], ps.flags&postName != 0)
+	return x.p.weight(float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg), nd, na, ps.flags&postName != 0)
 }
 
 // weight is the weight of a stem's occurrences in one tool, given its
 // length normalisations: what the hybrid weights say, rounded to a float32
 // as it always was.
-func (p *hybridParams) weight(hint, lead, desc, arg float64, in *hybridNorm, name bool) float32 {
-	w := p.hint*hint + p.lead*lead + desc/in.desc + p.arg*arg/in.arg
+func (p *hybridParams) weight(hint, lead, desc, arg, descNorm, argNorm float64, name bool) float32 {
+	w := p.hint*hint + p.lead*lead + desc/descNorm + p.arg*arg/argNorm
 	if name {
 		w += p.name
 	}
 	return float32(w)
 }
 
-// scoreTerm adds term t to the scores in sc.
+// scoreTerm adds term t to the scores in sc. The tools a term reaches are
+// the stem's postings and the tools its name credits reach (the full-name
+// rule, the name-part rule and, when nothing else matches, the typo rule;
+// a tool whose posting says a name word has the stem takes no credit). The
+// credits are gathered first, each tool once (the first rule wins) and
+// marked in sc.mark; the term's IDF counts the postings plus the credited
+// tools without one; then each posting reads and writes its tool's
+// accumulator once, and the credited tools without a posting last.
 func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybridQuery, t hybridTerm, work *querywork.Budget) {
 	p := x.p
-	acc := sc.acc
-	sc.term = sc.term[:0]
-	touch := func(d int32) *hybridAcc {
-		a := &acc[d]
-		if a.flags&accSeen == 0 {
-			a.flags |= accSeen
-			sc.term = append(sc.term, d)
-		}
-		return a
-	}
-	nameCredit := func(d int32, credit uint8, r Rule) {
-		if acc[d].flags&accNamed == 0 {
-			a := touch(d)
-			a.flags |= accNamed | credit<<accCreditShift
-			a.rules |= r
+	acc, mark := sc.acc, sc.mark
+	sc.cred = sc.cred[:0]
+	credit := func(d int32, c uint8) {
+		if bit := uint64(1) << (d & 63); mark[d>>6]&bit == 0 {
+			mark[d>>6] |= bit
+			sc.cred = append(sc.cred, d)
+			acc[d].credit = c
 		}
 	}
 	post := x.post.Get(t.stem)
-	for i := range post {
-		ps := &post[i]
-		a := touch(ps.slot)
-		if ps.flags&postName != 0 {
-			if ps.flags&postServer == 0 {
-				a.nameHits++
-			}
-			a.flags |= accNamed
-		}
-		if ps.flags&postBig == 0 {
-			a.pw = p.weight(float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg), &q.norms[ps.slot], ps.flags&postName != 0)
-		} else {
-			a.pw = x.bigWeight(q, ps, t.stem)
-		}
-		a.rules |= ps.rules
-	}
 	if !t.stop {
 		for _, d := range x.joins.Get(t.stem) {
-			nameCredit(d, creditJoin, RuleFullName)
+			credit(d, creditJoin)
 		}
 		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
-			x.c.PartsContaining(ctx, t.word, func(d int) { // nameCredit for creditPart, one call less a tool
-				if acc[d].flags&accNamed == 0 {
-					a := touch(int32(d))
-					a.flags |= accNamed | creditPart<<accCreditShift
-					a.rules |= RulePartSubstring
-				}
-			})
+			x.c.PartsContaining(ctx, t.word, func(d int) { credit(int32(d), creditPart) })
 		}
-		if len(sc.term) == 0 && len(t.word) >= minTypoLen {
+		if len(post) == 0 && len(sc.cred) == 0 && len(t.word) >= minTypoLen {
 			for _, cw := range x.typoWords(t.word) {
 				for _, ps := range x.post.Get(words.Stem(cw)) {
 					if ps.name() {
-						nameCredit(ps.slot, creditTypo, RulePartSubstring)
+						credit(ps.slot, creditTypo)
 					}
 				}
 			}
 		}
 	}
-	if len(sc.term) == 0 {
+	both := 0 // postings of credited tools
+	if len(sc.cred) > 0 {
+		for i := range post {
+			if d := post[i].slot; mark[d>>6]&(1<<(d&63)) != 0 {
+				both++
+			}
+		}
+	}
+	n := len(post) + len(sc.cred) - both
+	if n == 0 {
 		return
 	}
-	weight := idf(len(sc.term), x.n)
+	weight := idf(n, x.n)
 	if t.stop {
 		weight *= p.stop
 	}
-	for _, d := range sc.term {
-		a := &acc[d]
+	// add adds the term's weight w in the tool at slot d.
+	add := func(a *hybridAcc, d int32, w float64) {
 		if a.score == 0 && a.matched == 0 {
 			sc.all = append(sc.all, d)
 		}
-		w := float64(a.pw) + q.credits[a.flags>>accCreditShift]
 		a.score += weight * w * (p.k1 + 1) / (w + p.k1)
-		a.pw, a.flags = 0, 0
+		a.credit = 0
 		if !t.stop {
 			a.matched++
 			if t.required {
 				a.needed++
 			}
+		}
+	}
+	for i := range post {
+		ps := &post[i]
+		d := ps.slot
+		a := &acc[d]
+		w := float64(x.postWeight(q, ps, t.stem))
+		if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
+			mark[d>>6] &^= 1 << (d & 63)
+			if ps.flags&postName == 0 {
+				w += q.credits[a.credit]
+				a.rules |= creditRules[a.credit]
+			}
+		}
+		if ps.flags&(postName|postServer) == postName {
+			a.nameHits++
+		}
+		a.rules |= ps.rules
+		add(a, d, w)
+	}
+	for _, d := range sc.cred {
+		if bit := uint64(1) << (d & 63); mark[d>>6]&bit != 0 {
+			mark[d>>6] &^= bit
+			a := &acc[d]
+			a.rules |= creditRules[a.credit]
+			add(a, d, q.credits[a.credit])
 		}
 	}
 }
