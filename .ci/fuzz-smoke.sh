@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime="${FUZZTIME:-5s}"
 # package:target
-targets=(.:FuzzParseQuery .:FuzzSearch .:FuzzCall .:FuzzRegistryOps .:FuzzSchema .:FuzzStrategies .:FuzzFitTerms
+targets=(.:FuzzParseQuery .:FuzzParseCatalog .:FuzzSearch .:FuzzCall .:FuzzRegistryOps .:FuzzSchema .:FuzzStrategies .:FuzzFitTerms
 	./internal/schema:FuzzQuickSchema ./internal/schema:FuzzSchemaDoc ./internal/schema:FuzzDecodeWork ./internal/termsafe:FuzzWriter)
 # Every fuzz target of the packages must be listed above.
 found=$(for p in . ./internal/schema ./internal/termsafe; do go test -list '^Fuzz' "$p" | grep '^Fuzz' | sed "s|^|$p:|"; done | sort)
