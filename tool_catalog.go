@@ -26,17 +26,24 @@ import (
 func ParseCatalog(data []byte) ([]Tool, error) {
 	p := catalogParser{r: jsonfast.NewReader(data)}
 	var tools []Tool
+	// nameless is the first tool without a name in the last "tools" array:
+	// an error once the whole document is read (a later "tools" key
+	// replaces the array, as with encoding/json), not before.
+	nameless, namelessAt := -1, 0
 	err := p.r.Object(func(key []byte) error {
 		if !keyIs(key, "tools") {
 			_, err := p.r.Raw()
 			return err
 		}
 		null := p.r.Kind() == "null"
-		tools = nil
+		tools, nameless = nil, -1
 		if err := p.r.Array(func(i int) error {
 			t, err := p.tool(data)
 			if err != nil {
 				return p.toolError(data, i, err)
+			}
+			if t.Name == "" && nameless < 0 {
+				nameless, namelessAt = i, p.start
 			}
 			tools = append(tools, t)
 			return nil
@@ -50,6 +57,10 @@ func ParseCatalog(data []byte) ([]Tool, error) {
 	})
 	if err == nil {
 		err = p.r.End()
+	}
+	if err == nil && nameless >= 0 {
+		p.start = namelessAt
+		err = p.toolError(data, nameless, errorf(ErrInvalidName, "no name"))
 	}
 	if err != nil {
 		if p.inTool {
@@ -196,9 +207,6 @@ func (p *catalogParser) tool(data []byte) (Tool, error) {
 	all := string(p.strs) // one allocation for the tool's strings
 	get := func(s span) string { return all[s.at : s.at+s.n] }
 	t.Name, t.Description, t.SearchHint, t.Server, t.MCPName = get(name), get(desc), get(hint), get(server), get(mcp)
-	if t.Name == "" {
-		return Tool{}, errorf(ErrInvalidName, "no name")
-	}
 	return t, nil
 }
 
