@@ -137,19 +137,36 @@ func (r *Reader) Object(each func(key []byte) error) error {
 	if err != nil || k == "null" {
 		return cmp.Or(err, r.word("null"))
 	}
+	return r.members(true, each)
+}
+
+// members reads the object at r.pos, calling each once the reader is at a
+// member's value, which each must read or skip: with decode set, with the
+// member's key decoded (its bytes valid only during the call), else with
+// nil once the key is checked.
+func (r *Reader) members(decode bool, each func(key []byte) error) error {
 	if err := r.enter(); err != nil {
 		return err
 	}
+	r.ws()
+	if r.pos < len(r.data) && r.data[r.pos] == '}' {
+		r.pos++
+		r.depth--
+		return nil
+	}
 	var key []byte
-	for first := true; ; first = false {
+	for {
 		r.ws()
-		if r.pos < len(r.data) && r.data[r.pos] == '}' && first {
-			break
-		}
 		if r.pos >= len(r.data) || r.data[r.pos] != '"' {
 			return r.unexpected("the beginning of an object key")
 		}
-		if key, err = r.str(key[:0]); err != nil {
+		var err error
+		if decode {
+			key, err = r.str(key[:0])
+		} else {
+			err = r.skipString()
+		}
+		if err != nil {
 			return err
 		}
 		r.ws()
@@ -166,13 +183,12 @@ func (r *Reader) Object(each func(key []byte) error) error {
 			continue
 		}
 		if r.pos < len(r.data) && r.data[r.pos] == '}' {
-			break
+			r.pos++
+			r.depth--
+			return nil
 		}
 		return r.unexpected("',' or '}' after an object value")
 	}
-	r.pos++
-	r.depth--
-	return nil
 }
 
 // Array reads an array (or null, for which it calls nothing), calling
@@ -182,6 +198,12 @@ func (r *Reader) Array(each func(i int) error) error {
 	if err != nil || k == "null" {
 		return cmp.Or(err, r.word("null"))
 	}
+	return r.elements(each)
+}
+
+// elements reads the array at r.pos, calling each for every element in
+// order, which must read or skip it.
+func (r *Reader) elements(each func(i int) error) error {
 	if err := r.enter(); err != nil {
 		return err
 	}
@@ -201,13 +223,12 @@ func (r *Reader) Array(each func(i int) error) error {
 			continue
 		}
 		if r.pos < len(r.data) && r.data[r.pos] == ']' {
-			break
+			r.pos++
+			r.depth--
+			return nil
 		}
 		return r.unexpected("',' or ']' after an array element")
 	}
-	r.pos++
-	r.depth--
-	return nil
 }
 
 // enter steps into the object or array at r.pos.
@@ -276,69 +297,9 @@ func (r *Reader) skip() error {
 	}
 	switch c := r.data[r.pos]; {
 	case c == '{':
-		if err := r.enter(); err != nil {
-			return err
-		}
-		r.ws()
-		if r.pos < len(r.data) && r.data[r.pos] == '}' {
-			r.pos++
-			r.depth--
-			return nil
-		}
-		for {
-			r.ws()
-			if r.pos >= len(r.data) || r.data[r.pos] != '"' {
-				return r.unexpected("the beginning of an object key")
-			}
-			if err := r.skipString(); err != nil {
-				return err
-			}
-			r.ws()
-			if r.pos >= len(r.data) || r.data[r.pos] != ':' {
-				return r.unexpected("':' after an object key")
-			}
-			r.pos++
-			if err := r.skip(); err != nil {
-				return err
-			}
-			r.ws()
-			if r.pos < len(r.data) && r.data[r.pos] == ',' {
-				r.pos++
-				continue
-			}
-			if r.pos < len(r.data) && r.data[r.pos] == '}' {
-				r.pos++
-				r.depth--
-				return nil
-			}
-			return r.unexpected("',' or '}' after an object value")
-		}
+		return r.members(false, func([]byte) error { return r.skip() })
 	case c == '[':
-		if err := r.enter(); err != nil {
-			return err
-		}
-		r.ws()
-		if r.pos < len(r.data) && r.data[r.pos] == ']' {
-			r.pos++
-			r.depth--
-			return nil
-		}
-		for {
-			if err := r.skip(); err != nil {
-				return err
-			}
-			r.ws()
-			if r.pos < len(r.data) && r.data[r.pos] == ',' {
-				r.pos++
-				continue
-			}
-			if r.pos < len(r.data) && r.data[r.pos] == ']' {
-				r.pos++
-				r.depth--
-				return nil
-			}
-			return r.unexpected("',' or ']' after an array element")
-		}
+		return r.elements(func(int) error { return r.skip() })
 	case c == '"':
 		return r.skipString()
 	case c == 't':
