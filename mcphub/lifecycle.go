@@ -139,16 +139,20 @@ func (h *Hub) register(l *Link, tools []toolsearch.Tool, bad []error, listed int
 }
 
 // finish ends l: it waits for l's turn (a listing in progress ends with
-// l's context), detaches l, marks the server disconnected and closes done.
+// l's context), marks the server disconnected, detaches l and closes done.
+// The server is marked before its name is forgotten: Done of a name that is
+// not attached is closed, so a Done asked in between would otherwise report
+// an end the registry does not show yet, and a server attached again under
+// the name in between would be marked disconnected by the old session.
 func (h *Hub) finish(l *Link) {
 	l.end(errClosed)
 	l.turn <- struct{}{}
+	h.setStatus(l, toolsearch.ServerDisconnected)
 	h.mu.Lock()
 	if h.names[l.server] == l {
 		delete(h.names, l.server)
 	}
 	h.mu.Unlock()
-	h.setStatus(l, toolsearch.ServerDisconnected)
 	<-l.turn
 	close(l.done)
 }

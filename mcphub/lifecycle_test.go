@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -262,4 +263,31 @@ func TestCloseDuringOpenAbandonsTheAttach(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	assert.True(t, strings.HasPrefix(err.Error(), `attach "slow": connecting:`), err.Error())
 	assert.Equal(t, toolsearch.ServerDisconnected, h.Registry().ServerStatus("slow"))
+}
+
+// TestDoneMeansDisconnected ends many sessions while another goroutine asks
+// Done again and again: whenever the channel it gets is closed, the server
+// is already marked disconnected (the hub once forgot the name before it
+// marked the server, so a Done asked in between was closed too early).
+func TestDoneMeansDisconnected(t *testing.T) {
+	h := newHub(t, nil)
+	for i := range 200 {
+		name := fmt.Sprintf("s%d", i)
+		f := newFake(name, "a")
+		require.NoError(t, h.Attach(context.Background(), f.server()))
+		seen := make(chan toolsearch.ServerStatus)
+		go func() {
+			for {
+				select {
+				case <-h.Done(name):
+					seen <- h.Registry().ServerStatus(name)
+					return
+				default:
+					runtime.Gosched()
+				}
+			}
+		}()
+		f.link.Load().Lost(errors.New("gone"))
+		require.Equal(t, toolsearch.ServerDisconnected, <-seen, "session %d", i)
+	}
 }
