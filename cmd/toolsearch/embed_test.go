@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -93,6 +94,10 @@ func TestEmbedThenEval(t *testing.T) {
 	assert.Equal(t, "Bearer sk-test", fake.auth[0])
 	fake.mu.Unlock()
 
+	// A collection between the embedding of the tools and the queries
+	// must not drop the tools' vectors.
+	beforeEvaluate = func() { runtime.GC(); runtime.GC() }
+	t.Cleanup(func() { beforeEvaluate = func() {} })
 	code, stdout, stderr = runCmd(t, "eval", "--json", "--strategy", "semantic", "--vectors", out, "--catalog", demoCatalog, keywordSet)
 	require.Equal(t, 0, code, stderr)
 	var rows []map[string]any

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -252,15 +253,24 @@ func evalDataset(path, catalog, split string, limit int64, strategies []evalStra
 			queries = eval.AsPatterns(queries)
 		}
 		opts := &toolsearch.SearchOptions{Strategy: st}
+		// keep holds the index of the tools' vectors until the queries are
+		// answered: the registry holds a strategy's index only while a
+		// Searcher using it is reachable, and one built again after a
+		// collection would rank by keywords until its tools were embedded
+		// again.
+		var keep *toolsearch.Searcher
 		if isSem {
 			sem.misses.Store(0)
 			// Every tool's vector first, as after the background work.
-			toolsearch.NewSearcher(d.reg, opts).Prepare()
+			keep = toolsearch.NewSearcher(d.reg, opts)
+			keep.Prepare()
 			if err := sem.Wait(context.Background()); err != nil {
 				return nil, fmt.Errorf("%s: the vectors of its tools: %w", path, err)
 			}
 		}
+		beforeEvaluate()
 		rep := eval.Evaluate(d.reg, opts, queries)
+		runtime.KeepAlive(keep)
 		fmt.Fprintf(progress, "eval: %s %s: %d queries in %s (%d refused, %d answered with notes)\n",
 			d.name, st.Name(), rep.Queries, rep.Elapsed.Round(time.Millisecond), rep.Refused, rep.Noted)
 		if isSem {
@@ -272,6 +282,11 @@ func evalDataset(path, catalog, split string, limit int64, strategies []evalStra
 	}
 	return rows, nil
 }
+
+// beforeEvaluate runs after the tools are embedded and before the
+// queries of a dataset: a test makes it collect garbage, as a busy process
+// may at that moment.
+var beforeEvaluate = func() {}
 
 // relevantNames returns the number of distinct relevant names of queries.
 func relevantNames(queries []eval.Query) int {
