@@ -1,7 +1,6 @@
 package tsanthropic_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,11 +9,9 @@ import (
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
 	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
@@ -148,73 +145,32 @@ func TestClaudeCode332Wire(t *testing.T) {
 			}
 			model := toolsearchtest.NewServer(script...)
 			defer model.Close()
-			client := anthropic.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-
 			conv := newSession(t, reg, &toolsearch.SessionOptions{Search: toolsearch.SearchOptions{
 				Profile: toolsearch.ClaudeCode2_1_332, Model: traits}})
 			prompt := anthropic.NewTextBlock("Post 't' to channel c.")
-			var msgs []anthropic.MessageParam
-			for turn := 1; ; turn++ {
-				require.LessOrEqual(t, turn, len(rec.Script), "the conversation did not end")
-				ann := conv.Announce()
-				if turn == 1 {
-					require.True(t, ann.Full)
-					require.Equal(t, traits.SystemMessages, ann.System)
-					if ann.System {
-						// A paragraph of the system message that follows the
-						// prompt (the recording elides the system text's
-						// other paragraphs, and so does this one).
-						msgs = append(msgs, anthropic.NewUserMessage(prompt), anthropic.MessageParam{OfSystem: &anthropic.SystemMessageParam{
-							Content: []anthropic.TextBlockParam{{Text: "[system text other than the deferred-tools paragraph omitted]\n\n" + ann.Text}}}})
-					} else {
-						// A <system-reminder> text before the prompt, in the
-						// first user message.
-						msgs = append(msgs, anthropic.NewUserMessage(anthropic.NewTextBlock(ann.Text), prompt))
-					}
-				} else {
-					require.Empty(t, ann.Text, "turn %d: nothing changed, nothing to announce", turn)
-				}
-				tools, skipped := conv.Tools()
-				require.Empty(t, skipped)
-				resp, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
-					Model: anthropic.ModelClaudeSonnet5_5, MaxTokens: 1024, Messages: msgs, Tools: tools,
-				})
-				require.NoError(t, err)
-				msgs = append(msgs, resp.ToParam())
-				results := &tsanthropic.ToolResults{}
-				for _, b := range resp.Content {
-					if b.Type != "tool_use" {
-						continue
-					}
-					use := b.AsToolUse()
-					if handle(conv, results, use) {
-						continue
-					}
-					call, err := conv.CheckCall(use.Name, use.Input)
-					require.NoError(t, err, "the model calls %s", use.Name)
-					require.Equal(t, "mcp__slack__send_message", call.Tool.Name)
-					// The MCP server's own result, as Claude Code sent it.
-					var last struct {
-						Content []struct {
-							Content []struct {
-								Text string `json:"text"`
-							} `json:"content"`
-						} `json:"content"`
-					}
-					msgsAfter := want.Requests[len(want.Requests)-1].Messages
-					require.NoError(t, json.Unmarshal(msgsAfter[len(msgsAfter)-1], &last))
-					results.Add(anthropic.ContentBlockParamUnion{OfToolResult: &anthropic.ToolResultBlockParam{
-						ToolUseID: use.ID,
-						Content: []anthropic.ToolResultBlockParamContentUnion{
-							{OfText: &anthropic.TextBlockParam{Text: last.Content[0].Content[0].Text}}},
-					}})
-				}
-				msg, ok := results.Message()
-				if !ok {
-					break
-				}
-				msgs = append(msgs, msg)
+			// The MCP server's own result, as Claude Code sent it.
+			var last struct {
+				Content []struct {
+					Content []struct {
+						Text string `json:"text"`
+					} `json:"content"`
+				} `json:"content"`
 			}
+			msgsAfter := want.Requests[len(want.Requests)-1].Messages
+			require.NoError(t, json.Unmarshal(msgsAfter[len(msgsAfter)-1], &last))
+			converse(t, conv, model.URL, len(rec.Script), func(ann toolsearch.Announcement) []anthropic.MessageParam {
+				require.Equal(t, traits.SystemMessages, ann.System)
+				if ann.System {
+					// A paragraph of the system message that follows the
+					// prompt (the recording elides the system text's other
+					// paragraphs, and so does this one).
+					return []anthropic.MessageParam{anthropic.NewUserMessage(prompt), {OfSystem: &anthropic.SystemMessageParam{
+						Content: []anthropic.TextBlockParam{{Text: "[system text other than the deferred-tools paragraph omitted]\n\n" + ann.Text}}}}}
+				}
+				// A <system-reminder> text before the prompt, in the first
+				// user message.
+				return []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(ann.Text), prompt)}
+			}, last.Content[0].Content[0].Text)
 
 			reqs := model.Requests()
 			require.Len(t, reqs, len(want.Requests))

@@ -2,7 +2,6 @@ package tsanthropic_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,11 +9,9 @@ import (
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
-	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
 	"github.com/toolsearch/toolsearch/toolsearchtest"
 )
 
@@ -184,53 +181,14 @@ func TestClaudeCodeWire(t *testing.T) {
 	script = append(script, message("msg_5", "end_turn", `{"type":"text","text":"Sent."}`))
 	model := toolsearchtest.NewServer(script...)
 	defer model.Close()
-	client := anthropic.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-
 	reg := claudeCodeRegistry(t)
 	conv := newSession(t, reg, nil)
-	var msgs []anthropic.MessageParam
-	for turn := 1; ; turn++ {
-		require.LessOrEqual(t, turn, 5, "the conversation did not end")
-		ann := conv.Announce()
-		if turn == 1 {
-			require.True(t, ann.Full)
-			// The announcement goes before the prompt, in the first user
-			// message, and stays there in the history.
-			msgs = append(msgs, anthropic.NewUserMessage(anthropic.NewTextBlock(ann.Text), anthropic.NewTextBlock("Post 't' to channel c.")))
-		} else {
-			require.Empty(t, ann.Text, "turn %d: nothing changed, nothing to announce", turn)
-		}
-		tools, skipped := conv.Tools()
-		require.Empty(t, skipped)
-		resp, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
-			Model: anthropic.ModelClaudeSonnet5_5, MaxTokens: 1024, Messages: msgs, Tools: tools,
-		})
-		require.NoError(t, err)
-		msgs = append(msgs, resp.ToParam())
-		results := &tsanthropic.ToolResults{}
-		for _, b := range resp.Content {
-			if b.Type != "tool_use" {
-				continue
-			}
-			use := b.AsToolUse()
-			if handle(conv, results, use) {
-				continue
-			}
-			call, err := conv.CheckCall(use.Name, use.Input)
-			require.NoError(t, err, "the model calls %s", use.Name)
-			require.Equal(t, "mcp__slack__send_message", call.Tool.Name)
-			// The application's own result, as Claude Code sent it.
-			results.Add(anthropic.ContentBlockParamUnion{OfToolResult: &anthropic.ToolResultBlockParam{
-				ToolUseID: use.ID,
-				Content:   []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: "done"}}},
-			}})
-		}
-		msg, ok := results.Message()
-		if !ok {
-			break
-		}
-		msgs = append(msgs, msg)
-	}
+	// The announcement goes before the prompt, in the first user message,
+	// and stays there in the history; the application's own result is
+	// "done", as Claude Code sent it.
+	msgs := converse(t, conv, model.URL, 5, func(ann toolsearch.Announcement) []anthropic.MessageParam {
+		return []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(ann.Text), anthropic.NewTextBlock("Post 't' to channel c."))}
+	}, "done")
 
 	reqs := model.Requests()
 	require.Len(t, reqs, 5)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/stretchr/testify/require"
 	"github.com/toolsearch/toolsearch"
 	tsanthropic "github.com/toolsearch/toolsearch/anthropic"
@@ -62,4 +63,56 @@ func handle(s *tsanthropic.Session, results *tsanthropic.ToolResults, use anthro
 		results.AddAnswer(a)
 	}
 	return ok
+}
+
+// converse runs an agent loop over the scripted model at url, as Claude
+// Code's recorded conversations do: on the first turn opening(ann) gives
+// the messages that start the history; later turns must announce nothing;
+// ToolSearch calls are answered by the session, every other call must be
+// the Slack send and is answered with result. It returns the history once
+// the model stops calling tools, within turns turns.
+func converse(t *testing.T, conv *tsanthropic.Session, url string, turns int,
+	opening func(toolsearch.Announcement) []anthropic.MessageParam, result string) []anthropic.MessageParam {
+	t.Helper()
+	client := anthropic.NewClient(option.WithBaseURL(url), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
+	var msgs []anthropic.MessageParam
+	for turn := 1; ; turn++ {
+		require.LessOrEqual(t, turn, turns, "the conversation did not end")
+		ann := conv.Announce()
+		if turn == 1 {
+			require.True(t, ann.Full)
+			msgs = append(msgs, opening(ann)...)
+		} else {
+			require.Empty(t, ann.Text, "turn %d: nothing changed, nothing to announce", turn)
+		}
+		tools, skipped := conv.Tools()
+		require.Empty(t, skipped)
+		resp, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
+			Model: anthropic.ModelClaudeSonnet5_5, MaxTokens: 1024, Messages: msgs, Tools: tools,
+		})
+		require.NoError(t, err)
+		msgs = append(msgs, resp.ToParam())
+		results := &tsanthropic.ToolResults{}
+		for _, b := range resp.Content {
+			if b.Type != "tool_use" {
+				continue
+			}
+			use := b.AsToolUse()
+			if handle(conv, results, use) {
+				continue
+			}
+			call, err := conv.CheckCall(use.Name, use.Input)
+			require.NoError(t, err, "the model calls %s", use.Name)
+			require.Equal(t, "mcp__slack__send_message", call.Tool.Name)
+			results.Add(anthropic.ContentBlockParamUnion{OfToolResult: &anthropic.ToolResultBlockParam{
+				ToolUseID: use.ID,
+				Content:   []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: result}}},
+			}})
+		}
+		msg, ok := results.Message()
+		if !ok {
+			return msgs
+		}
+		msgs = append(msgs, msg)
+	}
 }
