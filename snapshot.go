@@ -89,10 +89,6 @@ func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scr
 	return s
 }
 
-// parallelBuild is the number of tools from which building a snapshot,
-// or a batch of entries, is spread over two goroutines or more.
-const parallelBuild = 4096
-
 // sortPool sorts tools in pool order; a large pool in two halves sorted
 // side by side, then merged.
 func sortPool(tools []*entry) {

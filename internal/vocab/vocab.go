@@ -122,6 +122,19 @@ func (f *JoinFilter) joinBits(h uint64) (*atomic.Uint64, uint64) {
 	return w, 1<<(h>>40&63) | 1<<(h>>46&63) | 1<<(h>>52&63)
 }
 
+// Equal reports whether f and g are the same size and hold the same bits.
+func (f *JoinFilter) Equal(g *JoinFilter) bool {
+	if len(f.words) != len(g.words) {
+		return false
+	}
+	for i := range f.words {
+		if f.words[i].Load() != g.words[i].Load() {
+			return false
+		}
+	}
+	return true
+}
+
 // MayHave reports whether flat may be a join: false means it is none.
 func (f *JoinFilter) MayHave(flat string) bool {
 	w, bits := f.joinBits(maphash.String(seed, flat))
