@@ -120,11 +120,13 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 }
 
 func newIndexBuilder(tools int) *indexBuilder {
-	// About 3 distinct tokens per tool on real catalogs, and 40 token
-	// keys per tool.
+	// The token map grows as it fills (the distinct tokens of a catalog
+	// vary with how much its descriptions repeat, and a map sized far
+	// beyond them misses the cache on every lookup); about 16 keys per
+	// tool on real catalogs.
 	return &indexBuilder{
-		ids:  make(map[string]int32, 3*tools),
-		keys: make([]uint32, 0, 40*tools),
+		ids:  make(map[string]int32, min(tools, 1024)),
+		keys: make([]uint32, 0, 16*tools),
 		ends: make([]int32, 0, tools),
 	}
 }
