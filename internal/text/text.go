@@ -266,7 +266,11 @@ func FoldName(n string) string { return Unseparated(words.Lower(n)) }
 // Unseparated returns s without '_', '-' and '.', the characters that
 // separate or join name parts.
 func Unseparated(s string) string {
-	if !strings.ContainsAny(s, "_-.") {
+	i := 0
+	for i < len(s) && s[i] != '_' && s[i] != '-' && s[i] != '.' {
+		i++
+	}
+	if i == len(s) {
 		return s
 	}
 	if isASCII(s) {
