@@ -71,16 +71,20 @@ func buildNames(tools []*entry) *nameIndex {
 		ni.shards[i] = &nameShard{byName: make(map[string]*entry, per), byLower: make(map[string][]*entry, per),
 			byFold: make(map[string][]*entry, per)}
 	}
-	// A key's first tool is put in a list of one cut from slab (a second
-	// one reallocates it): one allocation for most lists.
-	slab := make([]*entry, 0, 2*len(tools))
+	// A key's first tool is put in a list of one cut from a chunk of
+	// lists (a second tool reallocates it): one allocation for most lists
+	// of a chunk, and none of them copied when a chunk fills.
+	var chunk []*entry
 	put := func(m map[string][]*entry, k string, e *entry) {
 		if l, ok := m[k]; ok {
 			m[k] = append(l, e) // in pool order: each list is built by appending
 			return
 		}
-		slab = append(slab, e)
-		m[k] = slab[len(slab)-1 : len(slab) : len(slab)]
+		if len(chunk) == cap(chunk) {
+			chunk = make([]*entry, 0, min(2*len(tools), 4096))
+		}
+		chunk = append(chunk, e)
+		m[k] = chunk[len(chunk)-1 : len(chunk) : len(chunk)]
 	}
 	for _, e := range tools {
 		slot := nameSlot(e.tool.Name)
