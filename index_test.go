@@ -446,3 +446,26 @@ func TestNamePartWorkIsBounded(t *testing.T) {
 		assert.Equal(t, []string{matchingCut()}, res.Notes, "%s: the parts compared are bounded", st.Name())
 	}
 }
+
+// TestSortPoolEqualsPoolCompare checks sortPool (names beside the entries,
+// halves sorted side by side from parallelBuild tools) against sorting
+// with poolCompare, on random pools of both sizes.
+func TestSortPoolEqualsPoolCompare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{0, 1, 50, parallelBuild + 999, 2*parallelBuild + 1} {
+		seen := map[string]bool{}
+		var pool []*entry
+		for len(pool) < n {
+			tl := diffTool(rng)
+			tl.Name += strconv.Itoa(rng.IntN(n + 1))
+			if !seen[tl.Name] {
+				seen[tl.Name] = true
+				pool = append(pool, newEntry(&tl))
+			}
+		}
+		want := slices.Clone(pool)
+		slices.SortFunc(want, poolCompare)
+		sortPool(pool)
+		require.Equal(t, entryNames(want), entryNames(pool), "%d tools", n)
+	}
+}
