@@ -323,13 +323,23 @@ func (x *hybridIndex) norms(l *hybridLens, ps *hybridPost) (desc, arg float64) {
 	return desc, arg
 }
 
+// fastWeight reports whether the weight of posting ps is in the tables of
+// hybridLens (fastWeight, inlined), else postWeight computes it.
+func fastWeight(ps *hybridPost) bool {
+	return ps.flags&(postBig|postLong) == 0 && (ps.desc|ps.arg) < hybridFastCounts && (ps.dlen|ps.alen) < hybridFastLens
+}
+
+// weight is the weight of posting ps, whose fastWeight holds.
+func (l *hybridLens) weight(p *hybridParams, ps *hybridPost) float32 {
+	return p.sum(float64(ps.hint), float64(ps.lead), l.descW[ps.desc%hybridFastCounts][ps.dlen%hybridFastLens],
+		l.argW[ps.arg%hybridFastCounts][ps.alen%hybridFastLens], ps.flags&postName != 0)
+}
+
 // postWeight is the weight of a stem's occurrences in the tool of posting
-// ps: from the tables of q.lens when its counts and lengths are small,
-// else computed.
+// ps.
 func (x *hybridIndex) postWeight(q *hybridQuery, ps *hybridPost, stem string) float32 {
-	if ps.flags&(postBig|postLong) == 0 && ps.desc < hybridFastCounts && ps.arg < hybridFastCounts &&
-		ps.dlen < hybridFastLens && ps.alen < hybridFastLens {
-		return x.p.sum(float64(ps.hint), float64(ps.lead), q.lens.descW[ps.desc][ps.dlen], q.lens.argW[ps.arg][ps.alen], ps.flags&postName != 0)
+	if fastWeight(ps) {
+		return q.lens.weight(&x.p, ps)
 	}
 	nd, na := x.norms(q.lens, ps)
 	if ps.flags&postBig == 0 {
@@ -439,11 +449,17 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 		a.matched += matched
 		a.needed += needed
 	}
+	lens := q.lens
 	for i := range post {
 		ps := &post[i]
 		d := ps.slot
+		var w float64
+		if fastWeight(ps) {
+			w = float64(lens.weight(p, ps))
+		} else {
+			w = float64(x.postWeight(q, ps, t.stem))
+		}
 		a := &acc[d]
-		w := float64(x.postWeight(q, ps, t.stem))
 		f := ps.flags
 		if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
 			mark[d>>6] &^= 1 << (d & 63)
