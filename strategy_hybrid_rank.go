@@ -430,50 +430,26 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 	if t.stop {
 		weight *= p.stop
 	}
-	tw := hybridTermWeight{idf: weight, k1: p.k1, k1p1: p.k1 + 1}
-	if !t.stop { // a counted term adds 1 to matched, a required one 1 to needed too
-		tw.matched = 1
+	// What a match adds to a tool's counts: a counted term adds 1 to
+	// matched, a required one 1 to needed too.
+	var matched, needed uint16
+	if !t.stop {
+		matched = 1
 		if t.required {
-			tw.needed = 1
+			needed = 1
 		}
 	}
-	sc.all = x.scorePosts(q, post, t.stem, acc, mark, both > 0, tw, sc.all)
-	add := func(a *hybridAcc, d int32, w float64) { sc.all = tw.add(a, d, w, sc.all) }
-	for _, d := range sc.cred {
-		if bit := uint64(1) << (d & 63); mark[d>>6]&bit != 0 {
-			mark[d>>6] &^= bit
-			a := &acc[d]
-			c := a.credit()
-			a.rules |= creditRules[c]
-			add(a, d, q.credits[c])
+	k1, k1p1 := p.k1, p.k1+1
+	// add adds the term's weight w in the tool at slot d.
+	add := func(a *hybridAcc, d int32, w float64) {
+		if a.score == 0 && a.matched == 0 {
+			sc.all = append(sc.all, d)
 		}
+		a.score += weight * w * k1p1 / (w + k1)
+		a.matched += matched
+		a.needed += needed
 	}
-}
-
-// hybridTermWeight is what a term adds to the accumulator of a tool it matches.
-type hybridTermWeight struct {
-	idf, k1, k1p1   float64 // the term's IDF (stop words' scaled), k1, k1+1
-	matched, needed uint16  // what the term adds to hybridAcc.matched and needed
-}
-
-// add adds the term's weight w in the tool at slot d, whose accumulator is
-// a, and returns all with d appended if the term is the tool's first.
-func (tw *hybridTermWeight) add(a *hybridAcc, d int32, w float64, all []int32) []int32 {
-	if a.score == 0 && a.matched == 0 {
-		all = append(all, d)
-	}
-	a.score += tw.idf * w * tw.k1p1 / (w + tw.k1)
-	a.matched += tw.matched
-	a.needed += tw.needed
-	return all
-}
-
-// scorePosts adds a term's postings (of stem) to the accumulators, with
-// the name credit of a tool marked in mark (credited: some is), and
-// returns all with the tools the term is the first of appended.
-func (x *hybridIndex) scorePosts(q *hybridQuery, post []hybridPost, stem string, acc []hybridAcc, mark []uint64,
-	credited bool, tw hybridTermWeight, all []int32) []int32 {
-	p, lens := &x.p, q.lens
+	lens := q.lens
 	for i := range post {
 		ps := &post[i]
 		d := ps.slot
@@ -481,11 +457,11 @@ func (x *hybridIndex) scorePosts(q *hybridQuery, post []hybridPost, stem string,
 		if fastWeight(ps) {
 			w = float64(lens.weight(p, ps))
 		} else {
-			w = float64(x.postWeight(q, ps, stem))
+			w = float64(x.postWeight(q, ps, t.stem))
 		}
 		a := &acc[d]
 		f := ps.flags
-		if credited && mark[d>>6]&(1<<(d&63)) != 0 {
+		if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
 			mark[d>>6] &^= 1 << (d & 63)
 			if f&postName == 0 {
 				c := a.credit()
@@ -498,7 +474,15 @@ func (x *hybridIndex) scorePosts(q *hybridQuery, post []hybridPost, stem string,
 			a.own = ps.own
 		}
 		a.rules |= f & postRules
-		all = tw.add(a, d, w, all)
+		add(a, d, w)
 	}
-	return all
+	for _, d := range sc.cred {
+		if bit := uint64(1) << (d & 63); mark[d>>6]&bit != 0 {
+			mark[d>>6] &^= bit
+			a := &acc[d]
+			c := a.credit()
+			a.rules |= creditRules[c]
+			add(a, d, q.credits[c])
+		}
+	}
 }
