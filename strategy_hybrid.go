@@ -236,7 +236,7 @@ type hybridPost struct {
 	// flags holds the rules the posting fires (postRules: RulePartExact
 	// when a name word has the stem, RuleHint, RuleDescription,
 	// RuleArgument) and, in bits no posting's rule uses, postServer,
-	// postBig and postLong.
+	// postBig, postLong and postFast.
 	flags      Rule
 	own        uint8  // the tool's hybridSlot.own: 0 when below 1, ownLarge when that or more
 	dlen, alen uint16 // the tool's description and argument lengths in words
@@ -247,6 +247,7 @@ const (
 	postServer = RulePartSubstring // only the server's name has it (the bit of a rule no posting fires)
 	postBig    = RuleFullName      // the counts are in hybridIndex.big (likewise)
 	postLong   = Rule(1 << 7)      // the lengths are in hybridIndex.info (a bit no rule has)
+	postFast   = RuleSemantic      // the weight is in hybridLens' tables (fastWeight; the bit of a rule no posting fires)
 	// postRules are the bits of flags that are rules.
 	postRules = RulePartExact | RuleHint | RuleDescription | RuleArgument
 )
@@ -293,6 +294,9 @@ func newHybridPost(s int32, c *stemCount, d *hybridDoc) (hybridPost, bool) {
 	}
 	if c.arg > 0 {
 		ps.flags |= RuleArgument
+	}
+	if ps.flags&(postBig|postLong) == 0 && (ps.desc|ps.arg) < hybridFastCounts && (ps.dlen|ps.alen) < hybridFastLens {
+		ps.flags |= postFast
 	}
 	return ps, big
 }

@@ -324,10 +324,9 @@ func (x *hybridIndex) norms(l *hybridLens, ps *hybridPost) (desc, arg float64) {
 }
 
 // fastWeight reports whether the weight of posting ps is in the tables of
-// hybridLens (fastWeight, inlined), else postWeight computes it.
-func fastWeight(ps *hybridPost) bool {
-	return ps.flags&(postBig|postLong) == 0 && (ps.desc|ps.arg) < hybridFastCounts && (ps.dlen|ps.alen) < hybridFastLens
-}
+// hybridLens (hybridLens.weight, inlined), else postWeight computes it: its
+// counts and lengths are small (newHybridPost tells, once).
+func fastWeight(ps *hybridPost) bool { return ps.flags&postFast != 0 }
 
 // weight is the weight of posting ps, whose fastWeight holds.
 func (l *hybridLens) weight(p *hybridParams, ps *hybridPost) float32 {
