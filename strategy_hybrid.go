@@ -214,12 +214,13 @@ func newHybridDoc(t *Tool) *hybridDoc {
 // The hybrid index is kept by keyword-index slot, like the bm25 index: the
 // index of a new registry version is the previous one with the tools that
 // changed patched in (sharded copy-on-write tables, internal/cow). A posting
-// holds a stem's occurrences in one tool and the tool's description and
-// argument lengths, not its weight: the lengths are normalised by averages
-// that change with every tool, so the weight is computed at query time from
-// the posting alone and two small tables of normalisations by length, made
-// for each index version (hybridLens): a query reads no per-tool array but
-// its accumulators. The name-part rule reads the keyword index's
+// holds a stem's occurrences in one tool, the tool's description and
+// argument lengths and its own name word count, not its weight: the lengths
+// are normalised by averages that change with every tool, so the weight is
+// computed at query time from the posting alone and small tables made for
+// each index version (hybridLens: the normalisations by length, and the
+// normalised terms of small counts, which spare most postings a division):
+// a query reads no per-tool array but its accumulators. The name-part rule reads the keyword index's
 // vocabulary of name parts and its part postings (same slots,
 // Corpus.PartsContaining). The typo keys only grow: a key left by a removed
 // tool names a word no tool has, which finds no postings.
