@@ -77,7 +77,7 @@ func TestE2EMCPGoStdio(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	c, err := client.NewStdioMCPClientWithOptions(exe, append(os.Environ(), mainEnv+"=1"),
-		[]string{"serve", "--config", cfg, "--no-pinning", "--log-level", "error"})
+		serveArgs("--config", cfg, "--no-pinning", "--log-level", "error"))
 	require.NoError(t, err)
 	mcpgoFlow(t, c)
 }
