@@ -1,0 +1,262 @@
+package semantic
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"flag"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// realVectors reads the recorded USE-Lite vectors of testdata/vectors (the
+// demo catalog's tools and the quality sets' queries, 512 dimensions), in
+// file order. The format is internal/vecpack's, which this package cannot
+// import: a header line, a JSON line, then per vector a 32-byte key, a
+// float32 scale and one int8 per dimension.
+func realVectors(t testing.TB) [][]float32 {
+	data, err := os.ReadFile("../testdata/vectors/use-lite.vecpack")
+	require.NoError(t, err)
+	br := bufio.NewReader(bytes.NewReader(data))
+	magic, err := br.ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, "toolsearch-vecpack 1\n", magic)
+	line, err := br.ReadString('\n')
+	require.NoError(t, err)
+	var h struct{ Dimensions, Count int }
+	require.NoError(t, json.Unmarshal([]byte(line), &h))
+	rec := make([]byte, len(Key{})+4+h.Dimensions)
+	out := make([][]float32, h.Count)
+	for i := range out {
+		_, err := io.ReadFull(br, rec)
+		require.NoError(t, err, "vector %d", i)
+		scale := math.Float32frombits(binary.LittleEndian.Uint32(rec[len(Key{}):]))
+		v := make([]float32, h.Dimensions)
+		for j, c := range rec[len(Key{})+4:] {
+			v[j] = float32(int8(c)) * scale
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// jsonlVectors reads vectors from the files named in a comma-separated
+// list, in the format `toolsearch embed` writes: a header line, then
+// lines {"text":…,"vector":[…]}. Texts seen before are skipped.
+func jsonlVectors(t testing.TB, list string) [][]float32 {
+	seen := map[string]bool{}
+	var out [][]float32
+	for _, name := range strings.Split(list, ",") {
+		f, err := os.Open(name)
+		require.NoError(t, err)
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<24)
+		sc.Scan() // the header
+		for sc.Scan() {
+			var rec struct {
+				Text   string
+				Vector []float32
+			}
+			require.NoError(t, json.Unmarshal(sc.Bytes(), &rec), "%s", name)
+			if !seen[rec.Text] && len(rec.Vector) > 0 {
+				seen[rec.Text] = true
+				out = append(out, rec.Vector)
+			}
+		}
+		require.NoError(t, sc.Err())
+		require.NoError(t, f.Close())
+	}
+	return out
+}
+
+var (
+	stagedN   = flag.Int("staged.n", 0, "vectors per random or clustered set in TestStagedRecall (0: 20,000, or 100,000 with TOOLSEARCH_SWEEPS=large)")
+	realJSONL = flag.String("vectors.jsonl", "", "comma-separated files of `toolsearch embed` output: TestStagedRecall and BenchmarkStaged also use their vectors")
+)
+
+// stagedRecall returns the share of the exact top k (the exact scan) that the
+// staged search returns for the queries, and checks that every neighbour
+// it returns has its exact score. It returns the mean bytes read per
+// query by both searches too.
+func stagedRecall(t testing.TB, v *Vectors, k int, queries [][]float32) (recall, stagedBytes, exactBytes float64) {
+	var hit, total int
+	for qi, q := range queries {
+		var est, sst searchStats
+		exact, err := v.searchIn(q, k, nil, nil, exactScan, &est)
+		require.NoError(t, err)
+		staged, err := v.searchIn(q, k, nil, nil, stagedScan, &sst)
+		require.NoError(t, err)
+		score := map[int]float32{}
+		for _, nb := range exact {
+			score[nb.Row] = nb.Score
+		}
+		for _, nb := range staged {
+			if s, ok := score[nb.Row]; ok {
+				require.Equal(t, s, nb.Score, "query %d, row %d: the staged score is the exact one", qi, nb.Row)
+				hit++
+			} else {
+				require.LessOrEqual(t, nb.Score, exact[len(exact)-1].Score, "query %d: a row not in the exact top k scores no higher than its last", qi)
+			}
+		}
+		total += len(exact)
+		stagedBytes += float64(sst.bytes(v))
+		exactBytes += float64(est.bytes(v))
+	}
+	nq := float64(len(queries))
+	return float64(hit) / float64(total), stagedBytes / nq, exactBytes / nq
+}
+
+// stagedBound is the least recall of the exact top 10 the staged search
+// is documented to keep (Vectors.Search).
+const stagedBound = 0.99
+
+// TestStagedRecall measures what the first stage loses, on random vectors
+// (the worst case for sign codes: every score close to the others),
+// clustered ones, and the recorded USE-Lite vectors of real tools and
+// queries. It fails when the staged search keeps less than stagedBound of
+// the exact top 10, or reads more than half the bytes of the exact scan.
+// The figures in BENCHMARKS.md come from
+//
+//	go test -run StagedRecall -v ./semantic -args -staged.n=100000
+func TestStagedRecall(t *testing.T) {
+	n := *stagedN
+	if n == 0 {
+		n = sweepSize(20_000, 100_000)
+	}
+	const k, nq = 10, 100
+	check := func(name string, v *Vectors, queries [][]float32) {
+		r, sb, eb := stagedRecall(t, v, k, queries)
+		t.Logf("%s, n=%d dims=%d: recall@%d %.4f, bytes per query %.0f staged, %.0f exact (%.2f)", name, v.Len(), v.dims, k, r, sb, eb, sb/eb)
+		assert.GreaterOrEqual(t, r, stagedBound, "%s: recall of the exact top %d", name, k)
+		assert.Less(t, sb, eb/2, "%s: the staged search reads less than half the bytes", name)
+	}
+	for _, dims := range []int{384} {
+		rng := rand.New(rand.NewPCG(uint64(dims), 7))
+		check("random", fill(dims, randomVectors(rng, n, dims)), randomVectors(rng, nq, dims))
+		cv := clusteredVectors(rng, n+nq, dims, n/50)
+		check("clustered", fill(dims, cv[:n]), cv[n:])
+	}
+
+	// The real vectors are few: each is a query against all the others,
+	// copied 10 times with noise of 5% of their norm, as many tools
+	// described alike would be.
+	real := realVectors(t)
+	dims := len(real[0])
+	rng := rand.New(rand.NewPCG(3, 5))
+	var set [][]float32
+	for _, x := range real {
+		for range 10 {
+			y := make([]float32, dims)
+			nx := float32(norm64(x))
+			for j := range y {
+				y[j] = x[j]/nx + float32(rng.NormFloat64()*0.05/math.Sqrt(float64(dims)))
+			}
+			set = append(set, y)
+		}
+	}
+	var queries [][]float32
+	for i := 0; i < len(real); i += len(real) / nq {
+		queries = append(queries, real[i])
+	}
+	check("USE-Lite, 10 noisy copies", fill(dims, set), queries)
+	if *realJSONL != "" {
+		all := jsonlVectors(t, *realJSONL)
+		rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+		check("USE-Lite (-vectors.jsonl)", fill(len(all[0]), all[nq:]), all[:nq])
+	}
+}
+
+func TestRotationIsOrthogonal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 9))
+	for _, d := range []int{1, 2, 3, 64, 100, 384, 512, 768} {
+		p := newRotation(d)
+		a, b := randomVectors(rng, 1, d)[0], randomVectors(rng, 1, d)[0]
+		pa, pb := make([]float32, d), make([]float32, d)
+		p.apply(pa, a)
+		p.apply(pb, b)
+		var want, got float64
+		for i := range a {
+			want += float64(a[i]) * float64(b[i])
+			got += float64(pa[i]) * float64(pb[i])
+		}
+		assert.InDelta(t, want, got, 1e-4*float64(d), "d=%d: P preserves dot products", d)
+		assert.InDelta(t, norm64(a), norm64(pa), 1e-4*norm64(a), "d=%d: and norms", d)
+	}
+}
+
+// The estimate (before its allowance) is within a few σ of the exact
+// score, and its error has about the standard deviation the bound
+// assumes: the property the recall of the first stage rests on.
+func TestSignEstimate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 8))
+	for _, dims := range []int{64, 384, 512} {
+		vecs := append(randomVectors(rng, 2000, dims), clusteredVectors(rng, 2000, dims, 20)...)
+		v := fill(dims, vecs)
+		m := v.view.Load()
+		sq := newSignQuery(dims)
+		out := make([]int32, 1)
+		var z2 float64
+		var count, beyond int
+		for qi := range 20 {
+			q, err := Normalize(vecs[rng.IntN(len(vecs))], dims)
+			require.NoError(t, err)
+			if qi%2 == 1 {
+				q, _ = Normalize(randomVectors(rng, 1, dims)[0], dims)
+			}
+			sq.set(v.rot, q)
+			for r := range m.n {
+				sm := m.smeta[r]
+				signSums(sq.planes, m.signs[r*v.words:(r+1)*v.words], out)
+				allowance := sm.sigma + sq.sigma*sm.invO
+				est := sq.upper(sm, out[0]) - allowance
+				err := float64(est - dot(q, m.floats[r*dims:(r+1)*dims]))
+				z := err / float64(allowance/stageSigmas)
+				z2 += z * z
+				count++
+				if math.Abs(z) > stageSigmas {
+					beyond++
+				}
+			}
+		}
+		sd := math.Sqrt(z2 / float64(count))
+		t.Logf("dims %d: error / σ has standard deviation %.3f; %.4f of errors beyond %vσ", dims, sd, float64(beyond)/float64(count), stageSigmas)
+		assert.Less(t, sd, 1.1, "dims %d: σ bounds the error's spread", dims)
+		assert.Less(t, float64(beyond)/float64(count), 0.03, "dims %d: errors beyond the allowance are rare", dims)
+	}
+}
+
+func TestSignSums(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, words := range []int{1, 6, 8, 12} {
+		planes := make([]uint64, 4*words)
+		codes := make([]uint64, 3*words)
+		for i := range planes {
+			planes[i] = rng.Uint64()
+		}
+		for i := range codes {
+			codes[i] = rng.Uint64()
+		}
+		got := make([]int32, 3)
+		signSums(planes, codes, got)
+		for c := range 3 {
+			var want int32
+			for i := range 64 * words {
+				if codes[c*words+i/64]&(1<<(i%64)) == 0 {
+					continue
+				}
+				for j := range 4 {
+					want += int32(planes[j*words+i/64]>>(i%64)&1) << j
+				}
+			}
+			require.Equal(t, want, got[c], "%d words, code %d", words, c)
+		}
+	}
+}
