@@ -25,13 +25,16 @@ import (
 // to its exact score. Unlike the int8 bound, this one is not proven: a
 // true neighbour is lost when its estimate falls more than stageSigmas·σ
 // below its score, which for a normal error happens with probability
-// 0.13% at 3σ. TestStagedRecall measures what is lost.
+// 2.3% at 2σ; but a neighbour is lost only if, besides, the rows seen
+// before it already hold k better exact scores, and most true neighbours
+// stand further above the k-th score than that. TestStagedRecall measures
+// what is lost.
 //
 // The query side of x·(P·q) is computed on a 4-bit code of P·q (RaBitQ
 // does the same): P·q ≈ lo + Δ·u with u in [0, 15], so that
 // x·(P·q) = (2·Σ_{bit i set}(P·q)_i − Σ_i (P·q)_i)/√d, and
-// Σ_{bit i set} u_i = Σ_j 2^j·popcount(bits ∧ plane_j) over the four bit
-// planes of u. The rounding error e of the query's code adds x·e/o to the
+// Σ_{bit i set} u_i is read from tables of u, one per 4 dimensions, 16
+// entries each (signsums.go). The rounding error e of the query's code adds x·e/o to the
 // estimate, of standard deviation ‖e‖/(o·√d) for a random P, which the
 // bound adds too.
 
@@ -102,8 +105,9 @@ func hadamard(x []float32, norm float32) {
 	}
 }
 
-// signWords returns the number of 64-bit words of a sign code of d bits.
-func signWords(d int) int { return (d + 63) / 64 }
+// signBytes returns the bytes of a sign code of d bits: a whole number
+// of 64-bit words, so that the kernel reads byte positions in pairs.
+func signBytes(d int) int { return (d + 63) / 64 * 8 }
 
 // signMeta is what the estimate of a row needs besides its bits.
 type signMeta struct {
@@ -112,44 +116,50 @@ type signMeta struct {
 	ones  int32   // number of bits set
 }
 
-// encodeSign writes the sign code of P·v (rot holds P·v on return) to
-// words and returns its meta. v is a unit vector.
-func encodeSign(p *rotation, v, rot []float32, words []uint64) signMeta {
+// encodeSign writes the sign code of P·v to row r of signs, a blocked
+// table of codes of cb bytes (see signsums.go), and returns its meta; rot
+// holds P·v on return. v is a unit vector.
+func encodeSign(p *rotation, v, rot []float32, signs []byte, r, cb int) signMeta {
 	p.apply(rot, v)
-	clear(words)
 	var l1, l2 float64
-	for i, x := range rot {
-		if x > 0 {
-			words[i/64] |= 1 << (i % 64)
+	var m signMeta
+	for j := range cb {
+		var c byte
+		for b := range 8 {
+			if i := 8*j + b; i < len(rot) && rot[i] > 0 {
+				c |= 1 << b
+			}
 		}
+		signs[signAt(r, j, cb)] = c
+		m.ones += int32(bits.OnesCount8(c))
+	}
+	for _, x := range rot {
 		l1 += math.Abs(float64(x))
 		l2 += float64(x) * float64(x)
 	}
 	d := float64(len(v))
 	o := l1 / math.Sqrt(d*l2) // l2 is 1 up to rounding
-	m := signMeta{invO: float32(1 / o)}
+	m.invO = float32(1 / o)
 	if len(v) > 1 {
 		m.sigma = float32(stageSigmas * math.Sqrt(max(0, 1-o*o)) / (o * math.Sqrt(d-1)))
-	}
-	for _, w := range words {
-		m.ones += int32(bits.OnesCount64(w))
 	}
 	return m
 }
 
-// signQuery is the query side of the first stage: the four bit planes of
-// the 4-bit code of P·q and what turns a plane sum into an estimate.
+// signQuery is the query side of the first stage: the tables of the 4-bit
+// code u of P·q (see signsums.go) and what turns a table sum into an
+// estimate.
 type signQuery struct {
-	planes []uint64 // plane j is planes[j*words : (j+1)*words]
-	rot    []float32
-	lo, dl float32 // P·q ≈ lo + dl·u
-	sum    float32 // Σ (P·q)_i
-	scale  float32 // 1/√d
-	sigma  float32 // stageSigmas·‖e‖/√d, e the rounding error of u
+	lut []byte // the tables of each byte position, signLUT bytes each
+	rot []float32
+	// The estimate plus its allowance for a row with meta m and table
+	// sum ps is (a·ps + b·m.ones + c)·m.invO + m.sigma (see upper).
+	a, b, c float32
+	sigma   float32 // stageSigmas·‖e‖/√d, e the rounding error of u
 }
 
 func newSignQuery(d int) *signQuery {
-	return &signQuery{planes: make([]uint64, 4*signWords(d)), rot: make([]float32, d)}
+	return &signQuery{lut: make([]byte, signLUT*signBytes(d)), rot: make([]float32, d)}
 }
 
 // set encodes the unit query q.
@@ -165,46 +175,34 @@ func (s *signQuery) set(p *rotation, q []float32) {
 	if dl == 0 {
 		dl = 1
 	}
-	clear(s.planes)
-	words := len(s.planes) / 4
+	var u [8]byte
 	var e2 float64
-	for i, x := range s.rot {
-		u := min(15, max(0, int(math.Round(float64((x-lo)/dl)))))
-		for j := range 4 {
-			if u&(1<<j) != 0 {
-				s.planes[j*words+i/64] |= 1 << (i % 64)
+	for j := range len(s.lut) / signLUT {
+		for b := range u {
+			u[b] = 0
+			if i := 8*j + b; i < len(s.rot) {
+				x := s.rot[i]
+				c := min(15, max(0, int(math.Round(float64((x-lo)/dl)))))
+				u[b] = byte(c)
+				e := float64(x) - float64(lo+dl*float32(c))
+				e2 += e * e
 			}
 		}
-		e := float64(x) - float64(lo+dl*float32(u))
-		e2 += e * e
+		fillLUT(s.lut[j*signLUT:(j+1)*signLUT], &u)
 	}
+	// With x the row's code (±1/√d) and P·q ≈ lo + dl·u, x·(P·q) is
+	// (2·(lo·ones + dl·ps) − Σ(P·q))/√d; the estimate divides it by o and
+	// the allowance adds stageSigmas·‖e‖/(o·√d) for the rounding error e.
 	d := float64(len(q))
-	s.lo, s.dl, s.sum = lo, dl, float32(sum)
-	s.scale = float32(1 / math.Sqrt(d))
+	scale := float32(1 / math.Sqrt(d))
+	s.a = 2 * dl * scale
+	s.b = 2 * lo * scale
 	s.sigma = float32(stageSigmas * math.Sqrt(e2/d))
+	s.c = s.sigma - float32(sum)*scale
 }
 
 // upper returns the estimate of q·v plus its allowance, for a row with
-// meta m whose plane sum is ps (see signSums).
-func (s *signQuery) upper(m signMeta, ps int32) float32 {
-	sel := s.lo*float32(m.ones) + s.dl*float32(ps)
-	return (2*sel-s.sum)*s.scale*m.invO + m.sigma + s.sigma*m.invO
-}
-
-// signSums writes to out[i] Σ_j 2^j·popcount(code_i ∧ plane_j) for the
-// i-th code of len(planes)/4 words in codes.
-func signSums(planes, codes []uint64, out []int32) {
-	w := len(planes) / 4
-	p0, p1, p2, p3 := planes[:w], planes[w:2*w], planes[2*w:3*w], planes[3*w:4*w]
-	for i := range out {
-		c := codes[i*w : (i+1)*w : (i+1)*w]
-		var s0, s1, s2, s3 int
-		for j, x := range c {
-			s0 += bits.OnesCount64(x & p0[j])
-			s1 += bits.OnesCount64(x & p1[j])
-			s2 += bits.OnesCount64(x & p2[j])
-			s3 += bits.OnesCount64(x & p3[j])
-		}
-		out[i] = int32(s0 + 2*s1 + 4*s2 + 8*s3)
-	}
+// meta m whose table sum is ps.
+func (s *signQuery) upper(m signMeta, ps uint16) float32 {
+	return (s.a*float32(ps)+s.b*float32(m.ones)+s.c)*m.invO + m.sigma
 }

@@ -34,7 +34,7 @@ type Neighbor struct {
 // one with [NewVectors].
 type Vectors struct {
 	dims, stride int
-	words        int        // of a sign code
+	cb           int        // bytes of a sign code
 	rot          *rotation  // of the sign codes
 	mu           sync.Mutex // serialises Append
 	view         atomic.Pointer[matrix]
@@ -54,7 +54,7 @@ type matrix struct {
 	floats []float32 // row r is floats[r*dims : (r+1)*dims], unit length
 	codes  []int8    // row r is codes[r*stride : (r+1)*stride]
 	meta   []rowMeta
-	signs  []uint64 // row r's sign code is signs[r*words : (r+1)*words]
+	signs  []byte // the sign codes, blocked (see signsums.go)
 	smeta  []signMeta
 }
 
@@ -78,7 +78,7 @@ func NewVectors(dims int) (*Vectors, error) {
 	if dims <= 0 || dims > maxDims {
 		return nil, fmt.Errorf("%w: dimension %d is not between 1 and %d", ErrInvalidVector, dims, maxDims)
 	}
-	v := &Vectors{dims: dims, stride: codeStride(dims), words: signWords(dims), rot: newRotation(dims)}
+	v := &Vectors{dims: dims, stride: codeStride(dims), cb: signBytes(dims), rot: newRotation(dims)}
 	v.view.Store(&matrix{})
 	return v, nil
 }
@@ -110,7 +110,7 @@ func (v *Vectors) Append(vecs ...[]float32) (first int, err error) {
 		floats: extend(cur.floats, first*v.dims, n*v.dims),
 		codes:  extend(cur.codes, first*v.stride, n*v.stride),
 		meta:   extend(cur.meta, first, n),
-		signs:  extend(cur.signs, first*v.words, n*v.words),
+		signs:  extend(cur.signs, signLen(first, v.cb), signLen(n, v.cb)),
 		smeta:  extend(cur.smeta, first, n),
 	}
 	rot := make([]float32, v.dims)
@@ -120,7 +120,7 @@ func (v *Vectors) Append(vecs ...[]float32) (first int, err error) {
 		scale(f, x, norms[i])
 		m := &next.meta[r]
 		m.scale, m.l1 = encode(f, next.codes[r*v.stride:(r+1)*v.stride])
-		next.smeta[r] = encodeSign(v.rot, f, rot, next.signs[r*v.words:(r+1)*v.words])
+		next.smeta[r] = encodeSign(v.rot, f, rot, next.signs, r, v.cb)
 	}
 	v.view.Store(next)
 	return first, nil
@@ -141,7 +141,7 @@ func (v *Vectors) appendRows(src *Vectors, rows []int32) int {
 		floats: extend(cur.floats, first*v.dims, n*v.dims),
 		codes:  extend(cur.codes, first*v.stride, n*v.stride),
 		meta:   extend(cur.meta, first, n),
-		signs:  extend(cur.signs, first*v.words, n*v.words),
+		signs:  extend(cur.signs, signLen(first, v.cb), signLen(n, v.cb)),
 		smeta:  extend(cur.smeta, first, n),
 	}
 	for i, r := range rows {
@@ -149,7 +149,9 @@ func (v *Vectors) appendRows(src *Vectors, rows []int32) int {
 		copy(next.floats[to*v.dims:(to+1)*v.dims], sm.floats[from*v.dims:(from+1)*v.dims])
 		copy(next.codes[to*v.stride:(to+1)*v.stride], sm.codes[from*v.stride:(from+1)*v.stride])
 		next.meta[to] = sm.meta[from]
-		copy(next.signs[to*v.words:(to+1)*v.words], sm.signs[from*v.words:(from+1)*v.words])
+		for j := range v.cb {
+			next.signs[signAt(to, j, v.cb)] = sm.signs[signAt(from, j, v.cb)]
+		}
 		next.smeta[to] = sm.smeta[from]
 	}
 	v.view.Store(next)
@@ -197,7 +199,7 @@ func (v *Vectors) searchIn(query []float32, k int, dst []Neighbor, live []int32,
 	}
 	s, _ := v.scratch.Get().(*scan)
 	if s == nil {
-		s = &scan{q: make([]float32, v.dims), q8: make([]int8, v.stride), dims: v.dims, stride: v.stride, margin: margin(v.dims)}
+		s = &scan{q: make([]float32, v.dims), q8: make([]int8, v.stride), dims: v.dims, stride: v.stride, cb: v.cb, margin: margin(v.dims)}
 	}
 	defer func() {
 		s.m, s.live = nil, nil // the pool must not keep an old matrix alive
@@ -211,7 +213,7 @@ func (v *Vectors) searchIn(query []float32, k int, dst []Neighbor, live []int32,
 		ql1 += math.Abs(float64(x))
 	}
 	s.qhalf, s.ql1half = s.qs/2, float32(ql1/2)
-	s.staged = staged(mode)
+	s.staged = staged(mode, m.n, v.dims)
 	if s.staged {
 		if s.sq == nil {
 			s.sq = newSignQuery(v.dims)
@@ -256,6 +258,7 @@ type scan struct {
 	live    []int32 // nil, or the rows searched: those with live[r] ≥ 0
 	dims    int
 	stride  int
+	cb      int        // bytes of a sign code
 	staged  bool       // with the sign code first (stage.go)
 	sq      *signQuery // the query's side of the sign codes, when staged
 }
@@ -270,12 +273,16 @@ func (s *scan) run(h *topK, lo, hi int) searchStats {
 
 // runExact offers rows [lo, hi) to h: the code score of every row, and the
 // exact score of the rows whose code score plus its bound beats h's worst
-// (see quantize.go). Rows come in increasing order, so a row whose exact
-// score only equals h's worst ranks below it and is rightly skipped.
+// (see quantize.go). Rows come in increasing order, after any h holds, so
+// a row whose exact score only equals h's worst ranks below it and is
+// rightly skipped.
 func (s *scan) runExact(h *topK, lo, hi int) searchStats {
 	st := searchStats{codes: hi - lo}
 	k := cap(h.items)
 	floor := float32(math.Inf(-1))
+	if len(h.items) == k {
+		floor = h.items[0].Score
+	}
 	var out [block]int32
 	for b := lo; b < hi; b += block {
 		n := min(block, hi-b)
