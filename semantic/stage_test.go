@@ -325,3 +325,79 @@ func TestFillLUT(t *testing.T) {
 		assert.Equal(t, hi, lut[48+c], "high nibble %04b, second lane", c)
 	}
 }
+
+// A search reads the sign codes first from stagedMin rows on, and never
+// for more than maxSignDims dimensions.
+func TestStagedMode(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	const dims = 8
+	v := fill(dims, randomVectors(rng, stagedMin-1, dims))
+	q := randomVectors(rng, 1, dims)[0]
+	var st searchStats
+	_, err := v.searchIn(q, 10, nil, nil, autoScan, &st)
+	require.NoError(t, err)
+	assert.Zero(t, st.signs, "%d rows: exact", v.Len())
+	_, err = v.Append(randomVectors(rng, 1, dims)...)
+	require.NoError(t, err)
+	_, err = v.searchIn(q, 10, nil, nil, autoScan, &st)
+	require.NoError(t, err)
+	assert.Equal(t, stagedMin, st.signs, "%d rows: staged", v.Len())
+	assert.Less(t, st.codes, stagedMin, "%d rows: not every int8 code read", v.Len())
+	_, err = v.Search(q, 10, nil)
+	require.NoError(t, err)
+
+	big := fill(maxSignDims+1, randomVectors(rng, 3, maxSignDims+1))
+	_, err = big.searchIn(randomVectors(rng, 1, maxSignDims+1)[0], 2, nil, nil, stagedScan, &st)
+	require.NoError(t, err)
+	assert.Zero(t, st.signs, "%d dimensions: exact", maxSignDims+1)
+	assert.False(t, staged(exactScan, 1<<20, 384), "exactScan is exact")
+	assert.True(t, staged(stagedScan, 1, 384), "stagedScan is staged")
+}
+
+// Where the staged search finds the exact top k, it finds it whatever the
+// rows' layout: appended in batches that end inside a block of sign codes,
+// copied by appendRows, split across goroutines, or searched in part.
+func TestStagedMatchesExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 3))
+	const dims, n = 96, 9001
+	cv := clusteredVectors(rng, n+20, dims, n/50)
+	v, err := NewVectors(dims)
+	require.NoError(t, err)
+	for i := 0; i < n; i += 777 {
+		_, err := v.Append(cv[i:min(n, i+777)]...)
+		require.NoError(t, err)
+	}
+	rows := make([]int32, 0, n)
+	for r := n - 1; r >= 0; r -= 2 {
+		rows = append(rows, int32(r))
+	}
+	copied, err := NewVectors(dims)
+	require.NoError(t, err)
+	copied.appendRows(v, rows)
+	live := make([]int32, n)
+	for r := range live {
+		live[r] = int32(r%3) - 1 // every third row is left out
+	}
+	for name, c := range map[string]struct {
+		v       *Vectors
+		workers int
+		live    []int32
+	}{
+		"appended": {v, 1, nil}, "copied": {copied, 1, nil},
+		"three goroutines": {v, 3, nil}, "in part": {v, 2, live},
+	} {
+		c.v.workers, c.v.minWork = c.workers, 1
+		for qi, q := range cv[n:] {
+			for _, k := range []int{1, 10, 100} {
+				exact, err := c.v.searchIn(q, k, nil, c.live, exactScan, nil)
+				require.NoError(t, err)
+				var st searchStats
+				staged, err := c.v.searchIn(q, k, nil, c.live, stagedScan, &st)
+				require.NoError(t, err)
+				require.Equal(t, exact, staged, "%s, query %d, k %d", name, qi, k)
+				require.Positive(t, st.signs, "%s: staged", name)
+			}
+		}
+		c.v.workers, c.v.minWork = 0, 0
+	}
+}
