@@ -20,7 +20,7 @@ import (
 func BenchmarkStaged(b *testing.B) {
 	const dims = 384
 	for _, kind := range []string{"random", "clustered"} {
-		for _, n := range []int{10_000, 100_000, 1_000_000} {
+		for _, n := range []int{10_000, 32_768, 100_000, 1_000_000} {
 			rng := rand.New(rand.NewPCG(uint64(n), dims))
 			var v *Vectors
 			var queries [][]float32

@@ -80,6 +80,7 @@ func jsonlVectors(t testing.TB, list string) [][]float32 {
 
 var (
 	stagedN   = flag.Int("staged.n", 0, "vectors per random or clustered set in TestStagedRecall (0: 20,000, or 100,000 with TOOLSEARCH_SWEEPS=large)")
+	stagedK   = flag.Int("staged.k", 10, "neighbours per query in TestStagedRecall")
 	realJSONL = flag.String("vectors.jsonl", "", "comma-separated files of `toolsearch embed` output: TestStagedRecall and BenchmarkStaged also use their vectors")
 )
 
@@ -139,7 +140,8 @@ func TestStagedRecall(t *testing.T) {
 	if n == 0 {
 		n = sweepSize(20_000, 100_000)
 	}
-	const k, nq = 10, 100
+	const nq = 100
+	k := *stagedK
 	check := func(name string, v *Vectors, queries [][]float32) {
 		r, sb, eb, same := stagedRecall(t, v, k, queries)
 		t.Logf("%s, n=%d dims=%d: recall@%d %.4f, %d of %d top %d identical, bytes per query %.0f staged, %.0f exact (%.2f)",
