@@ -62,7 +62,7 @@ const stagedChunk = 2048
 // stagedDense says when a chunk is scanned whole: when more than one row
 // in stagedDense is a candidate, reading every int8 code of the chunk in
 // order costs less than reading the candidates' codes at random.
-const stagedDense = 4
+const stagedDense = 8
 
 // stagedBatch is the number of candidates whose int8 codes are read at
 // once: the kernel fetches the next rows' codes while it scores one.
