@@ -71,8 +71,8 @@ type Options struct {
 //   - the hybrid strategy's (toolsearch.HybridStrategy): every tool it
 //     matches, with its score;
 //   - the embedding ranking: the 100 tools whose vectors are the most
-//     similar to the query's (cosine similarity, exact search over the
-//     tools' vectors, see [Vectors]).
+//     similar to the query's (cosine similarity over the tools' vectors,
+//     exact below 32,768 tools, see [Vectors]).
 //
 // # Fusion
 //
@@ -155,9 +155,9 @@ type Options struct {
 // # Queries and failures
 //
 // Searches stay synchronous: a query costs one Embed call of one text,
-// bounded by Options.QueryTimeout, and an exact top-100 search over the
-// vectors. A search never fails because of the Embedder. When the query
-// cannot be embedded (the Embedder failed, or took longer than
+// bounded by Options.QueryTimeout, and a top-100 search over the vectors
+// (see [Vectors]). A search never fails because of the Embedder. When
+// the query cannot be embedded (the Embedder failed, or took longer than
 // QueryTimeout, or the caller's context ended first) the tools are ranked
 // by the hybrid strategy alone and Result.Notes says so; after such a
 // failure, queries skip the Embedder for a pause that doubles from 1 s to
