@@ -39,6 +39,7 @@ type pass struct {
 	start, end time.Time
 	load       []loadSpan // per job, in order
 	res        results
+	errs       []error // of the jobs that failed
 }
 
 // A loadSpan is the 1-minute load average before and after a job.

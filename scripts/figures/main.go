@@ -132,8 +132,10 @@ func runPass(root string, bins map[string]string, jobs []job, name string) (pass
 		progress(name + ": " + j.key)
 		before := loadAverage()
 		res, err := runJob(root, bins[j.pkg], j)
-		if err != nil {
-			return ps, err
+		if err != nil { // the other jobs' figures are still worth having; the report says what failed
+			progress(err.Error())
+			ps.errs = append(ps.errs, err)
+			continue
 		}
 		ps.load = append(ps.load, loadSpan{j.key, before, loadAverage()})
 		for k, v := range res {
@@ -198,6 +200,10 @@ func writeReport(w io.Writer, m machine, quick bool, all, grown []pass, cnt map[
 			loads = append(loads, fmt.Sprintf("%s %.1f→%.1f", l.job, l.before, l.after))
 		}
 		fmt.Fprintf(w, "- %s, %s–%s: %s\n", name, p.start.UTC().Format("15:04:05"), p.end.UTC().Format("15:04:05"), strings.Join(loads, ", "))
+		for _, err := range p.errs {
+			first, _, _ := strings.Cut(err.Error(), "\n")
+			fmt.Fprintf(w, "  - failed: %s\n", first)
+		}
 	}
 	fmt.Fprintf(w, "\nEach figure is the range of the %d passes' medians (%s); instructions per query are callgrind's, "+
 		"the difference of two whole processes divided by the queries added (see scripts/figures/callgrind.go).\n\n", len(all), "3 runs each")
