@@ -187,9 +187,12 @@ func otherRows() []row {
 		{group: "Catalog loading", label: "`toolsearch search \"create github issue\"` in process", bench: "ReadmeCommand", target: "≤ 20 ms"},
 		{group: "CLI", label: "`toolsearch batch`, mixed 10k catalog, per query, wall", bench: "CLIBatch", stated: "about 30 µs", target: "≤ 40 µs"},
 		{group: "CLI", label: "`toolsearch batch`, mixed 10k catalog, per query, CPU", bench: "CLIBatch", metric: "cpu-ns/op", stated: "28.5 µs"},
-		{group: "Semantic", label: "semantic − hybrid · requests · 10k", bench: "Semantic/semantic/requests/n=10k", over: "Semantic/hybrid/requests/n=10k", minus: true, stated: "about 0.5 ms"},
-		{group: "Semantic", label: "semantic − hybrid · requests · 100k", bench: "Semantic/semantic/requests/n=100k", over: "Semantic/hybrid/requests/n=100k", minus: true, stated: "3–4 ms"},
-		{group: "Semantic", label: "semantic · keywords-3 · 100k", bench: "Semantic/semantic/keywords-3/n=100k"},
+		{group: "Semantic (CPU time per query, embedding call left out)", label: "semantic − hybrid · requests · 10k", bench: "Semantic/semantic/requests/n=10k",
+			over: "Semantic/hybrid/requests/n=10k", minus: true, metric: "cpu-ns/op", stated: "about 0.5 ms"},
+		{group: "Semantic (CPU time per query, embedding call left out)", label: "semantic − hybrid · requests · 100k", bench: "Semantic/semantic/requests/n=100k",
+			over: "Semantic/hybrid/requests/n=100k", minus: true, metric: "cpu-ns/op", stated: "3–4 ms"},
+		{group: "Semantic (CPU time per query, embedding call left out)", label: "semantic · keywords-3 · 10k", bench: "Semantic/semantic/keywords-3/n=10k", metric: "cpu-ns/op"},
+		{group: "Semantic (CPU time per query, embedding call left out)", label: "semantic · keywords-3 · 100k", bench: "Semantic/semantic/keywords-3/n=100k", metric: "cpu-ns/op"},
 	}
 }
 
