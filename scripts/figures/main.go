@@ -51,21 +51,16 @@ func main() {
 			*pause = 20 * time.Second
 		}
 	}
-	var report bytes.Buffer
-	w := io.MultiWriter(os.Stdout, &report)
-	if err := measure(w, *quick, *passes, *pause, *counts, *growth); err != nil {
+	if err := measure(os.Stdout, *out, *quick, *passes, *pause, *counts, *growth); err != nil {
 		fmt.Fprintln(os.Stderr, "figures:", err)
 		os.Exit(1)
 	}
-	if *out != "" {
-		if err := os.WriteFile(*out, report.Bytes(), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "figures:", err)
-			os.Exit(1)
-		}
-	}
 }
 
-func measure(w io.Writer, quick bool, passes int, pause time.Duration, doCounts, doGrowth bool) error {
+// measure runs everything and writes the report to w; with out, it also
+// writes the report so far to that file after every stage, so that a run
+// cut short leaves what it measured.
+func measure(w io.Writer, out string, quick bool, passes int, pause time.Duration, doCounts, doGrowth bool) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -93,6 +88,16 @@ func measure(w io.Writer, quick bool, passes int, pause time.Duration, doCounts,
 	var all, grown []pass
 	var cnt map[string]count
 	var readmeInstr uint64
+	save := func() {
+		if out == "" || len(all) == 0 {
+			return
+		}
+		var b bytes.Buffer
+		_ = writeReport(&b, m, quick, all, grown, cnt, readmeInstr)
+		if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+			progress(err.Error())
+		}
+	}
 	for p := range passes {
 		if p > 0 {
 			progress(fmt.Sprintf("pausing %s before pass %d", pause, p+1))
@@ -106,12 +111,14 @@ func measure(w io.Writer, quick bool, passes int, pause time.Duration, doCounts,
 			return err
 		}
 		all = append(all, ps)
+		save()
 		if doGrowth && (p == 0 || !quick) {
 			gp, err := runPass(root, bins, gjobs, fmt.Sprintf("growth pass %d", p+1))
 			if err != nil {
 				return err
 			}
 			grown = append(grown, gp)
+			save()
 		}
 		if doCounts && p == 0 { // between the first two passes: they run at different moments
 			progress("counting instructions under callgrind")
@@ -121,8 +128,10 @@ func measure(w io.Writer, quick bool, passes int, pause time.Duration, doCounts,
 			if readmeInstr, err = cli.countReadme(work); err != nil {
 				return err
 			}
+			save()
 		}
 	}
+	save()
 	return writeReport(w, m, quick, all, grown, cnt, readmeInstr)
 }
 
