@@ -37,6 +37,7 @@ func main() {
 	pause := flag.Duration("pause", 0, "wait between passes (default 20s with -quick, 2m otherwise)")
 	counts := flag.Bool("counts", true, "count instructions with callgrind")
 	growth := flag.Bool("growth", true, "measure 100k → 1M growth")
+	wall := flag.Bool("wall", true, "run the wall-time passes (-wall=false: only the counts and the growth, once)")
 	out := flag.String("out", "", "also write the report to this `file`")
 	flag.Parse()
 	if *passes <= 0 {
@@ -51,7 +52,7 @@ func main() {
 			*pause = 20 * time.Second
 		}
 	}
-	if err := measure(os.Stdout, *out, *quick, *passes, *pause, *counts, *growth); err != nil {
+	if err := measure(os.Stdout, *out, *quick, *passes, *pause, *wall, *counts, *growth); err != nil {
 		fmt.Fprintln(os.Stderr, "figures:", err)
 		os.Exit(1)
 	}
@@ -60,7 +61,7 @@ func main() {
 // measure runs everything and writes the report to w; with out, it also
 // writes the report so far to that file after every stage, so that a run
 // cut short leaves what it measured.
-func measure(w io.Writer, out string, quick bool, passes int, pause time.Duration, doCounts, doGrowth bool) error {
+func measure(w io.Writer, out string, quick bool, passes int, pause time.Duration, doWall, doCounts, doGrowth bool) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -89,7 +90,7 @@ func measure(w io.Writer, out string, quick bool, passes int, pause time.Duratio
 	var cnt map[string]count
 	var readmeInstr uint64
 	save := func() {
-		if out == "" || len(all) == 0 {
+		if out == "" {
 			return
 		}
 		var b bytes.Buffer
@@ -98,20 +99,26 @@ func measure(w io.Writer, out string, quick bool, passes int, pause time.Duratio
 			progress(err.Error())
 		}
 	}
+	if !doWall {
+		passes = 1
+	}
+	start := time.Now()
 	for p := range passes {
 		if p > 0 {
 			progress(fmt.Sprintf("pausing %s before pass %d", pause, p+1))
 			time.Sleep(pause)
 		}
-		ps, err := runPass(root, bins, jobs, fmt.Sprintf("pass %d", p+1))
-		if err != nil {
-			return err
+		if doWall {
+			ps, err := runPass(root, bins, jobs, fmt.Sprintf("pass %d", p+1))
+			if err != nil {
+				return err
+			}
+			if err := cli.measure(&ps); err != nil {
+				return err
+			}
+			all = append(all, ps)
+			save()
 		}
-		if err := cli.measure(&ps); err != nil {
-			return err
-		}
-		all = append(all, ps)
-		save()
 		if doGrowth && (p == 0 || !quick) {
 			gp, err := runPass(root, bins, gjobs, fmt.Sprintf("growth pass %d", p+1))
 			if err != nil {
@@ -131,6 +138,7 @@ func measure(w io.Writer, out string, quick bool, passes int, pause time.Duratio
 			save()
 		}
 	}
+	progress(fmt.Sprintf("done in %s", time.Since(start).Round(time.Second)))
 	save()
 	return writeReport(w, m, quick, all, grown, cnt, readmeInstr)
 }
@@ -193,11 +201,8 @@ func rangeOf(r row, ps []pass) (lo, hi float64, n int) {
 }
 
 func writeReport(w io.Writer, m machine, quick bool, all, grown []pass, cnt map[string]count, readmeInstr uint64) error {
-	cmd := "go run ./scripts/figures"
-	if quick {
-		cmd += " -quick"
-	}
-	fmt.Fprintf(w, "Measured at commit `%s` (%s) with `%s`, %s UTC.\n\n", m.commit, m.subject, cmd, all[0].start.UTC().Format("2006-01-02 15:04"))
+	cmd := "go run ./scripts/figures " + strings.Join(os.Args[1:], " ")
+	fmt.Fprintf(w, "Measured at commit `%s` (%s) with `%s`, %s UTC.\n\n", m.commit, m.subject, strings.TrimSpace(cmd), time.Now().UTC().Format("2006-01-02 15:04"))
 	fmt.Fprintf(w, "**Machine**: %s. The load average (1 minute) before and after each job:\n\n", m)
 	for i, p := range append(slices.Clone(all), grown...) {
 		name := fmt.Sprintf("pass %d", i+1)
