@@ -8,8 +8,14 @@
 // 1M registry and indexes built once per pass). It prints a markdown
 // report to paste, marked with the commit it measured.
 //
-//	go run ./scripts/figures -quick   # ≤ 10 minutes on 2 loaded cores
-//	go run ./scripts/figures          # more passes, longer runs, counts at 100k, checks
+//	go run ./scripts/figures -quick -growth=false -counts=false  # the wall passes
+//	go run ./scripts/figures -quick -wall=false                  # counts at 10k, growth to 1M
+//	go run ./scripts/figures          # 3 passes, longer runs, counts at 100k, checks
+//
+// On the 2-core VM at a load average of 24–40 the first line took 9.6
+// minutes; the second took more than 20 (the 1M registry and indexes, and
+// callgrind, each got a fraction of a core): run them at a quieter moment
+// or apart.
 //
 // Run it from the repository root. It needs valgrind (/usr/bin/valgrind)
 // for the counts (-counts=false leaves them out) and about 6 GB of memory
