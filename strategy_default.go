@@ -19,6 +19,9 @@ import (
 type keywordIndex struct {
 	ix  *index
 	pos []int32 // slot → position in the Corpus; -1 for a free slot
+	// exhaustive turns pruning off (strategy_default_prune.go): every
+	// posting of every term is read. Tests compare the two paths.
+	exhaustive bool
 }
 
 // Rank appends the best q.K tools in scope whose score for the query is
@@ -39,6 +42,12 @@ func (k *keywordIndex) Rank(ctx context.Context, q Query, hits []Hit) ([]Hit, []
 	a.begin(len(ix.slots), len(t.all))
 	nreq := len(t.required)
 	work := querywork.Of(ctx)
+	if nreq == 0 && !k.exhaustive && q.K > 0 && q.K <= collectAllAbove {
+		hits = k.rankPruned(q, t.all, a, work, hits)
+		a.touched = a.touched[:0]
+		ix.pool.put(a)
+		return hits, notes, nil
+	}
 	var prev uint32
 	for j, term := range t.all {
 		ts := termState{g: a.next(), prev: prev, required: j < nreq, chain: j > 0 && j < nreq, alive: nreq > 0 && j >= nreq}
@@ -115,20 +124,10 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 // part that is a prefix of the flattened term and one that is a suffix of
 // it, with spansParts.
 func (ix *index) spans(a *accumulator, term string, t *termState) {
-	flat := text.Unseparated(term)
-	if len(flat) < 2 || len(flat) > maxNameLength || !partChars(flat) || !ix.joins.MayHave(flat) {
-		return // (parts joined are at most a name long)
-	}
-	anyPrefix := false
-	for i := 1; i < len(flat); i++ {
-		if p := ix.lookup(flat[:i]); p != nil && p.parts() > 0 {
-			anyPrefix = true
-			break
-		}
-	}
-	if !anyPrefix {
+	if !ix.joinable(term) {
 		return
 	}
+	flat := text.Unseparated(term)
 	mark := func(l []int32, on bool) {
 		for _, s := range l {
 			if on {
@@ -168,6 +167,22 @@ func (ix *index) spans(a *accumulator, term string, t *termState) {
 			mark(p.mpart, false)
 		}
 	}
+}
+
+// joinable reports whether the full-name fallback may fire for term: its
+// flattened form may join parts (the join filter), and some part is a
+// prefix of it.
+func (ix *index) joinable(term string) bool {
+	flat := text.Unseparated(term)
+	if len(flat) < 2 || len(flat) > maxNameLength || !partChars(flat) || !ix.joins.MayHave(flat) {
+		return false // (parts joined are at most a name long)
+	}
+	for i := 1; i < len(flat); i++ {
+		if p := ix.lookup(flat[:i]); p != nil && p.parts() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // The work of checking one candidate of a term of several runs (beyond the
@@ -244,4 +259,4 @@ func (defaultStrategy) Name() string { return "default" }
 func (defaultStrategy) Input() StrategyInput { return StrategyInput{claude: true} }
 
 // Index returns the keyword index of c, read with the scoring rules.
-func (defaultStrategy) Index(c *Corpus) Index { return &keywordIndex{c.ix, c.pos} }
+func (defaultStrategy) Index(c *Corpus) Index { return &keywordIndex{ix: c.ix, pos: c.pos} }
