@@ -27,10 +27,16 @@ type keywordIndex struct {
 // Rank appends the best q.K tools in scope whose score for the query is
 // above 0 and that have every required term.
 func (k *keywordIndex) Rank(ctx context.Context, q Query, hits []Hit) ([]Hit, []string, error) {
+	hits, notes, _ := k.rank(ctx, q, hits)
+	return hits, notes, nil
+}
+
+// rank is Rank, reporting whether the query was pruned.
+func (k *keywordIndex) rank(ctx context.Context, q Query, hits []Hit) ([]Hit, []string, bool) {
 	ix := k.ix
 	t := parseTerms(words.Lower(words.TrimSpace(q.Text)))
 	if ix.live == 0 || len(t.all) == 0 {
-		return hits, nil, nil
+		return hits, nil, false
 	}
 	var notes []string
 	if len(t.all) > maxRankedTerms {
@@ -43,10 +49,10 @@ func (k *keywordIndex) Rank(ctx context.Context, q Query, hits []Hit) ([]Hit, []
 	nreq := len(t.required)
 	work := querywork.Of(ctx)
 	if nreq == 0 && !k.exhaustive && q.K > 0 && q.K <= collectAllAbove {
-		hits = k.rankPruned(q, t.all, a, work, hits)
+		hits, pruned := k.rankPruned(q, t.all, a, work, hits)
 		a.touched = a.touched[:0]
 		ix.pool.put(a)
-		return hits, notes, nil
+		return hits, notes, pruned
 	}
 	var prev uint32
 	for j, term := range t.all {
@@ -68,7 +74,7 @@ func (k *keywordIndex) Rank(ctx context.Context, q Query, hits []Hit) ([]Hit, []
 	}
 	a.touched = a.touched[:0]
 	ix.pool.put(a)
-	return best.Hits(), notes, nil
+	return best.Hits(), notes, false
 }
 
 // Update returns the index of c: the keyword index the registry keeps for

@@ -38,8 +38,9 @@ import (
 const pruneMinCost = 512
 
 // rankPruned scores the terms (no required term; 0 < q.K ≤
-// collectAllAbove) as described above and returns the best hits.
-func (k *keywordIndex) rankPruned(q Query, all []string, a *accumulator, work *querywork.Budget, hits []Hit) []Hit {
+// collectAllAbove) as described above and returns the best hits, and
+// whether it pruned.
+func (k *keywordIndex) rankPruned(q Query, all []string, a *accumulator, work *querywork.Budget, hits []Hit) ([]Hit, bool) {
 	ix := k.ix
 	ps := &a.prune
 	ps.items, ps.subs = ps.items[:0], ps.subs[:0]
@@ -152,7 +153,7 @@ func (k *keywordIndex) rankPruned(q Query, all []string, a *accumulator, work *q
 		for _, s := range a.touched {
 			a.acc[s].sr = 0
 		}
-		return best.Hits()
+		return best.Hits(), true
 	}
 	for _, s := range a.touched {
 		c := &a.acc[s]
@@ -160,7 +161,7 @@ func (k *keywordIndex) rankPruned(q Query, all []string, a *accumulator, work *q
 		c.sr = 0
 		best.Offer(int(k.pos[s]), float64(sr&accScore), Rule(sr>>accScoreBits)&accRules)
 	}
-	return best.Hits()
+	return best.Hits(), false
 }
 
 // start makes the candidates the tools touched whose score plus rest can
