@@ -204,11 +204,11 @@ func (a *accumulator) intersect(lists [][]int32, slots int, work *querywork.Budg
 // path (strategy_default_prune.go).
 type pruneScratch struct {
 	items []keywordItem
-	subs  []int32  // the vocabulary ids of the parts containing each term
-	live  []int32  // the candidates, once pruning starts
-	mark  []uint64 // a bit per candidate's slot; all clear between queries
-	hist  []uint32 // scores counted, for theta
-	top   []int32  // the best K slots of a probe
+	subs  []*postings // the postings of the parts containing each term
+	live  []int32     // the candidates, once pruning starts
+	mark  []uint64    // a bit per candidate's slot; all clear between queries
+	hist  []uint32    // scores counted, for theta
+	top   []int32     // the best K slots of a probe
 }
 
 // A keywordItem is the name rules of one term, or its hint or its

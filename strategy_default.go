@@ -92,22 +92,10 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 	// (A part is at most a name long; the parts compared are paid for from
 	// the query's work budget.)
 	if len(term) < maxNameLength && partChars(term) {
-		for _, id := range ix.vocab.Candidates(term) {
-			part := ix.vocab.Parts[id]
-			if len(part) <= len(term) {
-				continue // the exact rule, or too short
-			}
-			if !work.Spend(len(part)) {
-				break
-			}
-			if !strings.Contains(part, term) {
-				continue
-			}
-			if q := ix.partRefs.At(id); q != nil {
-				a.nameRule(q.part, weightPartSubstring, RulePartSubstring, t)
-				a.nameRule(q.mpart, weightMCPPartSubstring, RulePartSubstring, t)
-			}
-		}
+		ix.substrings(term, work, func(q *postings) {
+			a.nameRule(q.part, weightPartSubstring, RulePartSubstring, t)
+			a.nameRule(q.mpart, weightMCPPartSubstring, RulePartSubstring, t)
+		})
 	}
 	ix.spans(a, term, t)
 	// The hint and the description have it as a whole word. A term of one
@@ -122,6 +110,28 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 	}
 	ix.slowWord(a, term, t, fieldHint, pos, work)
 	ix.slowWord(a, term, t, fieldDesc, pos, work)
+}
+
+// substrings calls fn with the postings of every name part longer than
+// term that contains it, in vocabulary order, paying for the parts
+// compared from work; it reports false when the budget ran out first.
+func (ix *index) substrings(term string, work *querywork.Budget, fn func(q *postings)) bool {
+	for _, id := range ix.vocab.Candidates(term) {
+		part := ix.vocab.Parts[id]
+		if len(part) <= len(term) {
+			continue // the exact rule, or too short
+		}
+		if !work.Spend(len(part)) {
+			return false
+		}
+		if !strings.Contains(part, term) {
+			continue
+		}
+		if q := ix.partRefs.At(id); q != nil {
+			fn(q)
+		}
+	}
+	return true
 }
 
 // spans applies the full-name fallback: the term without '_', '-' and '.'

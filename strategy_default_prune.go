@@ -51,19 +51,7 @@ func (k *keywordIndex) rankPruned(q Query, all []string, a *accumulator, work *q
 		cut := false
 		if len(term) < maxNameLength && partChars(term) {
 			it.substr = true
-			for _, id := range ix.vocab.Candidates(term) {
-				part := ix.vocab.Parts[id]
-				if len(part) <= len(term) {
-					continue
-				}
-				if !work.Spend(len(part)) {
-					cut = true
-					break
-				}
-				if strings.Contains(part, term) && ix.partRefs.At(id) != nil {
-					ps.subs = append(ps.subs, id)
-				}
-			}
+			cut = !ix.substrings(term, work, func(q *postings) { ps.subs = append(ps.subs, q) })
 		}
 		it.hi = len(ps.subs)
 		if cut {
@@ -143,6 +131,8 @@ func (k *keywordIndex) rankPruned(q Query, all []string, a *accumulator, work *q
 		}
 	}
 
+	clear(ps.items) // (they hold postings of this version)
+	clear(ps.subs)
 	best := q.TopHits(hits)
 	if pruned {
 		for _, s := range ps.live {
@@ -243,8 +233,7 @@ func (ix *index) weighName(a *accumulator, it *keywordItem) {
 		bound(p.part, weightPartExact)
 		bound(p.mpart, weightMCPPartExact)
 	}
-	for _, id := range a.prune.subs[it.lo:it.hi] {
-		q := ix.partRefs.At(id)
+	for _, q := range a.prune.subs[it.lo:it.hi] {
 		bound(q.part, weightPartSubstring)
 		bound(q.mpart, weightMCPPartSubstring)
 	}
@@ -273,8 +262,7 @@ func (ix *index) applyName(a *accumulator, it *keywordItem) {
 		a.nameRule(p.part, weightPartExact, RulePartExact, &ts)
 		a.nameRule(p.mpart, weightMCPPartExact, RulePartExact, &ts)
 	}
-	for _, id := range a.prune.subs[it.lo:it.hi] {
-		q := ix.partRefs.At(id)
+	for _, q := range a.prune.subs[it.lo:it.hi] {
 		a.nameRule(q.part, weightPartSubstring, RulePartSubstring, &ts)
 		a.nameRule(q.mpart, weightMCPPartSubstring, RulePartSubstring, &ts)
 	}
@@ -299,8 +287,7 @@ func (ix *index) applyNameLive(a *accumulator, it *keywordItem) {
 		rule(p.part, weightPartExact, RulePartExact)
 		rule(p.mpart, weightMCPPartExact, RulePartExact)
 	}
-	for _, id := range ps.subs[it.lo:it.hi] {
-		q := ix.partRefs.At(id)
+	for _, q := range ps.subs[it.lo:it.hi] {
 		rule(q.part, weightPartSubstring, RulePartSubstring)
 		rule(q.mpart, weightMCPPartSubstring, RulePartSubstring)
 	}
