@@ -1,6 +1,6 @@
 package tsmcpsdk_test
 
-// Hostile MCP servers (issue 7): in-process go-sdk servers that hang, list
+// Hostile MCP servers: in-process go-sdk servers that hang, list
 // bad tools or go away. Other servers keep working, bad tools are reported
 // and skipped, and no rendered prompt is broken by what a server says.
 

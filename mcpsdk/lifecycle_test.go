@@ -1,6 +1,6 @@
 package tsmcpsdk_test
 
-// The life of an attached server when the server misbehaves (issue 11):
+// The life of an attached server when the server misbehaves:
 // listings that stall or never end, pings left unanswered, and the calls
 // that must stay prompt meanwhile (Refresh, Close, Done).
 
