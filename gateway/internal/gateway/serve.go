@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -15,19 +14,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// ServeStdio serves one client session over in and out (what a desktop
-// client that launched the gateway talks over) until the client goes away
-// or ctx ends. The client's first request waits for the startup.
-func (g *Gateway) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	select {
-	case <-g.startup:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	s := g.newSession(nil)
-	return s.srv.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
-}
 
 // HTTPSettings configure the HTTP listener. A zero or negative number or
 // duration means that field's default.
@@ -73,7 +59,7 @@ func (g *Gateway) Handler(hs HTTPSettings) http.Handler {
 			case <-r.Context().Done():
 				return
 			}
-			s := g.newSession(scopeOf(auth.TokenInfoFromContext(r.Context())))
+			s := g.newSession(scopeOf(auth.TokenInfoFromContext(r.Context())), nil)
 			r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, s))
 		}
 		sdk.ServeHTTP(w, r)
