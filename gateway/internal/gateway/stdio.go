@@ -27,8 +27,8 @@ import (
 // gateway serves the initialize handshake only (protocol versions up to
 // 2025-11-25), so that its answer can wait for the servers while the
 // client's discovery probe, which clients bound by a few seconds, is
-// answered at once. A client that closes in before it sent anything but
-// pings and probes ends the session at once.
+// answered at once. A client that closes in during the startup ends the
+// session at once, as it does afterwards.
 func (g *Gateway) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	done := make(chan struct{})
 	defer close(done)
@@ -36,6 +36,7 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.ReadCloser, out io.Write
 	go lr.feed()
 	held, serve, err := g.early(ctx, lr.lines, out)
 	if !serve {
+		_ = in.Close()
 		return err
 	}
 	lr.held = held
@@ -46,7 +47,7 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.ReadCloser, out io.Write
 // early serves the startup: it answers pings and server/discover on out
 // and holds every other message, until the startup is over (then the
 // session is served, beginning with what it held), ctx ends, or the client
-// closed its end having sent nothing that waits (then it is not).
+// closed its end (then it is not: no one would read the answers).
 func (g *Gateway) early(ctx context.Context, lines <-chan []byte, out io.Writer) (held [][]byte, serve bool, err error) {
 	for {
 		select {
@@ -55,12 +56,8 @@ func (g *Gateway) early(ctx context.Context, lines <-chan []byte, out io.Writer)
 		case <-ctx.Done():
 			return nil, false, ctx.Err()
 		case line, ok := <-lines:
-			if !ok {
-				if len(held) == 0 {
-					return nil, false, nil
-				}
-				lines = nil // the held messages are still answered, after the startup
-				continue
+			if !ok { // the client went away
+				return nil, false, nil
 			}
 			if reply := earlyReply(line); reply != nil {
 				if _, err := out.Write(reply); err != nil {
