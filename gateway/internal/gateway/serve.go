@@ -1,9 +1,11 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -54,10 +56,12 @@ func (g *Gateway) Handler(hs HTTPSettings) http.Handler {
 	})
 	var mcpHandler http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
-			select { // a new session: its first tool list waits for the startup
-			case <-g.startup:
-			case <-r.Context().Done():
-				return
+			if initializing(r, hs.MaxRequestBytes) {
+				select { // a new session: its instructions and first tool list wait for the startup
+				case <-g.startup:
+				case <-r.Context().Done():
+					return
+				}
 			}
 			s := g.newSession(scopeOf(auth.TokenInfoFromContext(r.Context())), nil)
 			r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, s))
@@ -81,6 +85,22 @@ func (g *Gateway) Handler(hs HTTPSettings) http.Handler {
 		mux.Handle("GET /metrics", mh)
 	}
 	return mux
+}
+
+// initializing reports whether a request without a session is (or may be)
+// an initialize, the one that waits for the startup; a server/discover
+// probe, which clients bound by a few seconds, is answered at once. The
+// body is put back for the SDK, which bounds it at max bytes.
+func initializing(r *http.Request, max int64) bool {
+	body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return true
+	}
+	var msg struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(body, &msg) != nil || msg.Method == "initialize"
 }
 
 // sessionKey carries a new session to the SDK's getServer.
