@@ -40,7 +40,10 @@ func (hs *HTTPSettings) defaults() {
 }
 
 // Handler returns the HTTP handler: MCP over Streamable HTTP at /mcp,
-// /healthz, and /metrics when metrics are set.
+// /healthz, and /metrics when metrics are set. A new session's initialize
+// waits for the startup (see Settings.StartupWait); its server/discover
+// probe is answered at once, with the error that sends a client of the
+// 2026-07-28 protocol to initialize.
 func (g *Gateway) Handler(hs HTTPSettings) http.Handler {
 	hs.defaults()
 	probe := mcp.NewServer(&mcp.Implementation{Name: "toolsearch-mcp", Version: Version}, nil)

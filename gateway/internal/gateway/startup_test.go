@@ -123,6 +123,16 @@ func TestServeStdioAnswersDuringStartup(t *testing.T) {
 	require.Equal(t, 4.0, m["id"], "%v", m)
 	assert.Contains(t, m["result"].(map[string]any)["tools"].([]any)[0].(map[string]any)["description"], "mcp__fs__read_file")
 
+	// After the startup too, server/discover is refused and the session
+	// stays on the handshake.
+	c.send(t, `{"jsonrpc":"2.0","id":"d2","method":"server/discover","params":{"_meta":`+modernMeta+`}}`)
+	m = c.next(t)
+	require.Equal(t, "d2", m["id"], "%v", m)
+	e, _ = m["error"].(map[string]any)
+	require.NotNil(t, e, "server/discover is refused: %v", m)
+	assert.Equal(t, float64(mcp.CodeUnsupportedProtocolVersion), e["code"])
+	assert.NotContains(t, e["data"].(map[string]any)["supported"], "2026-07-28")
+
 	// A second initialize is refused, and the session goes on.
 	c.send(t, initMsg("5"))
 	m = c.next(t)
