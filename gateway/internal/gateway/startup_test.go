@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -185,4 +186,44 @@ func TestHTTPDiscoverDuringStartup(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(body), `"code":`+strconv.Itoa(mcp.CodeUnsupportedProtocolVersion), "%d %s", resp.StatusCode, body)
 	assert.NotContains(t, string(body), `"instructions"`)
+}
+
+// Past heldMax bytes held during the startup the gateway reads no more
+// until the startup is over; then every message is served, in order.
+func TestServeStdioHoldsBounded(t *testing.T) {
+	g := newTestGateway(t, `{"mcpServers":{}}`, catalog...)
+	lines := make(chan []byte)
+	big := func(id int) []byte {
+		return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{"cursor":"%s"}}`+"\n", id, strings.Repeat("x", heldMax/2)))
+	}
+	taken := make(chan bool, 1)
+	sent := make(chan struct{})
+	go func() {
+		lines <- big(1)
+		lines <- big(2) // received: heldMax reached
+		close(sent)
+		select {
+		case lines <- big(3):
+			taken <- true
+		case <-g.startup:
+			taken <- false
+		}
+	}()
+	type result struct {
+		held  [][]byte
+		serve bool
+	}
+	done := make(chan result, 1)
+	go func() {
+		held, serve, err := g.early(context.Background(), lines, io.Discard)
+		assert.NoError(t, err)
+		done <- result{held, serve}
+	}()
+	<-sent // the gateway read big(2): it reads no more
+	g.Start()
+	r := <-done
+	assert.True(t, r.serve)
+	require.Len(t, r.held, 2, "two messages held, in order")
+	assert.Equal(t, big(1), r.held[0])
+	assert.False(t, <-taken, "the third message was not read during the startup")
 }

@@ -44,11 +44,17 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.ReadCloser, out io.Write
 	return s.srv.Run(ctx, &mcp.IOTransport{Reader: lr, Writer: out})
 }
 
+// heldMax bounds the bytes held during the startup: past it the gateway
+// reads no more until the startup is over (the client's writes wait).
+const heldMax = 1 << 20
+
 // early serves the startup: it answers pings and server/discover on out
-// and holds every other message, until the startup is over (then the
-// session is served, beginning with what it held), ctx ends, or the client
-// closed its end (then it is not: no one would read the answers).
+// and holds every other message (up to heldMax bytes, then it stops
+// reading), until the startup is over (then the session is served,
+// beginning with what it held), ctx ends, or the client closed its end
+// (then it is not: no one would read the answers).
 func (g *Gateway) early(ctx context.Context, lines <-chan []byte, out io.Writer) (held [][]byte, serve bool, err error) {
+	size := 0
 	for {
 		select {
 		case <-g.startup:
@@ -66,6 +72,9 @@ func (g *Gateway) early(ctx context.Context, lines <-chan []byte, out io.Writer)
 				continue
 			}
 			held = append(held, line)
+			if size += len(line); size >= heldMax {
+				lines = nil
+			}
 		}
 	}
 }
