@@ -47,7 +47,7 @@ func serve(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Wr
 	idle := fs.Duration("session-idle", 30*time.Minute, "close an HTTP session after this long without a request")
 	callTimeout := fs.Duration("call-timeout", 0, "time limit of one forwarded call (default: the config's callTimeout, else 60s)")
 	maxResult := fs.Int("max-result-bytes", 8<<20, "largest tool result passed on, in `bytes`")
-	startupWait := fs.Duration("startup-wait", 10*time.Second, "how long the first client request waits for the servers to start")
+	startupWait := fs.Duration("startup-wait", 10*time.Second, "how long a client's initialize waits for the servers to start (pings and server/discover are answered meanwhile)")
 	watch := fs.Duration("watch", 2*time.Second, "check the config and pin state files for changes this often (0: only on SIGHUP)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	logJSON := fs.Bool("log-json", false, "log as JSON lines (default: text)")

@@ -19,7 +19,7 @@ func TestRefusalText(t *testing.T) {
 	lazy := toolsearch.NewMCPTool("fs", "stat", "Stat a file", nil, nil)
 	lazy.LoadSchema = func() (json.RawMessage, error) { return nil, errors.New("toolsearch: the upstream's own words") }
 	g := newTestGateway(t, `{"mcpServers":{},"toolsearch":{"mode":"dynamic"}}`, append([]toolsearch.Tool{lazy}, catalog...)...)
-	s := g.newSession(nil)
+	s := g.newSession(nil, nil)
 	text := func(r *mcp.CallToolResult) string {
 		t.Helper()
 		require.True(t, r.IsError)

@@ -36,8 +36,9 @@ type Settings struct {
 	// Metrics, if set, is updated as the gateway works.
 	Metrics *Metrics
 	// StartupWait is how long a client's initialize waits for the first
-	// attempt of every upstream to end, so that the first tool list names
-	// them; default 10s.
+	// attempt of every upstream to end, so that its instructions and the
+	// first tool list name their tools; default 10s. Pings and
+	// server/discover are answered meanwhile (see ServeStdio and Handler).
 	StartupWait time.Duration
 	// RetryMin and RetryMax bound the backoff between attempts to start
 	// an upstream that failed or went away; defaults 1s and 60s.

@@ -48,7 +48,7 @@ func TestAnnouncementGolden(t *testing.T) {
 				tools = append(tools, catalog[i])
 			}
 			g := newTestGateway(t, `{"mcpServers":{},"toolsearch":{"mode":"`+mode+`"}}`, tools...)
-			s := g.newSession(nil)
+			s := g.newSession(nil, nil)
 			got := "== " + mode + ": instructions\n" + s.instructions(s.section) + "\n== " + mode + ": listed\n" +
 				strings.Join(s.listedNames(), "\n") + "\n== " + mode + ": ToolSearch description\n" + s.fixedDesc + "\n"
 			if order[0] == 0 {
@@ -73,7 +73,7 @@ func TestScopedAnnouncementAndHeldNotes(t *testing.T) {
 	g := newTestGateway(t, `{"mcpServers":{}}`, catalog...)
 	g.setHeld("fs", map[string]HeldTool{"delete": {Name: "mcp__fs__delete", Hash: "h", Reason: reasonChanged}})
 	g.setHeld("github", map[string]HeldTool{"push": {Name: "mcp__github__push", Hash: "h", Reason: reasonNewServer}})
-	s := g.newSession(&toolsearch.Scope{Allow: []string{"mcp__fs__read_file", "mcp__fs__delete"}})
+	s := g.newSession(&toolsearch.Scope{Allow: []string{"mcp__fs__read_file", "mcp__fs__delete"}}, nil)
 	assert.Equal(t, "The following deferred tools are available via ToolSearch:\nmcp__fs__read_file", s.section)
 	assert.Equal(t, []string{"Held back until an operator approves them, so not searchable or callable: " +
 		"mcp__fs__delete (" + reasonChanged + ")."}, g.heldNotes(s.scope))

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,19 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// ServeStdio serves one client session over in and out (what a desktop
-// client that launched the gateway talks over) until the client goes away
-// or ctx ends. The client's first request waits for the startup.
-func (g *Gateway) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	select {
-	case <-g.startup:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	s := g.newSession(nil)
-	return s.srv.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
-}
 
 // HTTPSettings configure the HTTP listener. A zero or negative number or
 // duration means that field's default.
@@ -52,7 +40,10 @@ func (hs *HTTPSettings) defaults() {
 }
 
 // Handler returns the HTTP handler: MCP over Streamable HTTP at /mcp,
-// /healthz, and /metrics when metrics are set.
+// /healthz, and /metrics when metrics are set. A new session's initialize
+// waits for the startup (see Settings.StartupWait); its server/discover
+// probe is answered at once, with the error that sends a client of the
+// 2026-07-28 protocol to initialize.
 func (g *Gateway) Handler(hs HTTPSettings) http.Handler {
 	hs.defaults()
 	probe := mcp.NewServer(&mcp.Implementation{Name: "toolsearch-mcp", Version: Version}, nil)
@@ -68,12 +59,14 @@ func (g *Gateway) Handler(hs HTTPSettings) http.Handler {
 	})
 	var mcpHandler http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
-			select { // a new session: its first tool list waits for the startup
-			case <-g.startup:
-			case <-r.Context().Done():
-				return
+			if initializing(r, hs.MaxRequestBytes) {
+				select { // a new session: its instructions and first tool list wait for the startup
+				case <-g.startup:
+				case <-r.Context().Done():
+					return
+				}
 			}
-			s := g.newSession(scopeOf(auth.TokenInfoFromContext(r.Context())))
+			s := g.newSession(scopeOf(auth.TokenInfoFromContext(r.Context())), nil)
 			r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, s))
 		}
 		sdk.ServeHTTP(w, r)
@@ -95,6 +88,22 @@ func (g *Gateway) Handler(hs HTTPSettings) http.Handler {
 		mux.Handle("GET /metrics", mh)
 	}
 	return mux
+}
+
+// initializing reports whether a request without a session is (or may be)
+// an initialize, the one that waits for the startup; a server/discover
+// probe, which clients bound by a few seconds, is answered at once. The
+// body is put back for the SDK, which bounds it at max bytes.
+func initializing(r *http.Request, max int64) bool {
+	body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return true
+	}
+	var msg struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(body, &msg) != nil || msg.Method == "initialize"
 }
 
 // sessionKey carries a new session to the SDK's getServer.

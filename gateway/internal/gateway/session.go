@@ -45,9 +45,10 @@ const instructionsHead = "This server is a gateway to other MCP servers. Their t
 	"(\"select:NAME\" for exact names, or keywords). "
 
 // newSession returns a session seeing the tools in scope (nil: every
-// tool), its tools listed. It is served once its server is connected to a
-// transport; call it after the startup wait.
-func (g *Gateway) newSession(scope *toolsearch.Scope) *session {
+// tool), its tools listed, served on the protocol versions given (none:
+// every version the SDK serves). It is served once its server is connected
+// to a transport; call it after the startup wait.
+func (g *Gateway) newSession(scope *toolsearch.Scope, versions []string) *session {
 	g.mu.Lock()
 	mode := g.cfg.Options.Mode
 	g.mu.Unlock()
@@ -59,8 +60,9 @@ func (g *Gateway) newSession(scope *toolsearch.Scope) *session {
 		CallBridge: mode == ModeBridge,
 	})
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "toolsearch-mcp", Version: Version}, &mcp.ServerOptions{
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
-		Logger:       g.log,
+		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		Logger:                    g.log,
+		SupportedProtocolVersions: versions,
 	})
 	s.srv.AddReceivingMiddleware(s.middleware)
 	// Primed before any client is connected, so that the SDK sends no
@@ -135,6 +137,9 @@ func (s *session) open(req mcp.Request, answer func() (mcp.Result, error)) (mcp.
 		}
 	}
 	res, err := answer()
+	if err != nil { // the SDK's refusal (a second initialize): its result is a typed nil
+		return nil, err
+	}
 	switch r := res.(type) {
 	case *mcp.InitializeResult:
 		r.Instructions = s.instructions(s.section)
