@@ -58,7 +58,8 @@ func (p *postings) parts() int { return len(p.part) + len(p.mpart) }
 // index is the keyword index of one snapshot.
 type index struct {
 	shards   []map[string]*postings // len is a power of two
-	slots    []*entry               // slot → tool; nil for a free slot
+	slots    cow.Paged[*entry]      // slot → tool; nil for a free slot
+	nslots   int                    // the number of slots
 	free     []int32                // free slots, reused first
 	live     int                    // indexed tools
 	words    int                    // tokens in shards
@@ -176,42 +177,57 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 // assignSlots gives every tool of tools a slot: its slot in old if old
 // holds it, else the lowest slot no tool has.
 func (ix *index) assignSlots(tools []*entry, old *index) {
+	var slots []*entry
 	if old == nil {
-		ix.slots = make([]*entry, len(tools))
+		slots = make([]*entry, len(tools))
 		for i, e := range tools {
 			e.slot = int32(i)
-			ix.slots[i] = e
+			slots[i] = e
 		}
+		ix.setSlots(slots)
 		return
 	}
-	ix.slots = make([]*entry, max(len(tools), len(old.slots)))
+	slots = make([]*entry, max(len(tools), old.nslots))
 	var fresh []*entry
 	for _, e := range tools {
-		if s := e.slot; s >= 0 && int(s) < len(old.slots) && old.slots[s] == e {
-			ix.slots[s] = e
+		if s := e.slot; s >= 0 && int(s) < old.nslots && old.slot(s) == e {
+			slots[s] = e
 		} else {
 			fresh = append(fresh, e)
 		}
 	}
 	next := int32(0)
 	for _, e := range fresh {
-		for ix.slots[next] != nil {
+		for slots[next] != nil {
 			next++
 		}
 		e.slot = next
-		ix.slots[next] = e
+		slots[next] = e
 	}
-	last := len(ix.slots)
-	for last > 0 && ix.slots[last-1] == nil {
+	last := len(slots)
+	for last > 0 && slots[last-1] == nil {
 		last--
 	}
-	ix.slots = ix.slots[:last:last]
+	slots = slots[:last]
 	for s := int32(last) - 1; s >= 0; s-- {
-		if ix.slots[s] == nil {
+		if slots[s] == nil {
 			ix.free = append(ix.free, s) // popped from the end: lowest first
 		}
 	}
+	ix.setSlots(slots)
 }
+
+// setSlots sets the slots of an index being built.
+func (ix *index) setSlots(slots []*entry) {
+	ed := ix.slots.Edit()
+	for s, e := range slots {
+		ed.Set(int32(s), e)
+	}
+	ix.slots, ix.nslots = ed.Done(), len(slots)
+}
+
+// slot returns the tool at slot s, 0 ≤ s < nslots; nil for a free slot.
+func (ix *index) slot(s int32) *entry { return ix.slots.At(s) }
 
 // reshard spreads the tokens over n shards. Only for an index being built.
 func (ix *index) reshard(n int) {
@@ -267,7 +283,7 @@ func (ix *index) needsRebuild() bool {
 func (ix *index) update(remove, add []*entry) *index {
 	nx := &index{
 		shards:   slices.Clone(ix.shards),
-		slots:    slices.Clone(ix.slots),
+		nslots:   ix.nslots,
 		free:     slices.Clone(ix.free),
 		live:     ix.live - len(remove) + len(add),
 		words:    ix.words,
@@ -279,15 +295,16 @@ func (ix *index) update(remove, add []*entry) *index {
 	}
 	// Slots: a replacement takes its predecessor's slot; other removed
 	// slots are freed, other additions take free slots first.
+	slots := ix.slots.Edit()
 	heir := make(map[string]int32, len(remove))
 	for _, e := range remove {
 		heir[e.tool.Name] = e.slot
-		nx.slots[e.slot] = nil
+		slots.Set(e.slot, nil)
 	}
 	for _, e := range add {
 		if s, ok := heir[e.tool.Name]; ok {
 			e.slot = s
-			nx.slots[s] = e
+			slots.Set(s, e)
 			delete(heir, e.tool.Name)
 		} else {
 			e.slot = -1
@@ -303,12 +320,13 @@ func (ix *index) update(remove, add []*entry) *index {
 		if n := len(nx.free); n > 0 {
 			e.slot = nx.free[n-1]
 			nx.free = nx.free[:n-1]
-			nx.slots[e.slot] = e
 		} else {
-			e.slot = int32(len(nx.slots))
-			nx.slots = append(nx.slots, e)
+			e.slot = int32(nx.nslots)
+			nx.nslots++
 		}
+		slots.Set(e.slot, e)
 	}
+	nx.slots = slots.Done()
 
 	// The change of every token: slots leaving and joining each list.
 	type delta struct{ gone, join [fields][]int32 }
@@ -338,10 +356,15 @@ func (ix *index) update(remove, add []*entry) *index {
 		nx.joinKeys += nx.joins.AddJoins(e.parts)
 	}
 
-	// Every slot that leaves some list, to test list elements cheaply.
-	leaving := make([]uint64, (len(nx.slots)+63)/64)
-	for _, e := range remove {
-		leaving[e.slot>>6] |= 1 << (e.slot & 63)
+	// Every slot that leaves some list, to test list elements cheaply
+	// when many leave (a bit per slot: no cost of the registry's size
+	// for a few).
+	var leaving []uint64
+	if len(remove) > 64 {
+		leaving = make([]uint64, (nx.nslots+63)/64)
+		for _, e := range remove {
+			leaving[e.slot>>6] |= 1 << (e.slot & 63)
+		}
 	}
 
 	cloned := make([]bool, len(nx.shards))
@@ -424,8 +447,8 @@ func (ix *index) update(remove, add []*entry) *index {
 }
 
 // patchPostings returns l without the slots of gone and with those of join,
-// in a new array (l may be shared with published indexes). leaving has the
-// bits of every slot in gone (and maybe others).
+// in a new array (l may be shared with published indexes). leaving, when
+// not nil, has the bits of every slot in gone (and maybe others).
 func patchPostings(l, gone, join []int32, leaving []uint64) []int32 {
 	out := make([]int32, 0, len(l)-len(gone)+len(join))
 	if len(gone) == 0 {
@@ -435,7 +458,7 @@ func patchPostings(l, gone, join []int32, leaving []uint64) []int32 {
 			gone = slices.Sorted(slices.Values(gone))
 		}
 		for _, s := range l {
-			if leaving[s>>6]&(1<<(s&63)) != 0 && cow.SlotIn(gone, s) {
+			if (leaving == nil || leaving[s>>6]&(1<<(s&63)) != 0) && cow.SlotIn(gone, s) {
 				continue
 			}
 			out = append(out, s)

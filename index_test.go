@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolsearch/toolsearch/internal/cow"
 	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
 )
@@ -40,7 +42,7 @@ func viewOf(t *testing.T, ix *index) indexView {
 			var got [fields][]string
 			for f := range fields {
 				for _, s := range *p.list(field(f)) {
-					e := ix.slots[s]
+					e := ix.slot(s)
 					if e == nil {
 						t.Fatalf("token %q lists free slot %d", tok, s)
 					}
@@ -74,8 +76,8 @@ func viewOf(t *testing.T, ix *index) indexView {
 	}
 	require.Equal(t, n, ix.words, "word count")
 	live := 0
-	for _, e := range ix.slots {
-		if e != nil {
+	for s := range int32(ix.nslots) {
+		if ix.slot(s) != nil {
 			live++
 		}
 	}
@@ -88,7 +90,8 @@ func viewOf(t *testing.T, ix *index) indexView {
 			t.Fatalf("vocabulary id %d (%q) finds the postings of another part (id %d)", id, p, q.vid)
 		}
 	}
-	for _, e := range ix.slots {
+	for s := range int32(ix.nslots) {
+		e := ix.slot(s)
 		if e == nil {
 			continue
 		}
@@ -105,6 +108,44 @@ func viewOf(t *testing.T, ix *index) indexView {
 	slices.Sort(v.parts)
 	v.parts = slices.Compact(v.parts)
 	return v
+}
+
+// sameSnapshot checks that got, a snapshot patched change after change,
+// holds what want, built from scratch, holds: its lists (in pages) read as
+// want's, the slot and position of every deferred tool agree, and the
+// prefix index and its counts of uppercase names are want's.
+func sameSnapshot(t *testing.T, want, got *snapshot, step string) {
+	t.Helper()
+	all := func(l cow.Sorted[*entry]) []string { return entryNames(slices.Collect(l.All())) }
+	require.Equal(t, all(want.pool), all(got.pool), "%s: pool", step)
+	require.Equal(t, all(want.loaded), all(got.loaded), "%s: loaded", step)
+	require.Equal(t, entryNames(slices.Collect(want.deferredTools())), entryNames(slices.Collect(got.deferredTools())), "%s: deferred", step)
+	pos := got.positions()
+	require.Len(t, pos, got.ix.nslots, "%s: a position per slot", step)
+	free := 0
+	for _, p := range pos {
+		if p < 0 {
+			free++
+		}
+	}
+	require.Equal(t, got.ix.nslots-got.deferred.Len(), free, "%s: the free slots have no position", step)
+	for i, d := range got.deferred.From(0) {
+		if got.ix.slot(d.slot) != d.e {
+			t.Fatalf("%s: the slot of %s holds another entry", step, d.e.tool.Name)
+		}
+		if pos[d.slot] != int32(i) {
+			t.Fatalf("%s: the position of %s is %d, not %d", step, d.e.tool.Name, pos[d.slot], i)
+		}
+		if got.deferredAt(i) != d.e {
+			t.Fatalf("%s: deferredAt(%d) is not %s", step, i, d.e.tool.Name)
+		}
+	}
+	require.Equal(t, all(want.prefix.tools), all(got.prefix.tools), "%s: prefix index", step)
+	n := got.prefix.tools.Len()
+	for _, r := range [][2]int{{0, n}, {0, n / 2}, {n / 3, n}} {
+		require.Equal(t, want.prefix.tools.Marked(r[0], r[1]), got.prefix.tools.Marked(r[0], r[1]), "%s: prefix counts %v", step, r)
+	}
+	require.Equal(t, want.pending, got.pending, "%s: pending", step)
 }
 
 // TestIncrementalIndexEqualsRebuild changes a registry many times and
@@ -137,21 +178,8 @@ func TestIncrementalIndexEqualsRebuild(t *testing.T) {
 		want := buildSnapshot(copies, r.servers, nil, nil)
 		r.mu.Unlock()
 		require.Equal(t, viewOf(t, want.ix), viewOf(t, got.ix), "step %d: index", step)
-		require.Equal(t, entryNames(want.pool), entryNames(got.pool), "step %d: pool", step)
-		require.Equal(t, entryNames(want.deferred), entryNames(got.deferred), "step %d: deferred", step)
-		for i, e := range got.deferred {
-			if got.ix.slots[got.dslots[i]] != e {
-				t.Fatalf("step %d: the slot of %s holds another entry", step, e.tool.Name)
-			}
-			if p := got.dpos[got.dslots[i]]; p != int32(i) {
-				t.Fatalf("step %d: the position of %s is %d, not %d", step, e.tool.Name, p, i)
-			}
-		}
-		require.Len(t, got.dpos, len(got.ix.slots), "step %d: a position per slot", step)
-		require.Equal(t, entryNames(want.prefix.tools), entryNames(got.prefix.tools), "step %d: prefix index", step)
-		require.Equal(t, want.prefix.upper, got.prefix.upper, "step %d: prefix counts", step)
-		require.Equal(t, want.pending, got.pending, "step %d: pending", step)
-		for _, e := range want.pool {
+		sameSnapshot(t, want, got, fmt.Sprintf("step %d", step))
+		for e := range want.pool.All() {
 			if got.named(e.tool.Name) == nil {
 				t.Fatalf("step %d: named(%q) is nil", step, e.tool.Name)
 			}
@@ -315,17 +343,13 @@ func TestPatchSorted(t *testing.T) {
 	}
 	list := mk("a", "c", "e", "g")
 	add := mk("b", "h", "0")
-	got := patchSorted(list, []*entry{list[1], list[3]}, add, poolCompare)
-	var names []string
-	for _, e := range got {
-		names = append(names, e.tool.Name)
-	}
-	assert.Equal(t, []string{"0", "a", "b", "e", "h"}, names)
-	assert.Equal(t, "c", list[1].tool.Name, "the input list is not changed")
+	sorted := cow.NewSorted(list, nil)
+	got := sorted.With([]*entry{list[1], list[3]}, add, poolCompare)
+	assert.Equal(t, []string{"0", "a", "b", "e", "h"}, entryNames(slices.Collect(got.All())))
+	assert.Equal(t, []string{"a", "c", "e", "g"}, entryNames(slices.Collect(sorted.All())), "the list before is not changed")
 	repl := mk("c")
-	got = patchSorted(list, list[1:2], repl, poolCompare)
-	assert.Same(t, repl[0], got[1], "a replaced tool takes the same place")
-	assert.NotSame(t, &list[0], &got[0], "in a new array")
+	got = sorted.With(list[1:2], repl, poolCompare)
+	assert.Same(t, repl[0], got.At(1), "a replaced tool takes the same place")
 }
 
 func TestIndexRebuildsWhenShardsFill(t *testing.T) {

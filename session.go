@@ -232,7 +232,7 @@ func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 	if on {
 		list = snap.loaded // the deferred tools are not sent in full
 	}
-	for _, e := range list {
+	for e := range list.All() {
 		if !s.in(e) || on && (e.tool.Name == ToolSearchName || s.opts.CallBridge && e.tool.Name == CallToolName ||
 			cc332 && e.tool.Name == placeholderName) {
 			continue
@@ -264,8 +264,8 @@ func (s *Session) discoveredIn(snap *snapshot) []*entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []*entry
-	if len(s.discovered) > len(snap.deferred) {
-		for _, e := range snap.deferred {
+	if len(s.discovered) > snap.deferred.Len() {
+		for e := range snap.deferredTools() {
 			if _, ok := s.discovered[e.tool.Name]; ok && s.in(e) {
 				out = append(out, e)
 			}

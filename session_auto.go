@@ -87,7 +87,7 @@ func (m *ToolSearchMode) UnmarshalText(text []byte) error {
 func (s *Session) autoOn(snap *snapshot) bool {
 	return s.auto.get(snap, func(snap *snapshot, _ bool) bool {
 		var defs []ToolDefinition
-		for _, e := range snap.deferred {
+		for e := range snap.deferredTools() {
 			if s.in(e) {
 				defs = append(defs, definition(e, false))
 			}
