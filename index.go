@@ -57,12 +57,14 @@ func (p *postings) parts() int { return len(p.part) + len(p.mpart) }
 
 // index is the keyword index of one snapshot.
 type index struct {
-	shards   []map[string]*postings // len is a power of two
-	slots    cow.Paged[*entry]      // slot → tool; nil for a free slot
-	nslots   int                    // the number of slots
-	free     []int32                // free slots, reused first
-	live     int                    // indexed tools
-	words    int                    // tokens in shards
+	shards   cow.Paged[map[string]*postings] // in pages shared between versions
+	nshards  int                             // a power of two
+	building []map[string]*postings          // the shards of an index being built
+	slots    cow.Paged[*entry]               // slot → tool; nil for a free slot
+	nslots   int                             // the number of slots
+	free     []int32                         // free slots, reused first
+	live     int                             // indexed tools
+	words    int                             // tokens in shards
 	vocab    *vocab.Vocabulary
 	partRefs cow.Paged[*postings] // vocabulary id → the part's postings; nil when gone
 	dead     int                  // parts in vocab that are no longer indexed
@@ -78,7 +80,7 @@ var hashSeed = maphash.MakeSeed()
 func tokenHash(s string) uint64 { return maphash.String(hashSeed, s) }
 
 func (ix *index) shard(tok string) map[string]*postings {
-	return ix.shards[tokenHash(tok)&uint64(len(ix.shards)-1)]
+	return ix.shards.At(int32(tokenHash(tok) & uint64(ix.nshards-1)))
 }
 
 // lookup returns the postings of tok, or nil.
@@ -130,9 +132,9 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 	ix := &index{pool: pool}
 	// Estimate the token count from the tool count: about 3 distinct tokens
 	// per tool on real catalogs.
-	ix.shards = make([]map[string]*postings, cow.ShardCount(3*len(tools)))
-	for i := range ix.shards {
-		ix.shards[i] = map[string]*postings{}
+	ix.building = make([]map[string]*postings, cow.ShardCount(3*len(tools)))
+	for i := range ix.building {
+		ix.building[i] = map[string]*postings{}
 	}
 	ix.assignSlots(tools, old)
 	ix.vocab = &vocab.Vocabulary{}
@@ -145,7 +147,7 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 	for _, e := range tools {
 		slot := e.slot
 		e.tokens(func(tok string, f field) {
-			sh := ix.shard(tok)
+			sh := ix.building[tokenHash(tok)&uint64(len(ix.building)-1)]
 			p := sh[tok]
 			if p == nil {
 				p = &postings{vid: -1}
@@ -167,10 +169,15 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 	}
 	ix.partRefs = refs.Done()
 	ix.live = len(tools)
-	if n := cow.ShardCount(ix.words); n > len(ix.shards) {
+	if n := cow.ShardCount(ix.words); n > len(ix.building) {
 		ix.reshard(n) // more words than estimated
 	}
 	ix.compact()
+	ed := ix.shards.Edit()
+	for i, sh := range ix.building {
+		ed.Set(int32(i), sh)
+	}
+	ix.shards, ix.nshards, ix.building = ed.Done(), len(ix.building), nil
 	return ix
 }
 
@@ -231,14 +238,14 @@ func (ix *index) slot(s int32) *entry { return ix.slots.At(s) }
 
 // reshard spreads the tokens over n shards. Only for an index being built.
 func (ix *index) reshard(n int) {
-	old := ix.shards
-	ix.shards = make([]map[string]*postings, n)
-	for i := range ix.shards {
-		ix.shards[i] = make(map[string]*postings, ix.words/n+1)
+	old := ix.building
+	ix.building = make([]map[string]*postings, n)
+	for i := range ix.building {
+		ix.building[i] = make(map[string]*postings, ix.words/n+1)
 	}
 	for _, sh := range old {
 		for tok, p := range sh {
-			ix.shard(tok)[tok] = p
+			ix.building[tokenHash(tok)&uint64(n-1)][tok] = p
 		}
 	}
 }
@@ -247,7 +254,7 @@ func (ix *index) reshard(n int) {
 // dropping what appending left unused. Only for an index being built.
 func (ix *index) compact() {
 	total := 0
-	for _, sh := range ix.shards {
+	for _, sh := range ix.building {
 		for _, p := range sh {
 			total += len(p.part) + len(p.mpart) + len(p.hint) + len(p.desc)
 		}
@@ -261,7 +268,7 @@ func (ix *index) compact() {
 		arena = append(arena, l...)
 		return arena[n:len(arena):len(arena)]
 	}
-	for _, sh := range ix.shards {
+	for _, sh := range ix.building {
 		for _, p := range sh {
 			p.part, p.mpart, p.hint, p.desc = move(p.part), move(p.mpart), move(p.hint), move(p.desc)
 		}
@@ -271,18 +278,19 @@ func (ix *index) compact() {
 // needsRebuild reports whether the index has outgrown its shards or its
 // join filter, or its vocabulary holds too many dropped parts.
 func (ix *index) needsRebuild() bool {
-	return ix.words > 256*len(ix.shards) && len(ix.shards) < cow.MaxShards ||
+	return ix.words > 256*ix.nshards && ix.nshards < cow.MaxShards ||
 		ix.dead > 1024 && ix.dead > len(ix.vocab.Parts)-ix.dead || ix.joins.Full(ix.joinKeys)
 }
 
 // update returns a new index: ix without the tools in remove and with those
-// in add. ix is not changed, except the slot field of the added entries. A
+// in add. ix is not changed, except the slot field of the added entries
+// and the room past the end of its postings lists (patchPostings). A
 // tool that replaces one of the same name takes over its slot, so the
 // tokens both versions have keep their postings untouched: only the tokens
 // that differ are copied.
 func (ix *index) update(remove, add []*entry) *index {
 	nx := &index{
-		shards:   slices.Clone(ix.shards),
+		nshards:  ix.nshards,
 		nslots:   ix.nslots,
 		free:     slices.Clone(ix.free),
 		live:     ix.live - len(remove) + len(add),
@@ -367,7 +375,8 @@ func (ix *index) update(remove, add []*entry) *index {
 		}
 	}
 
-	cloned := make([]bool, len(nx.shards))
+	shards := ix.shards.Edit()
+	cloned := map[int32]bool{}
 	refs := ix.partRefs.Edit()
 	type newPart struct {
 		tok string
@@ -389,12 +398,12 @@ func (ix *index) update(remove, add []*entry) *index {
 		if !changed {
 			continue
 		}
-		i := tokenHash(tok) & uint64(len(nx.shards)-1)
+		i := int32(tokenHash(tok) & uint64(nx.nshards-1))
 		if !cloned[i] {
-			nx.shards[i] = clonePostingsMap(nx.shards[i])
+			shards.Set(i, clonePostingsMap(shards.At(i)))
 			cloned[i] = true
 		}
-		sh := nx.shards[i]
+		sh := shards.At(i)
 		old := sh[tok]
 		p := &postings{vid: -1}
 		if old != nil {
@@ -443,26 +452,46 @@ func (ix *index) update(remove, add []*entry) *index {
 		nx.vocab = nx.vocab.Extend(toks)
 	}
 	nx.partRefs = refs.Done()
+	nx.shards = shards.Done()
 	return nx
 }
 
-// patchPostings returns l without the slots of gone and with those of join,
-// in a new array (l may be shared with published indexes). leaving, when
+// shardMaps returns the shards, for tests and checks.
+func (ix *index) shardMaps() []map[string]*postings {
+	out := make([]map[string]*postings, ix.nshards)
+	for i := range out {
+		out[i] = ix.shards.At(int32(i))
+	}
+	return out
+}
+
+// patchPostings returns l without the slots of gone and with those of join:
+// in a new array when slots leave (l may be shared with published
+// indexes), else appended in place when l's array has room. leaving, when
 // not nil, has the bits of every slot in gone (and maybe others).
 func patchPostings(l, gone, join []int32, leaving []uint64) []int32 {
-	out := make([]int32, 0, len(l)-len(gone)+len(join))
 	if len(gone) == 0 {
-		out = append(out, l...)
-	} else {
-		if len(gone) > 8 {
-			gone = slices.Sorted(slices.Values(gone))
+		// Slots joining only: appended after the end, in place when the
+		// array has room. The published indexes read their lists up to
+		// their own lengths, and only the newest index is ever patched
+		// (writers are serialized and patch the snapshot they replace), so
+		// the room past the end of the newest list is its own to use: a
+		// tool joining a long list costs its slot, not a copy of the list.
+		if out := append(l, join...); len(out) > 0 {
+			return out
 		}
-		for _, s := range l {
-			if (leaving == nil || leaving[s>>6]&(1<<(s&63)) != 0) && cow.SlotIn(gone, s) {
-				continue
-			}
-			out = append(out, s)
+		return nil
+	}
+	n := len(l) - len(gone) + len(join)
+	out := make([]int32, 0, n+n/8) // room for the next slots to join
+	if len(gone) > 8 {
+		gone = slices.Sorted(slices.Values(gone))
+	}
+	for _, s := range l {
+		if (leaving == nil || leaving[s>>6]&(1<<(s&63)) != 0) && cow.SlotIn(gone, s) {
+			continue
 		}
+		out = append(out, s)
 	}
 	out = append(out, join...)
 	if len(out) == 0 {

@@ -34,9 +34,9 @@ func viewOf(t *testing.T, ix *index) indexView {
 	t.Helper()
 	v := indexView{tokens: map[string][fields][]string{}}
 	n := 0
-	for i, sh := range ix.shards {
+	for i, sh := range ix.shardMaps() {
 		for tok, p := range sh {
-			if want := tokenHash(tok) & uint64(len(ix.shards)-1); uint64(i) != want {
+			if want := tokenHash(tok) & uint64(ix.nshards-1); uint64(i) != want {
 				t.Fatalf("token %q is in shard %d, not %d", tok, i, want)
 			}
 			var got [fields][]string
@@ -206,23 +206,24 @@ func TestOneToolChangeCopiesLittle(t *testing.T) {
 	changed.Description = "Tool number 700 reads files and sends weather reports"
 	require.NoError(t, r.Replace(changed))
 	after := r.load()
+	beforeShards, afterShards := before.ix.shardMaps(), after.ix.shardMaps()
 
 	copied := 0
-	for i := range after.ix.shards {
-		for tok, p := range after.ix.shards[i] {
-			if before.ix.shards[i][tok] != p {
+	for i := range afterShards {
+		for tok, p := range afterShards[i] {
+			if beforeShards[i][tok] != p {
 				copied++
 			}
 		}
 	}
 	assert.Equal(t, 3, copied, "only the postings of the words that changed are new: messages (left), weather and reports (joined)")
 	sharedShards := 0
-	for i := range after.ix.shards {
-		if len(after.ix.shards[i]) > 0 && len(before.ix.shards[i]) > 0 && sameMap(after.ix.shards[i], before.ix.shards[i]) {
+	for i := range afterShards {
+		if len(afterShards[i]) > 0 && len(beforeShards[i]) > 0 && sameMap(afterShards[i], beforeShards[i]) {
 			sharedShards++
 		}
 	}
-	assert.Greater(t, sharedShards, len(after.ix.shards)-4, "untouched shards are shared")
+	assert.Greater(t, sharedShards, len(afterShards)-4, "untouched shards are shared")
 	assert.Equal(t, before.named(changed.Name).slot, after.named(changed.Name).slot, "the new version takes the old one's slot")
 	res, err := NewSearcher(r, nil).Search("weather", 5)
 	require.NoError(t, err)
@@ -355,7 +356,7 @@ func TestPatchSorted(t *testing.T) {
 func TestIndexRebuildsWhenShardsFill(t *testing.T) {
 	var r Registry
 	require.NoError(t, r.Register(Tool{Name: "Seed", ShouldDefer: true, Description: "x"}))
-	shards := len(r.load().ix.shards)
+	shards := r.load().ix.nshards
 	for i := range 40 {
 		var text []byte
 		for j := range 400 {
@@ -364,8 +365,8 @@ func TestIndexRebuildsWhenShardsFill(t *testing.T) {
 		require.NoError(t, r.Register(Tool{Name: "T" + strconv.Itoa(i), ShouldDefer: true, Description: string(text)}))
 	}
 	ix := r.load().ix
-	assert.Greater(t, len(ix.shards), shards, "many new words: the index was rebuilt with more shards")
-	assert.LessOrEqual(t, ix.words, 256*len(ix.shards))
+	assert.Greater(t, ix.nshards, shards, "many new words: the index was rebuilt with more shards")
+	assert.LessOrEqual(t, ix.words, 256*ix.nshards)
 	res, err := NewSearcher(&r, nil).Search("w15999", 5)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"T39"}, matchNames(res))
