@@ -471,3 +471,71 @@ func TestNamePartWorkIsBounded(t *testing.T) {
 		assert.Equal(t, []string{matchingCut()}, res.Notes, "%s: the parts compared are bounded", st.Name())
 	}
 }
+
+// TestPagedSnapshotEqualsRebuild: over a registry large enough that its
+// lists span several pages (of 1,024 items when built), random batches of
+// changes (runs of tools added and removed, so that pages grow and
+// shrink; replacements; tools loaded and deferred in turn) leave a patched
+// snapshot that holds what one built from scratch holds. (Splits and
+// merges of pages: TestSortedEqualsASortedSlice in internal/cow.)
+func TestPagedSnapshotEqualsRebuild(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 3))
+	mk := func(i int) Tool {
+		name := fmt.Sprintf("tool_%05d", i)
+		switch i % 3 {
+		case 1:
+			name = fmt.Sprintf("mcp__s%d__Tool_%05d", i%7, i) // in the prefix index, with an uppercase letter
+		case 2:
+			name = fmt.Sprintf("mcp__s%d__tool_%05d", i%7, i)
+		}
+		return Tool{Name: name, Description: "does thing " + strconv.Itoa(i%50), ShouldDefer: rng.IntN(8) > 0}
+	}
+	var r Registry
+	var tools []Tool
+	held := map[int]bool{}
+	for i := range 5000 {
+		if i%2 == 0 {
+			tools, held[i] = append(tools, mk(i)), true
+		}
+	}
+	require.NoError(t, r.Register(tools...))
+	for step := range sweepSize(12, 60) {
+		lo := rng.IntN(5000)
+		switch rng.IntN(3) {
+		case 0: // a run removed
+			var gone []string
+			for i := lo; i < min(5000, lo+rng.IntN(280)); i++ {
+				if held[i] {
+					gone, held[i] = append(gone, mk(i).Name), false
+				}
+			}
+			r.Remove(gone...)
+		case 1: // a run added
+			var add []Tool
+			for i := lo; i < min(5000, lo+rng.IntN(280)); i++ {
+				if !held[i] {
+					add, held[i] = append(add, mk(i)), true
+				}
+			}
+			require.NoError(t, r.Register(add...))
+		default: // a few replaced (deferred or not, as drawn)
+			var repl []Tool
+			for i := lo; i < min(5000, lo+40); i++ {
+				if held[i] {
+					repl = append(repl, mk(i))
+				}
+			}
+			require.NoError(t, r.Replace(repl...))
+		}
+		got := r.load()
+		r.mu.Lock()
+		copies := map[string]*entry{}
+		for n, e := range r.tools {
+			copies[n] = newEntry(&e.tool)
+		}
+		want := buildSnapshot(copies, r.servers, nil, nil)
+		r.mu.Unlock()
+		sameSnapshot(t, want, got, fmt.Sprintf("step %d", step))
+		require.Greater(t, got.pool.Len(), 2048, "step %d: the pool spans several pages", step)
+	}
+}
