@@ -110,6 +110,19 @@ func viewOf(t *testing.T, ix *index) indexView {
 	return v
 }
 
+// rebuilt returns a snapshot of r built from scratch, from copies of its
+// entries: building an index sets the slots of its entries, which belong
+// to the registry's index.
+func rebuilt(r *Registry) *snapshot {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	copies := map[string]*entry{}
+	for n, e := range r.tools {
+		copies[n] = newEntry(&e.tool)
+	}
+	return buildSnapshot(copies, r.servers, nil, nil)
+}
+
 // sameSnapshot checks that got, a snapshot patched change after change,
 // holds what want, built from scratch, holds: its lists (in pages) read as
 // want's, the slot and position of every deferred tool agree, and the
@@ -167,16 +180,7 @@ func TestIncrementalIndexEqualsRebuild(t *testing.T) {
 	steps := sweepSize(60, 300)
 	for step := range steps {
 		mutate(t, rng, &r, m)
-		got := r.load()
-		// A rebuild from copies of the entries: building an index sets the
-		// slots of its entries, which belong to the registry's index.
-		r.mu.Lock()
-		copies := map[string]*entry{}
-		for n, e := range r.tools {
-			copies[n] = newEntry(&e.tool)
-		}
-		want := buildSnapshot(copies, r.servers, nil, nil)
-		r.mu.Unlock()
+		got, want := r.load(), rebuilt(&r)
 		require.Equal(t, viewOf(t, want.ix), viewOf(t, got.ix), "step %d: index", step)
 		sameSnapshot(t, want, got, fmt.Sprintf("step %d", step))
 		for e := range want.pool.All() {
@@ -527,14 +531,7 @@ func TestPagedSnapshotEqualsRebuild(t *testing.T) {
 			}
 			require.NoError(t, r.Replace(repl...))
 		}
-		got := r.load()
-		r.mu.Lock()
-		copies := map[string]*entry{}
-		for n, e := range r.tools {
-			copies[n] = newEntry(&e.tool)
-		}
-		want := buildSnapshot(copies, r.servers, nil, nil)
-		r.mu.Unlock()
+		got, want := r.load(), rebuilt(&r)
 		sameSnapshot(t, want, got, fmt.Sprintf("step %d", step))
 		require.Greater(t, got.pool.Len(), 2048, "step %d: the pool spans several pages", step)
 	}
