@@ -124,63 +124,6 @@ func (e *entry) tokens(fn func(tok string, f field)) {
 	e.desc.Runs(func(w string) { fn(w, fieldDesc) })
 }
 
-// buildIndex indexes tools, given in pool order. A tool that old (the
-// index being replaced, or nil) holds keeps its slot, so that the indexes
-// of other strategies, kept by slot, stay valid; the others take free
-// slots, lowest first.
-func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
-	ix := &index{pool: pool}
-	// Estimate the token count from the tool count: about 3 distinct tokens
-	// per tool on real catalogs.
-	ix.building = make([]map[string]*postings, cow.ShardCount(3*len(tools)))
-	for i := range ix.building {
-		ix.building[i] = map[string]*postings{}
-	}
-	ix.assignSlots(tools, old)
-	ix.vocab = &vocab.Vocabulary{}
-	refs := (&cow.Paged[*postings]{}).Edit()
-	joins := 0
-	for _, e := range tools {
-		joins += len(e.parts) * (len(e.parts) - 1) / 2
-	}
-	ix.joins = vocab.NewJoinFilter(joins)
-	for _, e := range tools {
-		slot := e.slot
-		e.tokens(func(tok string, f field) {
-			sh := ix.building[tokenHash(tok)&uint64(len(ix.building)-1)]
-			p := sh[tok]
-			if p == nil {
-				p = &postings{vid: -1}
-				sh[strings.Clone(tok)] = p // tok may be a run of a text
-				ix.words++
-			}
-			l := p.list(f)
-			if n := len(*l); n > 0 && (*l)[n-1] == slot {
-				return // a repeated token of this tool
-			}
-			if f <= fieldMCPPart && p.vid < 0 {
-				p.vid = int32(len(ix.vocab.Parts))
-				ix.vocab.Add(tok)
-				refs.Set(p.vid, p)
-			}
-			*l = append(*l, slot)
-		})
-		ix.joinKeys += ix.joins.AddJoins(e.parts)
-	}
-	ix.partRefs = refs.Done()
-	ix.live = len(tools)
-	if n := cow.ShardCount(ix.words); n > len(ix.building) {
-		ix.reshard(n) // more words than estimated
-	}
-	ix.compact()
-	ed := ix.shards.Edit()
-	for i, sh := range ix.building {
-		ed.Set(int32(i), sh)
-	}
-	ix.shards, ix.nshards, ix.building = ed.Done(), len(ix.building), nil
-	return ix
-}
-
 // assignSlots gives every tool of tools a slot: its slot in old if old
 // holds it, else the lowest slot no tool has.
 func (ix *index) assignSlots(tools []*entry, old *index) {
@@ -235,45 +178,6 @@ func (ix *index) setSlots(slots []*entry) {
 
 // slot returns the tool at slot s, 0 ≤ s < nslots; nil for a free slot.
 func (ix *index) slot(s int32) *entry { return ix.slots.At(s) }
-
-// reshard spreads the tokens over n shards. Only for an index being built.
-func (ix *index) reshard(n int) {
-	old := ix.building
-	ix.building = make([]map[string]*postings, n)
-	for i := range ix.building {
-		ix.building[i] = make(map[string]*postings, ix.words/n+1)
-	}
-	for _, sh := range old {
-		for tok, p := range sh {
-			ix.building[tokenHash(tok)&uint64(n-1)][tok] = p
-		}
-	}
-}
-
-// compact moves every postings list into one array with no spare capacity,
-// dropping what appending left unused. Only for an index being built.
-func (ix *index) compact() {
-	total := 0
-	for _, sh := range ix.building {
-		for _, p := range sh {
-			total += len(p.part) + len(p.mpart) + len(p.hint) + len(p.desc)
-		}
-	}
-	arena := make([]int32, 0, total)
-	move := func(l []int32) []int32 {
-		if len(l) == 0 {
-			return nil
-		}
-		n := len(arena)
-		arena = append(arena, l...)
-		return arena[n:len(arena):len(arena)]
-	}
-	for _, sh := range ix.building {
-		for _, p := range sh {
-			p.part, p.mpart, p.hint, p.desc = move(p.part), move(p.mpart), move(p.hint), move(p.desc)
-		}
-	}
-}
 
 // needsRebuild reports whether the index has outgrown its shards or its
 // join filter, or its vocabulary holds too many dropped parts.

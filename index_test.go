@@ -536,3 +536,26 @@ func TestPagedSnapshotEqualsRebuild(t *testing.T) {
 		require.Greater(t, got.pool.Len(), 2048, "step %d: the pool spans several pages", step)
 	}
 }
+
+// TestSortPoolEqualsPoolCompare checks sortPool (names beside the entries,
+// halves sorted side by side from parallelBuild tools) against sorting
+// with poolCompare, on random pools of both sizes.
+func TestSortPoolEqualsPoolCompare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{0, 1, 50, parallelBuild + 999, 2*parallelBuild + 1} {
+		seen := map[string]bool{}
+		var pool []*entry
+		for len(pool) < n {
+			tl := diffTool(rng)
+			tl.Name += strconv.Itoa(rng.IntN(n + 1))
+			if !seen[tl.Name] {
+				seen[tl.Name] = true
+				pool = append(pool, newEntry(&tl))
+			}
+		}
+		want := slices.Clone(pool)
+		slices.SortFunc(want, poolCompare)
+		sortPool(pool)
+		require.Equal(t, entryNames(want), entryNames(pool), "%d tools", n)
+	}
+}

@@ -49,7 +49,7 @@ var rootLayers = []struct {
 	{"tool model", []string{"errors.go", "enum.go", "profile.go", "tool.go", "tool_mcp.go", "tool_catalog.go", "tool_cc332.go"}},
 	{"texts for the model", []string{"prompt.go", "prompt_cc332.go", "prompt_compact.go"}},
 	{"entries", []string{"entry.go", "entry_schema.go"}},
-	{"keyword index", []string{"index.go", "index_scratch.go", "scoring.go"}},
+	{"keyword index", []string{"index.go", "index_build.go", "index_scratch.go", "scoring.go"}},
 	{"registry and snapshots", []string{"registry.go", "registry_build.go", "registry_schema.go",
 		"snapshot.go", "snapshot_toolmap.go", "snapshot_names.go", "snapshot_prefix.go",
 		"snapshot_suggest.go", "snapshot_listing.go", "snapshot_changes.go", "cache.go"}},

@@ -233,7 +233,7 @@ func (r *Registry) commit(built []*entry, remove []string) {
 			r.served[srv][e.tool.Name] = struct{}{}
 		}
 	}
-	changed := slices.Clip(remove)
+	changed := append(make([]string, 0, len(remove)+len(built)), remove...)
 	for _, e := range built {
 		changed = append(changed, e.tool.Name)
 	}

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/toolsearch/toolsearch/internal/cow"
@@ -141,30 +142,54 @@ func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scr
 	return s
 }
 
-// parallelBuild is the number of tools from which building a snapshot,
-// or a batch of entries, is spread over two goroutines or more.
-const parallelBuild = 4096
-
-// sortPool sorts tools in pool order; a large pool in two halves sorted
-// side by side, then merged.
+// sortPool sorts tools, whose names differ, in pool order: by name within
+// each group, the names copied beside the entries so that comparing reads
+// no entry; a large group in two halves sorted side by side, then merged.
 func sortPool(tools []*entry) {
-	if len(tools) < parallelBuild || runtime.GOMAXPROCS(0) < 2 {
-		slices.SortFunc(tools, poolCompare)
+	keys := make([]poolKey, 0, len(tools))
+	for _, mcp := range []bool{false, true} {
+		for _, e := range tools {
+			if e.isMCP == mcp {
+				keys = append(keys, poolKey{e.tool.Name, e})
+			}
+		}
+	}
+	local := 0
+	for local < len(keys) && !keys[local].e.isMCP {
+		local++
+	}
+	sortByName(keys[:local])
+	sortByName(keys[local:])
+	for i := range keys {
+		tools[i] = keys[i].e
+	}
+}
+
+// poolKey is an entry and its name, for sortPool.
+type poolKey struct {
+	name string
+	e    *entry
+}
+
+func sortByName(keys []poolKey) {
+	byName := func(a, b poolKey) int { return strings.Compare(a.name, b.name) }
+	if len(keys) < parallelBuild || runtime.GOMAXPROCS(0) < 2 {
+		slices.SortFunc(keys, byName)
 		return
 	}
-	half := len(tools) / 2
+	half := len(keys) / 2
 	var wg sync.WaitGroup
-	wg.Go(func() { slices.SortFunc(tools[:half], poolCompare) })
-	slices.SortFunc(tools[half:], poolCompare)
+	wg.Go(func() { slices.SortFunc(keys[:half], byName) })
+	slices.SortFunc(keys[half:], byName)
 	wg.Wait()
-	a, b := slices.Clone(tools[:half]), tools[half:]
+	a, b := slices.Clone(keys[:half]), keys[half:]
 	i, j := 0, 0
-	for k := range tools {
-		if j == len(b) || i < len(a) && poolCompare(a[i], b[j]) <= 0 {
-			tools[k] = a[i]
+	for k := range keys {
+		if j == len(b) || i < len(a) && a[i].name < b[j].name {
+			keys[k] = a[i]
 			i++
 		} else {
-			tools[k] = b[j]
+			keys[k] = b[j]
 			j++
 		}
 	}

@@ -87,15 +87,32 @@ func buildNames(tools []*entry) *nameIndex {
 		shards[i] = &nameShard{byName: make(map[string]*entry, per), byLower: make(map[string][]*entry, per),
 			byFold: make(map[string][]*entry, per)}
 	}
+	// A key's first tool is put in a list of one cut from a chunk of
+	// lists (a second tool reallocates it): one allocation for most lists
+	// of a chunk, and none of them copied when a chunk fills.
+	var chunk []*entry
+	put := func(m map[string][]*entry, k string, e *entry) {
+		if l, ok := m[k]; ok {
+			m[k] = append(l, e) // in pool order: each list is built by appending
+			return
+		}
+		if len(chunk) == cap(chunk) {
+			chunk = make([]*entry, 0, min(2*len(tools), 4096))
+		}
+		chunk = append(chunk, e)
+		m[k] = chunk[len(chunk)-1 : len(chunk) : len(chunk)]
+	}
 	for _, e := range tools {
-		// In pool order, so each list of byLower is built by appending.
-		sh := shards[ni.slot(e.tool.Name)]
-		sh.byName[e.tool.Name] = e
-		sh = shards[ni.slot(e.lowerName)]
-		sh.byLower[e.lowerName] = append(sh.byLower[e.lowerName], e)
-		for _, k := range foldKeys(e) {
-			sh := shards[ni.slot(k)]
-			sh.byFold[k] = append(sh.byFold[k], e)
+		slot := ni.slot(e.tool.Name)
+		shards[slot].byName[e.tool.Name] = e
+		if e.lowerName != e.tool.Name {
+			slot = ni.slot(e.lowerName)
+		}
+		put(shards[slot].byLower, e.lowerName, e)
+		n, f := foldKeyPair(e)
+		put(shards[ni.slot(n)].byFold, n, e)
+		if f != "" {
+			put(shards[ni.slot(f)].byFold, f, e)
 		}
 		for _, a := range e.tool.Aliases {
 			sh := shards[ni.slot(a)]
@@ -278,13 +295,23 @@ func pickExact(l []*entry, in func(*entry) bool) *entry {
 // (search_names.go): its name folded (lowercased, without '_', '-' and
 // '.'), and its name on its MCP server folded when that differs.
 func foldKeys(e *entry) []string {
-	n := text.FoldName(e.tool.Name)
-	if part := serverName(&e.tool); part != "" {
-		if f := text.FoldName(part); f != "" && f != n {
-			return []string{n, f}
-		}
+	n, f := foldKeyPair(e)
+	if f != "" {
+		return []string{n, f}
 	}
 	return []string{n}
+}
+
+// foldKeyPair returns the keys of foldKeys: the folded name, and the
+// folded MCP name or "".
+func foldKeyPair(e *entry) (n, f string) {
+	n = text.Unseparated(e.lowerName) // the name folded (text.FoldName)
+	if part := serverName(&e.tool); part != "" {
+		if f := text.FoldName(part); f != "" && f != n {
+			return n, f
+		}
+	}
+	return n, ""
 }
 
 // serverName returns the name a tool has on its MCP server: its MCPName,

@@ -3,8 +3,10 @@ package toolsearch
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -279,6 +281,39 @@ func TestHybridBigCounts(t *testing.T) {
 	check("removed")
 	x := prev.(*hybridIndex)
 	assert.Empty(t, x.big.Get("spam"), "no big counts left once their tool is gone")
+}
+
+// A tool of a Corpus (whose names are not validated) may have more own
+// name words than a posting's byte holds: its name-cover factor reads the
+// number from the slot data, and ranks as the reference does, as do tools
+// around the limit.
+func TestHybridManyNameWords(t *testing.T) {
+	st := HybridStrategy().(hybridStrategy)
+	name := func(n int) string {
+		ws := make([]string, n)
+		for i := range ws {
+			ws[i] = "w" + strings.Map(func(r rune) rune { return 'a' + (r - '0') }, strconv.Itoa(i))
+		}
+		return strings.Join(ws, "_")
+	}
+	c := NewCorpus([]Tool{{Name: name(400)}, {Name: name(272)}, {Name: name(271)}, {Name: name(270)}, {Name: "wa_wb_other"}})
+	x := st.Index(c).(*hybridIndex)
+	owns := map[int32]bool{}
+	for _, ps := range x.post.Get("wa") {
+		own := x.info.At(ps.slot).own
+		require.Equal(t, uint8(min(own, ownLarge)), ps.own, "the own name words of slot %d's posting (it has %d)", ps.slot, own)
+		owns[own] = true
+	}
+	require.True(t, owns[ownLarge-1] || owns[ownLarge], "a tool around the limit: %v", owns)
+	require.True(t, slices.ContainsFunc(slices.Collect(maps.Keys(owns)), func(n int32) bool { return n > ownLarge }), "a tool past the limit: %v", owns)
+	for _, q := range []string{"wa", "wa wb", "wa wb wc wd", "+wb other", name(20)} {
+		got, _, err := x.Rank(context.Background(), Query{Text: q, K: -1}, nil)
+		require.NoError(t, err)
+		want, _, err := refHybridBuild(st, c).Rank(context.Background(), q, nil)
+		require.NoError(t, err)
+		require.NotEmpty(t, got, "%q", q)
+		require.ElementsMatch(t, want, got, "%q", q)
+	}
 }
 
 // A query of more distinct terms than the accumulators count is cut, with

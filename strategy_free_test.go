@@ -73,11 +73,14 @@ func TestUnusedIndexesAreFreed(t *testing.T) {
 		}
 	}
 	after := heapAfterGC()
-	for range 20 { // the cleanups run on a goroutine of their own
+	// The cleanups run on a goroutine of their own, whenever it is
+	// scheduled: wait for them for up to 10 s (20 rounds of Gosched, as
+	// before, assumed it would run within them), then check.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
 		if m, e := sharedIndexes(&reg.indexes); m == 0 && e == 0 {
 			break
 		}
-		runtime.Gosched()
+		time.Sleep(time.Millisecond)
 		after = heapAfterGC()
 	}
 	t.Logf("heap: %d bytes before, %d after 1,000 short-lived Searchers", before, after)

@@ -214,36 +214,49 @@ func newHybridDoc(t *Tool) *hybridDoc {
 // The hybrid index is kept by keyword-index slot, like the bm25 index: the
 // index of a new registry version is the previous one with the tools that
 // changed patched in (sharded copy-on-write tables, internal/cow). A posting
-// holds a stem's occurrences in one tool and the tool's description and
-// argument lengths, not its weight: the lengths are normalised by averages
-// that change with every tool, so the weight is computed at query time from
-// the posting alone and two small tables of normalisations by length, made
-// for each index version (hybridLens): a query reads no per-tool array but
-// its accumulators. The name-part rule reads the keyword index's
+// holds a stem's occurrences in one tool, the tool's description and
+// argument lengths and its own name word count, not its weight: the lengths
+// are normalised by averages that change with every tool, so the weight is
+// computed at query time from the posting alone and small tables made for
+// each index version (hybridLens: the normalisations by length, and the
+// normalised terms of small counts, which spare most postings a division):
+// a query reads no per-tool array but its accumulators. The name-part rule reads the keyword index's
 // vocabulary of name parts and its part postings (same slots,
 // Corpus.PartsContaining). The typo keys only grow: a key left by a removed
 // tool names a word no tool has, which finds no postings.
 
 // hybridPost is one tool's entry in a stem's postings list: the stem's
-// occurrences per field, the rules it fires and the tool's lengths, in 16
-// bytes. Counts too large for their field (postBig, saturated here) are
-// kept whole in the index's big table; lengths too large (postLong) are
-// read from the index's slot data.
+// occurrences per field, the rules it fires, the tool's lengths and its
+// own name words, in 16 bytes. Counts too large for their field (postBig,
+// saturated here) are kept whole in the index's big table; lengths too
+// large (postLong) are read from the index's slot data.
 type hybridPost struct {
 	slot       int32
 	desc, arg  uint16 // occurrences
 	hint, lead uint8
-	rules      Rule
-	flags      uint8  // postName, postServer, postBig, postLong
+	// flags holds the rules the posting fires (postRules: RulePartExact
+	// when a name word has the stem, RuleHint, RuleDescription,
+	// RuleArgument) and, in bits no posting's rule uses, postServer,
+	// postBig, postLong and postFast.
+	flags      Rule
+	own        uint8  // the tool's hybridSlot.own: 0 when below 1, ownLarge when that or more
 	dlen, alen uint16 // the tool's description and argument lengths in words
 }
 
 const (
-	postName   = 1 << iota // a name word has the stem
-	postServer             // only the server's name has it
-	postBig                // the counts are in hybridIndex.big
-	postLong               // the lengths are in hybridIndex.info
+	postName   = RulePartExact     // a name word has the stem
+	postServer = RulePartSubstring // only the server's name has it (the bit of a rule no posting fires)
+	postBig    = RuleFullName      // the counts are in hybridIndex.big (likewise)
+	postLong   = Rule(1 << 7)      // the lengths are in hybridIndex.info (a bit no rule has)
+	postFast   = RuleSemantic      // the weight is in hybridLens' tables (fastWeight; the bit of a rule no posting fires)
+	// postRules are the bits of flags that are rules.
+	postRules = RulePartExact | RuleHint | RuleDescription | RuleArgument
 )
+
+// ownLarge in hybridPost.own says the tool has that many own name words or
+// more: hybridSlot.own has the number (a registry's names are at most
+// maxNameLength bytes, so only a Corpus of tools not validated has one).
+const ownLarge = math.MaxUint8
 
 // hybridBig is a posting's counts when one does not fit a hybridPost.
 type hybridBig struct {
@@ -256,7 +269,7 @@ func (ps *hybridPost) name() bool { return ps.flags&postName != 0 }
 // newHybridPost returns the posting of c at slot s in a tool of document d,
 // and whether its counts need a hybridBig.
 func newHybridPost(s int32, c *stemCount, d *hybridDoc) (hybridPost, bool) {
-	ps := hybridPost{slot: s}
+	ps := hybridPost{slot: s, own: uint8(min(max(d.own, 0), ownLarge))}
 	if d.descLen > math.MaxUint16 || d.args > math.MaxUint16 {
 		ps.flags |= postLong
 	} else {
@@ -270,19 +283,21 @@ func newHybridPost(s int32, c *stemCount, d *hybridDoc) (hybridPost, bool) {
 	ps.desc, ps.arg = uint16(min(c.desc, math.MaxUint16)), uint16(min(c.arg, math.MaxUint16))
 	if c.name {
 		ps.flags |= postName
-		ps.rules |= RulePartExact
 	}
 	if c.server {
 		ps.flags |= postServer
 	}
 	if c.hint > 0 {
-		ps.rules |= RuleHint
+		ps.flags |= RuleHint
 	}
 	if c.desc > 0 {
-		ps.rules |= RuleDescription
+		ps.flags |= RuleDescription
 	}
 	if c.arg > 0 {
-		ps.rules |= RuleArgument
+		ps.flags |= RuleArgument
+	}
+	if ps.flags&(postBig|postLong) == 0 && (ps.desc|ps.arg) < hybridFastCounts && (ps.dlen|ps.alen) < hybridFastLens {
+		ps.flags |= postFast
 	}
 	return ps, big
 }

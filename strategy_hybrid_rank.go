@@ -109,15 +109,23 @@ func (x *hybridIndex) knownWord(s string) bool { return len(x.post.Get(s)) > 0 }
 type hybridAcc struct {
 	score                     float64 // the score so far
 	matched, needed, nameHits uint16  // terms matched (stop words left out), required terms matched, own name words hit
-	rules                     Rule
-	// credit is the name credit the current term gives the tool, if any
-	// (an index of hybridQuery.credits).
-	credit uint8
+	// rules holds the rules that fired and, in its top two bits (rules no
+	// hybrid match fires), the name credit the current term gives the
+	// tool, if any: an index of hybridQuery.credits, shifted by
+	// creditShift.
+	rules Rule
+	own   uint8 // with nameHits > 0: the tool's hybridPost.own
 }
+
+// creditShift is where hybridAcc.rules keeps the current term's credit.
+const creditShift = 6
+
+// credit returns the name credit the current term gives the tool.
+func (a *hybridAcc) credit() Rule { return a.rules >> creditShift }
 
 // The name credits of a term, by their index in hybridQuery.credits.
 const (
-	creditJoin = 1 + iota
+	creditJoin Rule = 1 + iota
 	creditPart
 	creditTypo
 )
@@ -168,38 +176,65 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 	}
 	best := qu.TopHits(hits)
 	prune := p.nameCover >= 0
+	// cover[m] is the coverage factor of m matched terms, (m/counted)^coverage
+	// (m/counted when coverage is 1, what math.Pow gives), for m < len(cover).
+	var cover [hybridCoverCached]float64
+	if p.coverage != 0 && counted > 0 {
+		for m := range min(int(counted)+1, len(cover)) {
+			cover[m] = coverFactor(m, int(counted), p.coverage)
+		}
+	}
 	for _, d := range sc.all {
-		a := &sc.acc[d]
-		if s := a.score; s > 0 && a.needed >= required && (a.matched > 0 || counted == 0) {
-			if p.coverage != 0 && counted > 0 {
-				if p.coverage == 1 {
-					s *= float64(a.matched) / float64(counted) // what math.Pow gives
-				} else {
-					s *= math.Pow(float64(a.matched)/float64(counted), p.coverage)
-				}
-			}
-			// The name-cover factor, 1 + nameCover × nameHits / own, is 1
-			// without name hits, and at most 1 + nameCover × nameHits: a
-			// tool that cannot enter the kept hits is left before its
-			// slot data is read.
-			switch {
-			case a.nameHits == 0:
-				if !best.Below(s) {
-					best.Offer(x.c.Position(int(d)), s, a.rules)
-				}
-			case prune && best.Below(s*(1+p.nameCover*float64(a.nameHits))):
-			default:
-				if nw := x.info.At(d).own; nw > 0 {
-					s *= 1 + p.nameCover*float64(a.nameHits)/float64(nw)
-				}
-				best.Offer(x.c.Position(int(d)), s, a.rules)
+		a := sc.acc[d]
+		sc.acc[d] = hybridAcc{}
+		s := a.score
+		if !(s > 0) || a.needed < required || a.matched == 0 && counted > 0 {
+			continue
+		}
+		if p.coverage != 0 && counted > 0 {
+			if int(a.matched) < len(cover) {
+				s *= cover[a.matched]
+			} else {
+				s *= coverFactor(int(a.matched), int(counted), p.coverage)
 			}
 		}
-		*a = hybridAcc{}
+		rules := a.rules &^ (3 << creditShift)
+		// The name-cover factor, 1 + nameCover × nameHits / own, is 1
+		// without name hits, and at most 1 + nameCover × nameHits: a
+		// tool that cannot enter the kept hits is left before its
+		// own name words are looked at.
+		switch {
+		case a.nameHits == 0:
+			if !best.Below(s) {
+				best.Offer(x.c.Position(int(d)), s, rules)
+			}
+		case prune && best.Below(s*(1+p.nameCover*float64(a.nameHits))):
+		default:
+			nw := int32(a.own)
+			if a.own == ownLarge {
+				nw = x.info.At(d).own
+			}
+			if nw > 0 {
+				s *= 1 + p.nameCover*float64(a.nameHits)/float64(nw)
+			}
+			best.Offer(x.c.Position(int(d)), s, rules)
+		}
 	}
 	sc.all = sc.all[:0]
 	x.scratch.put(sc)
 	return best.Hits(), notes, nil
+}
+
+// hybridCoverCached is how many coverage factors a query computes once.
+const hybridCoverCached = 64
+
+// coverFactor is the coverage factor of a tool matching m of the query's
+// counted terms.
+func coverFactor(m, counted int, coverage float64) float64 {
+	if coverage == 1 {
+		return float64(m) / float64(counted) // what math.Pow gives
+	}
+	return math.Pow(float64(m)/float64(counted), coverage)
 }
 
 // keepTerms returns the first n of terms, the required ones first, in
@@ -226,14 +261,26 @@ type hybridQuery struct {
 // hybridLens holds the normalisations of; longer texts compute theirs.
 const hybridLensCached = 1024
 
+// The counts and lengths hybridLens holds the weights of: a posting whose
+// description and argument counts are below hybridFastCounts and whose
+// lengths are below hybridFastLens (most of them) takes its two
+// length-normalised terms from the tables, without a division.
+const (
+	hybridFastCounts = 4
+	hybridFastLens   = 256
+)
+
 // hybridLens holds the length normalisations of one index version, by
 // length in words: 1 − b + b × length/average, for the description and the
 // arguments. They depend on the average lengths, which change with every
 // tool, and on nothing else of a tool, so a table by length (16 KB, made
 // with each version) replaces a per-tool array read at random by every
-// posting.
+// posting. descW and argW hold the normalised terms of the weight for
+// small counts, count/norm and hybridArgument × count/norm, computed by
+// the same expressions as for any other count (16 KB).
 type hybridLens struct {
 	desc, arg       [hybridLensCached]float64
+	descW, argW     [hybridFastCounts][hybridFastLens]float64
 	b, avgDesc, avg float64
 }
 
@@ -245,6 +292,11 @@ func (x *hybridIndex) makeLens() *hybridLens {
 	}
 	for i := range hybridLensCached {
 		l.desc[i], l.arg[i] = l.descNorm(float64(i)), l.argNorm(float64(i))
+	}
+	for c := range hybridFastCounts {
+		for i := range hybridFastLens {
+			l.descW[c][i], l.argW[c][i] = x.p.descTerm(float64(c), l.desc[i]), x.p.argTerm(float64(c), l.arg[i])
+		}
 	}
 	return l
 }
@@ -271,9 +323,23 @@ func (x *hybridIndex) norms(l *hybridLens, ps *hybridPost) (desc, arg float64) {
 	return desc, arg
 }
 
+// fastWeight reports whether the weight of posting ps is in the tables of
+// hybridLens (hybridLens.weight, inlined), else postWeight computes it: its
+// counts and lengths are small (newHybridPost tells, once).
+func fastWeight(ps *hybridPost) bool { return ps.flags&postFast != 0 }
+
+// weight is the weight of posting ps, whose fastWeight holds.
+func (l *hybridLens) weight(p *hybridParams, ps *hybridPost) float32 {
+	return p.sum(float64(ps.hint), float64(ps.lead), l.descW[ps.desc%hybridFastCounts][ps.dlen%hybridFastLens],
+		l.argW[ps.arg%hybridFastCounts][ps.alen%hybridFastLens], ps.flags&postName != 0)
+}
+
 // postWeight is the weight of a stem's occurrences in the tool of posting
 // ps.
 func (x *hybridIndex) postWeight(q *hybridQuery, ps *hybridPost, stem string) float32 {
+	if fastWeight(ps) {
+		return q.lens.weight(&x.p, ps)
+	}
 	nd, na := x.norms(q.lens, ps)
 	if ps.flags&postBig == 0 {
 		return x.p.weight(float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg), nd, na, ps.flags&postName != 0)
@@ -292,7 +358,17 @@ func (x *hybridIndex) postWeight(q *hybridQuery, ps *hybridPost, stem string) fl
 // length normalisations: what the hybrid weights say, rounded to a float32
 // as it always was.
 func (p *hybridParams) weight(hint, lead, desc, arg, descNorm, argNorm float64, name bool) float32 {
-	w := p.hint*hint + p.lead*lead + desc/descNorm + p.arg*arg/argNorm
+	return p.sum(hint, lead, p.descTerm(desc, descNorm), p.argTerm(arg, argNorm), name)
+}
+
+// descTerm and argTerm are the length-normalised terms of the weight.
+func (p *hybridParams) descTerm(desc, descNorm float64) float64 { return desc / descNorm }
+func (p *hybridParams) argTerm(arg, argNorm float64) float64    { return p.arg * arg / argNorm }
+
+// sum is the weight given its length-normalised terms, rounded to a
+// float32.
+func (p *hybridParams) sum(hint, lead, descTerm, argTerm float64, name bool) float32 {
+	w := p.hint*hint + p.lead*lead + descTerm + argTerm
 	if name {
 		w += p.name
 	}
@@ -308,14 +384,15 @@ func (p *hybridParams) weight(hint, lead, desc, arg, descNorm, argNorm float64, 
 // tools without one; then each posting reads and writes its tool's
 // accumulator once, and the credited tools without a posting last.
 func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybridQuery, t hybridTerm, work *querywork.Budget) {
-	p := x.p
+	p := &x.p
 	acc, mark := sc.acc, sc.mark
 	sc.cred = sc.cred[:0]
-	credit := func(d int32, c uint8) {
+	credit := func(d int32, c Rule) {
 		if bit := uint64(1) << (d & 63); mark[d>>6]&bit == 0 {
 			mark[d>>6] |= bit
 			sc.cred = append(sc.cred, d)
-			acc[d].credit = c
+			a := &acc[d]
+			a.rules = a.rules&^(3<<creditShift) | c<<creditShift
 		}
 	}
 	post := x.post.Get(t.stem)
@@ -352,44 +429,59 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 	if t.stop {
 		weight *= p.stop
 	}
+	// What a match adds to a tool's counts: a counted term adds 1 to
+	// matched, a required one 1 to needed too.
+	var matched, needed uint16
+	if !t.stop {
+		matched = 1
+		if t.required {
+			needed = 1
+		}
+	}
+	k1, k1p1 := p.k1, p.k1+1
 	// add adds the term's weight w in the tool at slot d.
 	add := func(a *hybridAcc, d int32, w float64) {
 		if a.score == 0 && a.matched == 0 {
 			sc.all = append(sc.all, d)
 		}
-		a.score += weight * w * (p.k1 + 1) / (w + p.k1)
-		a.credit = 0
-		if !t.stop {
-			a.matched++
-			if t.required {
-				a.needed++
-			}
-		}
+		a.score += weight * w * k1p1 / (w + k1)
+		a.matched += matched
+		a.needed += needed
 	}
+	lens := q.lens
 	for i := range post {
 		ps := &post[i]
 		d := ps.slot
+		var w float64
+		if fastWeight(ps) {
+			w = float64(lens.weight(p, ps))
+		} else {
+			w = float64(x.postWeight(q, ps, t.stem))
+		}
 		a := &acc[d]
-		w := float64(x.postWeight(q, ps, t.stem))
+		f := ps.flags
 		if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
 			mark[d>>6] &^= 1 << (d & 63)
-			if ps.flags&postName == 0 {
-				w += q.credits[a.credit]
-				a.rules |= creditRules[a.credit]
+			if f&postName == 0 {
+				c := a.credit()
+				w += q.credits[c]
+				a.rules |= creditRules[c]
 			}
 		}
-		if ps.flags&(postName|postServer) == postName {
+		if f&(postName|postServer) == postName {
 			a.nameHits++
+			a.own = ps.own
 		}
-		a.rules |= ps.rules
+		a.rules |= f & postRules
 		add(a, d, w)
 	}
 	for _, d := range sc.cred {
 		if bit := uint64(1) << (d & 63); mark[d>>6]&bit != 0 {
 			mark[d>>6] &^= bit
 			a := &acc[d]
-			a.rules |= creditRules[a.credit]
-			add(a, d, q.credits[a.credit])
+			c := a.credit()
+			a.rules |= creditRules[c]
+			add(a, d, q.credits[c])
 		}
 	}
 }

@@ -91,7 +91,7 @@ func TestStdioServerKilledWhileIdleIsDisconnected(t *testing.T) {
 		t.Run(fmt.Sprintf("legacy=%v", legacy), func(t *testing.T) {
 			reg := &toolsearch.Registry{}
 			opts := newEvents().options()
-			opts.PingInterval = 50 * time.Millisecond
+			opts.PingInterval = 500 * time.Millisecond // also how long an answer may take: long enough for a loaded machine
 			servers := newServers(reg, opts)
 			var copts []client.ClientOption
 			if legacy {

@@ -99,6 +99,22 @@ func (t Lowered) Runs(fn func(string)) {
 	})
 }
 
+// RunBytes is Runs with each run copied, lowercased, into buf (grown as
+// needed, and returned for reuse): fn may read the bytes only during the
+// call.
+func (t Lowered) RunBytes(buf []byte, fn func([]byte)) []byte {
+	Runs(t.s, func(r string) {
+		buf = append(buf[:0], r...)
+		if isWordByte(r[0]) { // ASCII: the lowercase of each byte
+			for i, c := range buf {
+				buf[i] = lowerASCII[c]
+			}
+		}
+		fn(buf)
+	})
+	return buf
+}
+
 // Runs calls fn, in order, with every maximal run of ASCII word
 // characters of s, and every maximal run of other characters that has a
 // word character on each side and holds no whitespace. These are the runs
@@ -250,8 +266,22 @@ func FoldName(n string) string { return Unseparated(words.Lower(n)) }
 // Unseparated returns s without '_', '-' and '.', the characters that
 // separate or join name parts.
 func Unseparated(s string) string {
-	if !strings.ContainsAny(s, "_-.") {
+	i := 0
+	for i < len(s) && s[i] != '_' && s[i] != '-' && s[i] != '.' {
+		i++
+	}
+	if i == len(s) {
 		return s
+	}
+	if isASCII(s) {
+		var b strings.Builder
+		b.Grow(len(s))
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c != '_' && c != '-' && c != '.' {
+				b.WriteByte(c)
+			}
+		}
+		return b.String()
 	}
 	return strings.Map(func(r rune) rune {
 		if r == '_' || r == '-' || r == '.' {

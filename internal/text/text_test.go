@@ -129,3 +129,39 @@ func TestUTF16Prefix(t *testing.T) {
 		assert.Equal(t, c.cut, cut, "UTF16Prefix(%q, %d) cut", c.in, c.n)
 	}
 }
+
+// TestRunBytesEqualsRuns checks that RunBytes gives the runs Runs gives,
+// lowercased as Lowered.Runs gives them, on random texts.
+func TestRunBytesEqualsRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	gen := randomText(rng, "a", "B", "_", "1", " ", "-", "+", ".", "É", "(", "Ab", "c++", "HTTP", "\n", "\xff")
+	var buf []byte
+	for range 5000 {
+		l := NewLowered(gen(rng.IntN(12)))
+		var want, got []string
+		l.Runs(func(r string) { want = append(want, strings.Clone(r)) })
+		buf = l.RunBytes(buf, func(r []byte) { got = append(got, string(r)) })
+		require.Equal(t, want, got, "the runs of %q", l.s)
+	}
+}
+
+// TestUnseparated checks Unseparated against dropping '_', '-' and '.'
+// with strings.Map (which also reads invalid UTF-8 as U+FFFD) when there
+// is one to drop, on random names.
+func TestUnseparated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	gen := randomText(rng, "a", "_", "-", ".", "Z", "9", "é", "\xff", "__")
+	for range 5000 {
+		s := gen(rng.IntN(10))
+		want := s
+		if strings.ContainsAny(s, "_-.") {
+			want = strings.Map(func(r rune) rune {
+				if r == '_' || r == '-' || r == '.' {
+					return -1
+				}
+				return r
+			}, s)
+		}
+		require.Equal(t, want, Unseparated(s), "Unseparated(%q)", s)
+	}
+}

@@ -122,6 +122,19 @@ func (f *JoinFilter) joinBits(h uint64) (*atomic.Uint64, uint64) {
 	return w, 1<<(h>>40&63) | 1<<(h>>46&63) | 1<<(h>>52&63)
 }
 
+// Equal reports whether f and g are the same size and hold the same bits.
+func (f *JoinFilter) Equal(g *JoinFilter) bool {
+	if len(f.words) != len(g.words) {
+		return false
+	}
+	for i := range f.words {
+		if f.words[i].Load() != g.words[i].Load() {
+			return false
+		}
+	}
+	return true
+}
+
 // MayHave reports whether flat may be a join: false means it is none.
 func (f *JoinFilter) MayHave(flat string) bool {
 	w, bits := f.joinBits(maphash.String(seed, flat))
@@ -130,15 +143,25 @@ func (f *JoinFilter) MayHave(flat string) bool {
 
 // AddJoins adds the joins of parts and returns how many it added.
 func (f *JoinFilter) AddJoins(parts []string) int {
+	// Whether each part has a '-' or '.': such a part is never in a join
+	// (never a prefix of a term without them).
+	var own [16]bool
+	dotted := own[:0]
+	if len(parts) > len(own) {
+		dotted = make([]bool, 0, len(parts))
+	}
+	for _, p := range parts {
+		dotted = append(dotted, strings.IndexByte(p, '-') >= 0 || strings.IndexByte(p, '.') >= 0)
+	}
 	n := 0
 	var h maphash.Hash
 	for i := range parts {
-		if strings.ContainsAny(parts[i], "-.") {
-			continue // never a prefix of a term without '-' and '.'
+		if dotted[i] {
+			continue
 		}
 		h.SetSeed(seed)
 		h.WriteString(parts[i])
-		for j := i + 1; j < len(parts) && !strings.ContainsAny(parts[j], "-."); j++ {
+		for j := i + 1; j < len(parts) && !dotted[j]; j++ {
 			h.WriteString(parts[j])
 			w, bits := f.joinBits(h.Sum64())
 			w.Or(bits)

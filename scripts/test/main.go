@@ -162,8 +162,16 @@ type event struct {
 // without -json and -v: a line per package, and the output of the tests
 // that fail. It calls done when a package's tests are done. It returns a
 // line per skipped test, with its reason.
+//
+// Two failures have no event of their own, and are shown all the same: a
+// build error (build-output events, before the package's "[build failed]"
+// line) and a test that never ended because its package's binary did (a
+// -timeout panic, an os.Exit, a crash on another goroutine): its output,
+// the panic and goroutine dump included, is written when the package fails,
+// under a line naming it.
 func report(r io.Reader, w io.Writer, done func()) (skipped []string) {
-	output := map[string][]string{} // of each running test, by package and name
+	output := map[string][]string{}  // of each running test, by package and name
+	running := map[string][]string{} // the tests run in each package, by name, in order
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
@@ -173,21 +181,38 @@ func report(r io.Reader, w io.Writer, done func()) (skipped []string) {
 			continue
 		}
 		key := e.Package + " " + e.Test
+		// unfinished writes (show) or drops the output of e.Package's tests
+		// that have not ended.
+		unfinished := func(show bool) {
+			for _, test := range running[e.Package] {
+				k := e.Package + " " + test
+				if lines, ok := output[k]; ok && show {
+					fmt.Fprintf(w, "--- DID NOT FINISH: %s (%s)\n", test, e.Package)
+					printOutput(w, lines)
+				}
+				delete(output, k)
+			}
+		}
 		switch {
+		case e.Action == "build-output":
+			fmt.Fprint(w, e.Output)
 		case e.Test == "" && e.Action == "output":
+			if strings.HasPrefix(e.Output, "FAIL") { // the package's FAIL lines: its unfinished tests first
+				unfinished(true)
+			}
 			if !strings.HasPrefix(e.Output, "=== ") && !strings.HasPrefix(e.Output, "PASS\n") {
 				fmt.Fprint(w, e.Output)
 			}
 		case e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
+			unfinished(e.Action == "fail")
+			delete(running, e.Package)
 			done()
+		case e.Action == "run":
+			running[e.Package] = append(running[e.Package], e.Test)
 		case e.Action == "output":
 			output[key] = append(output[key], e.Output)
 		case e.Action == "fail":
-			for _, l := range output[key] {
-				if !strings.HasPrefix(l, "=== ") {
-					fmt.Fprint(w, l)
-				}
-			}
+			printOutput(w, output[key])
 			delete(output, key)
 		case e.Action == "skip":
 			skipped = append(skipped, fmt.Sprintf("  %s %s: %s", e.Package, e.Test, reason(output[key])))
@@ -197,6 +222,15 @@ func report(r io.Reader, w io.Writer, done func()) (skipped []string) {
 		}
 	}
 	return skipped
+}
+
+// printOutput writes a test's output lines but go test's "=== " ones.
+func printOutput(w io.Writer, lines []string) {
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "=== ") {
+			fmt.Fprint(w, l)
+		}
+	}
 }
 
 // reason returns what a skipped test logged, without go test's own lines.

@@ -131,3 +131,47 @@ func TestProgress(t *testing.T) {
 		"test: [1m15s] still running: go.work: go test -race, 3 packages (1 of 3 packages done; the others are being built or tested)\n",
 		out.String(), "a write to stderr counts as output too")
 }
+
+// A build error and a test that never ended (a -timeout panic: no fail
+// event for the test, only for its package) are shown, not only their
+// packages' FAIL lines; a passing package's unfinished test (none in
+// practice) prints nothing.
+func TestReportShowsBuildErrorsAndUnfinishedTests(t *testing.T) {
+	const stream = `{"ImportPath":"example.com/d [example.com/d.test]","Action":"build-output","Output":"# example.com/d [example.com/d.test]\n"}
+{"ImportPath":"example.com/d [example.com/d.test]","Action":"build-output","Output":"./d_test.go:3:28: undefined: nothing\n"}
+{"ImportPath":"example.com/d [example.com/d.test]","Action":"build-fail"}
+{"Action":"start","Package":"example.com/d"}
+{"Action":"output","Package":"example.com/d","Output":"FAIL\texample.com/d [build failed]\n"}
+{"Action":"fail","Package":"example.com/d","FailedBuild":"example.com/d [example.com/d.test]"}
+{"Action":"start","Package":"example.com/e"}
+{"Action":"run","Package":"example.com/e","Test":"TestFast"}
+{"Action":"output","Package":"example.com/e","Test":"TestFast","Output":"=== RUN   TestFast\n"}
+{"Action":"output","Package":"example.com/e","Test":"TestFast","Output":"--- PASS: TestFast (0.00s)\n"}
+{"Action":"pass","Package":"example.com/e","Test":"TestFast"}
+{"Action":"run","Package":"example.com/e","Test":"TestHang"}
+{"Action":"output","Package":"example.com/e","Test":"TestHang","Output":"=== RUN   TestHang\n"}
+{"Action":"output","Package":"example.com/e","Test":"TestHang","Output":"panic: test timed out after 2s\n"}
+{"Action":"output","Package":"example.com/e","Test":"TestHang","Output":"\trunning tests:\n"}
+{"Action":"output","Package":"example.com/e","Test":"TestHang","Output":"\t\tTestHang (2s)\n"}
+{"Action":"output","Package":"example.com/e","Output":"FAIL\texample.com/e\t2.081s\n"}
+{"Action":"fail","Package":"example.com/e"}
+{"Action":"run","Package":"example.com/f","Test":"TestOdd"}
+{"Action":"output","Package":"example.com/f","Test":"TestOdd","Output":"a line\n"}
+{"Action":"output","Package":"example.com/f","Output":"ok  \texample.com/f\t0.01s\n"}
+{"Action":"pass","Package":"example.com/f"}
+`
+	var out strings.Builder
+	packages := 0
+	skipped := report(strings.NewReader(stream), &out, func() { packages++ })
+	assert.Equal(t, "# example.com/d [example.com/d.test]\n"+
+		"./d_test.go:3:28: undefined: nothing\n"+
+		"FAIL\texample.com/d [build failed]\n"+
+		"--- DID NOT FINISH: TestHang (example.com/e)\n"+
+		"panic: test timed out after 2s\n"+
+		"\trunning tests:\n"+
+		"\t\tTestHang (2s)\n"+
+		"FAIL\texample.com/e\t2.081s\n"+
+		"ok  \texample.com/f\t0.01s\n", out.String())
+	assert.Empty(t, skipped)
+	assert.Equal(t, 3, packages)
+}

@@ -64,13 +64,22 @@ type httpGateway struct {
 	cmd  *exec.Cmd
 }
 
+// serveArgs is the serve command with args as the tests run it: the first
+// client request waits up to a minute for the upstream servers' first
+// attempts (a node server can take longer than the default 10 s to start
+// on a loaded machine, and a test would then find its tools missing). The
+// wait ends as soon as every first attempt has.
+func serveArgs(args ...string) []string {
+	return append([]string{"serve", "--startup-wait", "60s"}, args...)
+}
+
 var listening = regexp.MustCompile(`msg=listening url=(http://[^ ]+)/mcp`)
 
 // startHTTPGateway starts `toolsearch-mcp serve --listen 127.0.0.1:0 args`
 // and waits until it listens. It is stopped (SIGTERM) when the test ends.
 func startHTTPGateway(t *testing.T, args ...string) *httpGateway {
 	t.Helper()
-	cmd := gatewayCmd(t, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
+	cmd := gatewayCmd(t, serveArgs(append([]string{"--listen", "127.0.0.1:0"}, args...)...)...)
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -224,7 +233,7 @@ func direct(t *testing.T) *goClient {
 // stdioGateway launches the gateway over stdio with args, for a go-sdk
 // client.
 func stdioGateway(t *testing.T, args ...string) *mcp.CommandTransport {
-	cmd := gatewayCmd(t, append([]string{"serve"}, args...)...)
+	cmd := gatewayCmd(t, serveArgs(args...)...)
 	cmd.Stderr = io.Discard
 	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 }

@@ -23,9 +23,13 @@ func mcpgoFlow(t *testing.T, c *client.Client) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	changed := make(chan struct{}, 64)
+	acked := make(chan struct{}, 64)
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == "notifications/tools/list_changed" {
+		switch n.Method {
+		case "notifications/tools/list_changed":
 			changed <- struct{}{}
+		case "notifications/subscriptions/acknowledged":
+			acked <- struct{}{}
 		}
 	})
 	require.NoError(t, c.Start(ctx))
@@ -36,8 +40,16 @@ func mcpgoFlow(t *testing.T, c *client.Client) {
 	mustContain(t, init.Instructions, "mcp__everything__echo")
 	// On the 2026-07-28 protocol notifications need a subscription; on
 	// the legacy one they come unasked.
+	// ListenAsync subscribes on a goroutine of its own: a change before the
+	// server has the subscription would be told to no one, so the test
+	// waits for the server's acknowledgement, which it sends once it has.
 	if stop, err := c.ListenAsync(ctx, mcp.SubscriptionFilter{ToolsListChanged: true}, nil); err == nil {
 		t.Cleanup(stop)
+		select {
+		case <-acked:
+		case <-time.After(20 * time.Second):
+			t.Fatal("no notifications/subscriptions/acknowledged within 20s")
+		}
 	}
 
 	names := func() []string {
@@ -77,7 +89,7 @@ func TestE2EMCPGoStdio(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	c, err := client.NewStdioMCPClientWithOptions(exe, append(os.Environ(), mainEnv+"=1"),
-		[]string{"serve", "--config", cfg, "--no-pinning", "--log-level", "error"})
+		serveArgs("--config", cfg, "--no-pinning", "--log-level", "error"))
 	require.NoError(t, err)
 	mcpgoFlow(t, c)
 }

@@ -87,3 +87,22 @@ func TestE2EReloadAndRemoteServers(t *testing.T) {
 	assert.Equal(t, "hello same session", text(c.call(t, "mcp__fake__greet", map[string]any{"name": "same session"})))
 	mustContain(t, g.log.String(), "reload: server stopped", "server=remote")
 }
+
+// A SIGHUP and a config change that come as soon as the gateway says it
+// listens are not lost to the reloader's start: the SIGHUP does not end the
+// process (the signal's default action, before the gateway takes it), and
+// the change is applied (its stamp is not taken for the first version).
+func TestE2EReloadRightAfterListening(t *testing.T) {
+	t.Parallel()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	fake := fakeEntry(exe, nil)
+	cfg := writeGatewayConfig(t, map[string]any{"fake": fake}, nil)
+	g := startHTTPGateway(t, "--config", cfg, "--no-pinning", "--watch", "100ms")
+	require.NoError(t, g.cmd.Process.Signal(syscall.SIGHUP))
+	writeConfigAt(t, cfg, map[string]any{"fake": fake, "extra": fake})
+	c := connectGo(t, &mcp.StreamableClientTransport{Endpoint: g.url})
+	require.Eventually(t, func() bool { return len(c.search(t, "select:mcp__extra__greet").Matches) == 1 },
+		20*time.Second, 50*time.Millisecond, "the config written right after listening is applied:\n%s", g.log)
+	assert.Equal(t, "hello again", text(c.call(t, "mcp__fake__greet", map[string]any{"name": "again"})))
+}

@@ -58,7 +58,7 @@ func TestE2ETypeScriptStdio(t *testing.T) {
 	cfg := writeGatewayConfig(t, map[string]any{"everything": everythingServer(t)}, nil)
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	checkTSReport(t, runTSClient(t, "stdio", exe, "serve", "--config", cfg, "--no-pinning"))
+	checkTSReport(t, runTSClient(t, append([]string{"stdio", exe}, serveArgs("--config", cfg, "--no-pinning")...)...))
 }
 
 func TestE2ETypeScriptHTTP(t *testing.T) {

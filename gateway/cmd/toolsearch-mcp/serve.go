@@ -122,7 +122,7 @@ func serve(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Wr
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go reloader(ctx, g, log, *cfgPath, sf, *mode, *strategy, *callTimeout, *watch)
+	startReloader(ctx, g, log, *cfgPath, sf, *mode, *strategy, *callTimeout, *watch)
 
 	if *listen == "" {
 		if err := g.ServeStdio(ctx, stdin, stdout); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
@@ -193,17 +193,20 @@ func statePath(cfgPath, flagPath string, cfg *gateway.Config) string {
 	return cfgPath + ".pins.json"
 }
 
-// reloader applies config changes (on SIGHUP, or when the file changed)
-// and pin state changes (the approve command) until ctx ends.
-func reloader(ctx context.Context, g *gateway.Gateway, log *slog.Logger, cfgPath string, sf *gateway.StateFile, mode, strategy string, callTimeout, every time.Duration) {
+// startReloader applies config changes (on SIGHUP, or when the file
+// changed) and pin state changes (the approve command) until ctx ends, on a
+// goroutine of its own. It takes SIGHUP and the files' stamps before it
+// returns, not on that goroutine: a SIGHUP sent once the gateway says it
+// listens must not end the process (the signal's default action), and a
+// file written meanwhile must not be taken for the version already seen.
+func startReloader(ctx context.Context, g *gateway.Gateway, log *slog.Logger, cfgPath string, sf *gateway.StateFile, mode, strategy string, callTimeout, every time.Duration) {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
 	var tick <-chan time.Time
+	stopTick := func() {}
 	if every > 0 {
 		t := time.NewTicker(every)
-		defer t.Stop()
-		tick = t.C
+		tick, stopTick = t.C, t.Stop
 	}
 	cfgSeen := stamp(cfgPath)
 	var stateSeen string
@@ -218,30 +221,34 @@ func reloader(ctx context.Context, g *gateway.Gateway, log *slog.Logger, cfgPath
 		}
 		g.Reload(cfg)
 	}
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-hup:
-			cfgSeen = stamp(cfgPath)
-			reload("SIGHUP")
-			if sf != nil {
-				stateSeen = stamp(sf.Path)
-				g.ReloadPins()
-			}
-		case <-tick:
-			if s := stamp(cfgPath); s != cfgSeen {
-				cfgSeen = s
-				reload("the config file changed")
-			}
-			if sf != nil {
-				if s := stamp(sf.Path); s != stateSeen {
-					stateSeen = s
+	go func() {
+		defer signal.Stop(hup)
+		defer stopTick()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				cfgSeen = stamp(cfgPath)
+				reload("SIGHUP")
+				if sf != nil {
+					stateSeen = stamp(sf.Path)
 					g.ReloadPins()
+				}
+			case <-tick:
+				if s := stamp(cfgPath); s != cfgSeen {
+					cfgSeen = s
+					reload("the config file changed")
+				}
+				if sf != nil {
+					if s := stamp(sf.Path); s != stateSeen {
+						stateSeen = s
+						g.ReloadPins()
+					}
 				}
 			}
 		}
-	}
+	}()
 }
 
 // stamp identifies a file's version by its modification time and size.
