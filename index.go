@@ -50,6 +50,19 @@ import (
 type postings struct {
 	part, mpart, hint, desc []int32
 	vid                     int32 // the part's vocabulary id, or -1
+	sorted                  uint8 // bit f: list f is in slot order (a query may binary-search it)
+}
+
+// inOrder reports whether list f is in slot order.
+func (p *postings) inOrder(f field) bool { return p.sorted&(1<<f) != 0 }
+
+// setOrder records whether list f is in slot order.
+func (p *postings) setOrder(f field) {
+	if slices.IsSorted(*p.list(f)) {
+		p.sorted |= 1 << f
+	} else {
+		p.sorted &^= 1 << f
+	}
 }
 
 // parts returns the number of tools with the token as a name part.
@@ -322,6 +335,7 @@ func (ix *index) update(remove, add []*entry) *index {
 				continue
 			}
 			*l = patchPostings(*l, d.gone[f], d.join[f], leaving)
+			p.setOrder(field(f))
 		}
 		switch hasPart := p.parts() > 0; {
 		case hadPart && !hasPart:

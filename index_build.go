@@ -100,6 +100,9 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 			hint: list(k + int(fieldHint)), desc: list(k + int(fieldDesc)),
 			vid: b.vids[id],
 		}
+		for f := range fields {
+			slab[id].setOrder(f)
+		}
 	}
 	// As many shards as appending tool after tool ends with: the estimate
 	// from the tool count, or more when the tokens outnumber it.

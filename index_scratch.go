@@ -50,6 +50,7 @@ type accumulator struct {
 	gen     uint32   // the last generation given to a term
 	mark    []uint64 // a bit per slot, all clear between uses (intersect, spans)
 	cands   []int32  // intersect's result, reused
+	prune   pruneScratch
 }
 
 // acc is one tool's state: 8 bytes, so that the array of a large registry
@@ -197,4 +198,32 @@ func (a *accumulator) intersect(lists [][]int32, slots int, work *querywork.Budg
 	}
 	a.cands = cands
 	return cands
+}
+
+// pruneScratch is the reusable state of the default strategy's pruned
+// path (strategy_default_prune.go).
+type pruneScratch struct {
+	items []keywordItem
+	subs  []*postings // the postings of the parts containing each term
+	live  []int32     // the candidates, once pruning starts
+	mark  []uint64    // a bit per candidate's slot; all clear between queries
+	top   []int32     // the best K slots of a probe
+}
+
+// A keywordItem is the name rules of one term, or its hint or its
+// description rule.
+type keywordItem struct {
+	cost   int       // postings read to apply it to every tool
+	bound  uint32    // the most it adds to a tool's score
+	name   bool      // the name rules; else a text rule
+	term   string    // (name) the term
+	g      uint32    // (name) the term's generation
+	p      *postings // (name) the term's postings, or nil
+	lo, hi int       // (name) the term's parts containing it: subs[lo:hi]
+	substr bool      // (name) the term was scanned for the substring rule
+	span   bool      // (name) the full-name rule may fire
+	list   []int32   // (text) the postings
+	sorted bool      // (text) list is in slot order
+	w      uint32    // (text) the weight
+	r      Rule      // (text) the rule
 }

@@ -19,15 +19,24 @@ import (
 type keywordIndex struct {
 	ix  *index
 	pos []int32 // slot → position in the Corpus; -1 for a free slot
+	// exhaustive turns pruning off (strategy_default_prune.go): every
+	// posting of every term is read. Tests compare the two paths.
+	exhaustive bool
 }
 
 // Rank appends the best q.K tools in scope whose score for the query is
 // above 0 and that have every required term.
 func (k *keywordIndex) Rank(ctx context.Context, q Query, hits []Hit) ([]Hit, []string, error) {
+	hits, notes, _ := k.rank(ctx, q, hits)
+	return hits, notes, nil
+}
+
+// rank is Rank, reporting whether the query was pruned.
+func (k *keywordIndex) rank(ctx context.Context, q Query, hits []Hit) ([]Hit, []string, bool) {
 	ix := k.ix
 	t := parseTerms(words.Lower(words.TrimSpace(q.Text)))
 	if ix.live == 0 || len(t.all) == 0 {
-		return hits, nil, nil
+		return hits, nil, false
 	}
 	var notes []string
 	if len(t.all) > maxRankedTerms {
@@ -39,6 +48,12 @@ func (k *keywordIndex) Rank(ctx context.Context, q Query, hits []Hit) ([]Hit, []
 	a.begin(ix.nslots, len(t.all))
 	nreq := len(t.required)
 	work := querywork.Of(ctx)
+	if nreq == 0 && !k.exhaustive && q.K > 0 && q.K <= collectAllAbove {
+		hits, pruned := k.rankPruned(q, t.all, a, work, hits)
+		a.touched = a.touched[:0]
+		ix.pool.put(a)
+		return hits, notes, pruned
+	}
 	var prev uint32
 	for j, term := range t.all {
 		ts := termState{g: a.next(), prev: prev, required: j < nreq, chain: j > 0 && j < nreq, alive: nreq > 0 && j >= nreq}
@@ -59,7 +74,7 @@ func (k *keywordIndex) Rank(ctx context.Context, q Query, hits []Hit) ([]Hit, []
 	}
 	a.touched = a.touched[:0]
 	ix.pool.put(a)
-	return best.Hits(), notes, nil
+	return best.Hits(), notes, false
 }
 
 // Update returns the index of c: the keyword index the registry keeps for
@@ -77,22 +92,10 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 	// (A part is at most a name long; the parts compared are paid for from
 	// the query's work budget.)
 	if len(term) < maxNameLength && partChars(term) {
-		for _, id := range ix.vocab.Candidates(term) {
-			part := ix.vocab.Parts[id]
-			if len(part) <= len(term) {
-				continue // the exact rule, or too short
-			}
-			if !work.Spend(len(part)) {
-				break
-			}
-			if !strings.Contains(part, term) {
-				continue
-			}
-			if q := ix.partRefs.At(id); q != nil {
-				a.nameRule(q.part, weightPartSubstring, RulePartSubstring, t)
-				a.nameRule(q.mpart, weightMCPPartSubstring, RulePartSubstring, t)
-			}
-		}
+		ix.substrings(term, work, func(q *postings) {
+			a.nameRule(q.part, weightPartSubstring, RulePartSubstring, t)
+			a.nameRule(q.mpart, weightMCPPartSubstring, RulePartSubstring, t)
+		})
 	}
 	ix.spans(a, term, t)
 	// The hint and the description have it as a whole word. A term of one
@@ -109,26 +112,38 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 	ix.slowWord(a, term, t, fieldDesc, pos, work)
 }
 
+// substrings calls fn with the postings of every name part longer than
+// term that contains it, in vocabulary order, paying for the parts
+// compared from work; it reports false when the budget ran out first.
+func (ix *index) substrings(term string, work *querywork.Budget, fn func(q *postings)) bool {
+	for _, id := range ix.vocab.Candidates(term) {
+		part := ix.vocab.Parts[id]
+		if len(part) <= len(term) {
+			continue // the exact rule, or too short
+		}
+		if !work.Spend(len(part)) {
+			return false
+		}
+		if !strings.Contains(part, term) {
+			continue
+		}
+		if q := ix.partRefs.At(id); q != nil {
+			fn(q)
+		}
+	}
+	return true
+}
+
 // spans applies the full-name fallback: the term without '_', '-' and '.'
 // equals two or more adjacent name parts joined. The join filter rules
 // most terms out at once; the others are checked on the tools that have a
 // part that is a prefix of the flattened term and one that is a suffix of
 // it, with spansParts.
 func (ix *index) spans(a *accumulator, term string, t *termState) {
-	flat := text.Unseparated(term)
-	if len(flat) < 2 || len(flat) > maxNameLength || !partChars(flat) || !ix.joins.MayHave(flat) {
-		return // (parts joined are at most a name long)
-	}
-	anyPrefix := false
-	for i := 1; i < len(flat); i++ {
-		if p := ix.lookup(flat[:i]); p != nil && p.parts() > 0 {
-			anyPrefix = true
-			break
-		}
-	}
-	if !anyPrefix {
+	if !ix.joinable(term) {
 		return
 	}
+	flat := text.Unseparated(term)
 	mark := func(l []int32, on bool) {
 		for _, s := range l {
 			if on {
@@ -168,6 +183,22 @@ func (ix *index) spans(a *accumulator, term string, t *termState) {
 			mark(p.mpart, false)
 		}
 	}
+}
+
+// joinable reports whether the full-name fallback may fire for term: its
+// flattened form may join parts (the join filter), and some part is a
+// prefix of it.
+func (ix *index) joinable(term string) bool {
+	flat := text.Unseparated(term)
+	if len(flat) < 2 || len(flat) > maxNameLength || !partChars(flat) || !ix.joins.MayHave(flat) {
+		return false // (parts joined are at most a name long)
+	}
+	for i := 1; i < len(flat); i++ {
+		if p := ix.lookup(flat[:i]); p != nil && p.parts() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // The work of checking one candidate of a term of several runs (beyond the
@@ -244,4 +275,4 @@ func (defaultStrategy) Name() string { return "default" }
 func (defaultStrategy) Input() StrategyInput { return StrategyInput{claude: true} }
 
 // Index returns the keyword index of c, read with the scoring rules.
-func (defaultStrategy) Index(c *Corpus) Index { return &keywordIndex{c.ix, c.pos} }
+func (defaultStrategy) Index(c *Corpus) Index { return &keywordIndex{ix: c.ix, pos: c.pos} }

@@ -1,11 +1,16 @@
 package toolsearch
 
 import (
+	"context"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/toolsearch/toolsearch/internal/querywork"
 )
 
 // BenchmarkStrategyIndex measures the default, bm25 and hybrid strategies
@@ -208,4 +213,66 @@ func BenchmarkNameForms(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkPruning ranks the queries of BenchmarkStrategyIndex (the
+// requests, cut to the term budget as the Searcher cuts them, and the
+// 3-keyword queries) with the default strategy's index both ways, the
+// pruned path and the exhaustive one, in turn query by query (so that a
+// loaded machine slows both alike; which goes first alternates), and
+// reports the median time of a query each way (pruned-ns/q,
+// exhaustive-ns/q) and the median of the ratio, query by query (medians,
+// as a loaded machine stalls some queries for a whole time slice).
+func BenchmarkPruning(b *testing.B) {
+	for _, n := range benchSizesFromEnv() {
+		r, d := engineBenchRegistry(b, n)
+		snap := r.load()
+		c := corpusOf(r, snap)
+		var reqs []string
+		for i := range 200 {
+			q, _ := fitTerms(d.Queries[(i*7919)%len(d.Queries)], defaultMaxQueryTerms, snap.ix.docFreq)
+			reqs = append(reqs, q)
+		}
+		paths := [2]*keywordIndex{{ix: c.ix, pos: c.pos}, {ix: c.ix, pos: c.pos, exhaustive: true}}
+		for _, f := range []struct {
+			name string
+			qs   []string
+		}{{"request", reqs}, {"keywords-3", d.KeywordQueries(3, 200, false)}} {
+			b.Run(f.name+"/n="+strconv.Itoa(n/1000)+"k", func(b *testing.B) {
+				var spent [2][]float64
+				var ratios []float64
+				buf := make([]Hit, 0, 8)
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					q := Query{Text: f.qs[i%len(f.qs)], K: 5}
+					var took [2]float64
+					for j := range 2 {
+						p := (i + j) % 2
+						ctx, _ := querywork.With(context.Background(), defaultMaxQueryWork)
+						start := time.Now()
+						if _, _, err := paths[p].Rank(ctx, q, buf[:0]); err != nil {
+							b.Fatal(err)
+						}
+						took[p] = float64(time.Since(start).Nanoseconds())
+						spent[p] = append(spent[p], took[p])
+					}
+					ratios = append(ratios, took[0]/took[1])
+					i++
+				}
+				b.ReportMetric(median(spent[0]), "pruned-ns/q")
+				b.ReportMetric(median(spent[1]), "exhaustive-ns/q")
+				b.ReportMetric(median(ratios), "pruned/exhaustive")
+			})
+		}
+	}
+}
+
+// median returns the middle value of xs (sorted in place), 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }

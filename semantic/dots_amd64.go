@@ -37,3 +37,18 @@ func dotsInt8Arch(q, codes []int8, out []int32) {
 	}
 	dotsInt8Generic(q, codes, out)
 }
+
+// dotsInt8RowsAVX2 writes to out[i] the dot product of the stride bytes at
+// q with code rows[i] of stride bytes at codes, for i in [0, n). stride is
+// a positive multiple of 32.
+//
+//go:noescape
+func dotsInt8RowsAVX2(q, codes *int8, stride int, rows *int32, n int, out *int32)
+
+func dotsInt8RowsArch(q, codes []int8, rows, out []int32) {
+	if useAVX2 {
+		dotsInt8RowsAVX2(&q[0], &codes[0], len(q), &rows[0], len(out), &out[0])
+		return
+	}
+	dotsInt8RowsGeneric(q, codes, rows, out)
+}

@@ -69,3 +69,70 @@ block:
 
 	VZEROUPPER
 	RET
+
+// func dotsInt8RowsAVX2(q, codes *int8, stride int, rows *int32, n int, out *int32)
+//
+// The dot products of the query with the n codes rows[0..n) of codes, as
+// dotsInt8AVX2 computes them, each row's cache lines fetched four rows
+// ahead (the rows are scattered, and a row's lines are only read once).
+TEXT ·dotsInt8RowsAVX2(SB), NOSPLIT, $0-48
+	MOVQ q+0(FP), SI
+	MOVQ codes+8(FP), DI
+	MOVQ stride+16(FP), CX
+	MOVQ rows+24(FP), R10
+	MOVQ n+32(FP), R8
+	MOVQ out+40(FP), R9
+	XORQ R11, R11 // the row index i
+
+row:
+	// Prefetch row rows[i+4].
+	LEAQ      4(R11), R12
+	CMPQ      R12, R8
+	JAE       compute
+	MOVLQSX   (R10)(R12*4), R13
+	IMULQ     CX, R13
+	ADDQ      DI, R13
+	XORQ      R14, R14
+
+prefetch:
+	PREFETCHT0 (R13)(R14*1)
+	ADDQ       $64, R14
+	CMPQ       R14, CX
+	JB         prefetch
+
+compute:
+	MOVLQSX (R10)(R11*4), DX
+	IMULQ   CX, DX
+	ADDQ    DI, DX
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	XORQ    AX, AX
+
+block:
+	VPMOVSXBW (SI)(AX*1), Y2
+	VPMOVSXBW 16(SI)(AX*1), Y3
+	VPMOVSXBW (DX)(AX*1), Y4
+	VPMOVSXBW 16(DX)(AX*1), Y5
+	VPMADDWD  Y2, Y4, Y4
+	VPMADDWD  Y3, Y5, Y5
+	VPADDD    Y4, Y0, Y0
+	VPADDD    Y5, Y1, Y1
+	ADDQ      $32, AX
+	CMPQ      AX, CX
+	JB        block
+
+	VPADDD       Y0, Y1, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X0, X1, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDD       X0, X1, X0
+	VPSHUFD      $0xb1, X0, X1
+	VPADDD       X0, X1, X0
+	VMOVD        X0, (R9)(R11*4)
+
+	INCQ R11
+	CMPQ R11, R8
+	JB   row
+
+	VZEROUPPER
+	RET

@@ -6,3 +6,5 @@ package semantic
 const useAVX2 = false
 
 func dotsInt8Arch(q, codes []int8, out []int32) { dotsInt8Generic(q, codes, out) }
+
+func dotsInt8RowsArch(q, codes []int8, rows, out []int32) { dotsInt8RowsGeneric(q, codes, rows, out) }

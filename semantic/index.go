@@ -179,14 +179,30 @@ const (
 	// share is halved: w = max/(1 + (best/fuseEvidence)²).
 	fuseEvidence = 5.0
 	// fuseSpread is the spread of the embedding ranking (its best cosine
-	// less its last) at which the embedding's share is whole; a tool's
-	// part of it is how much closer to the query than the last its
-	// vector is, over fuseSpread, or over the spread if that is larger
-	// (the best tool then gets it all).
+	// less its last) at which the embedding's share is whole; the cosine
+	// part of a tool's part of it is how much closer to the query than
+	// the last its vector is, over fuseSpread, or over the spread if that
+	// is larger (the best tool then gets it all).
 	fuseSpread = 0.35
 	// fuseFloor is the spread of the embedding ranking at or below which
 	// the embedding has no share.
 	fuseFloor = 0.1
+	// fuseRankPart is the part of a tool's part of the share that goes
+	// by its place among the nearest (1 − place/nearest, place 1 for the
+	// nearest) rather than by its cosine.
+	fuseRankPart = 0.15
+	// fuseAstray and fuseLost bound the spread of the embedding ranking
+	// over its best cosine: up to fuseAstray the share is whole, from
+	// fuseLost it is 0. A query vector whose nearest tools are barely
+	// nearer to it than tools on the far side of zero (the last cosine
+	// about as far below 0 as the best is above) points at no tool: a
+	// query the model cannot read, such as one in a language it does not
+	// know.
+	fuseAstray, fuseLost = 1.2, 1.5
+	// fuseMinShare is the least share the embedding gets: a smaller one
+	// can only reorder near-ties of a strong word match, which it breaks
+	// no better than pool order does, so it is 0.
+	fuseMinShare = 0.05
 	// fuseLong is the number of words past which a query's embedding
 	// share shrinks in proportion: fuseLong/words.
 	fuseLong = 30
@@ -202,7 +218,9 @@ const nameRules = toolsearch.RulePartExact | toolsearch.RulePartSubstring | tool
 // fusion is the strategy's fusion of the two rankings (see Strategy,
 // Fusion):
 //
-//	score = (1 − w)·(hybrid score / best)² + w·(cos − c_last)/max(fuseSpread, c₁ − c_last)
+//	score = (1 − w)·(hybrid score / best)² + w·part
+//	part  = fuseRankPart·(1 − place/nearest)          (place 1 to nearest)
+//	      + (1 − fuseRankPart)·(cos − c_last)/max(fuseSpread, c₁ − c_last)
 //
 // with w from max, the query's shape and the two rankings; max = 1 is the
 // embedding ranking alone. Tools scoring 0 are left out.
@@ -238,14 +256,19 @@ func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, q queryShap
 	}
 	last := float64(sem[len(sem)-1].cos)
 	scale := max(fuseSpread, float64(sem[0].cos)-last)
-	norm := func(c float32) float64 { return (float64(c) - last) / scale }
+	n := float64(len(sem))
+	// part is the part of the share of sem[k]: by its place, and by how
+	// much nearer than the last it is (the last gets nothing).
+	part := func(k int) float64 {
+		return fuseRankPart*(1-float64(k+1)/n) + (1-fuseRankPart)*(float64(sem[k].cos)-last)/scale
+	}
 	seen := make([]bool, len(sem))
 	for i := range lex {
 		h := &lex[i]
 		r := h.Score / best
 		s := (1 - w) * r * r
 		if k, ok := semRank[h.Tool]; ok {
-			s += w * norm(sem[k-1].cos)
+			s += w * part(k-1)
 			h.Rules |= toolsearch.RuleSemantic
 			seen[k-1] = true
 		}
@@ -253,7 +276,7 @@ func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, q queryShap
 	}
 	if !q.required {
 		for i, sh := range sem {
-			if s := w * norm(sh.cos); !seen[i] && s > 0 {
+			if s := w * part(i); !seen[i] && s > 0 {
 				hits = append(hits, toolsearch.Hit{Tool: sh.tool, Score: s, Rules: toolsearch.RuleSemantic})
 			}
 		}
@@ -278,8 +301,17 @@ func (f fusion) share(lex []toolsearch.Hit, sem []semHit, q queryShape) float64 
 	if q.words > fuseLong {
 		w *= float64(fuseLong) / float64(q.words)
 	}
+	c1 := float64(sem[0].cos)
 	spread := float64(sem[0].cos - sem[len(sem)-1].cos)
-	return w * min(1, max(0, (spread-fuseFloor)/(fuseSpread-fuseFloor)))
+	w *= min(1, max(0, (spread-fuseFloor)/(fuseSpread-fuseFloor)))
+	if c1 <= 0 {
+		return 0 // no tool is on the query's side
+	}
+	w *= min(1, max(0, (fuseLost-spread/c1)/(fuseLost-fuseAstray)))
+	if w < fuseMinShare {
+		return 0
+	}
+	return w
 }
 
 // within ranks the hybrid hits (those with every required word) by the

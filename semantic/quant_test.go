@@ -214,3 +214,37 @@ func TestDotsInt8Kernel(t *testing.T) {
 	assert.Panics(t, func() { dotsInt8(make([]int8, 31), make([]int8, 31), make([]int32, 1)) }, "stride not a multiple of 32")
 	assert.Panics(t, func() { dotsInt8(make([]int8, 32), make([]int8, 32), make([]int32, 2)) }, "codes too short")
 }
+
+func TestDotsInt8Rows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, stride := range []int{32, 96, 384, 1536} {
+		const n = 300
+		q := make([]int8, stride)
+		codes := make([]int8, stride*n)
+		for i := range q {
+			q[i] = int8(rng.IntN(255) - 127)
+		}
+		for i := range codes {
+			codes[i] = int8(rng.IntN(255) - 127)
+		}
+		for _, count := range []int{1, 3, 4, 5, 8, 50} {
+			rows := make([]int32, count)
+			for i := range rows {
+				rows[i] = int32(rng.IntN(n))
+			}
+			rows[0] = n - 1 // the last row, and its lines fetched ahead
+			got, want := make([]int32, count), make([]int32, count)
+			dotsInt8Rows(q, codes, rows, got)
+			for i, r := range rows {
+				want[i] = dotInt8(q, codes[int(r)*stride:(int(r)+1)*stride])
+			}
+			require.Equal(t, want, got, "stride %d, rows %v", stride, rows)
+			dotsInt8RowsGeneric(q, codes, rows, got)
+			require.Equal(t, want, got, "stride %d, rows %v: the portable loop", stride, rows)
+		}
+	}
+	q := make([]int8, 32)
+	assert.Panics(t, func() { dotsInt8Rows(q, make([]int8, 64), []int32{2}, make([]int32, 1)) }, "a row past the codes")
+	assert.Panics(t, func() { dotsInt8Rows(q, make([]int8, 64), []int32{-1}, make([]int32, 1)) }, "a negative row")
+	assert.Panics(t, func() { dotsInt8Rows(q, make([]int8, 64), []int32{0}, make([]int32, 2)) }, "fewer rows than results")
+}

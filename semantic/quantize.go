@@ -80,6 +80,33 @@ func dotsInt8Generic(q, codes []int8, out []int32) {
 	}
 }
 
+// dotsInt8RowsGeneric writes to out[i] the dot product of q with code
+// rows[i] of codes.
+func dotsInt8RowsGeneric(q, codes []int8, rows, out []int32) {
+	stride := len(q)
+	for i, r := range rows[:len(out)] {
+		out[i] = dotInt8(q, codes[int(r)*stride:(int(r)+1)*stride])
+	}
+}
+
+// dotsInt8Rows is dotsInt8RowsGeneric, run by a SIMD kernel where there
+// is one. len(q) must be a positive multiple of 32, rows must hold
+// len(out) rows of codes: the callers in this package guarantee it.
+func dotsInt8Rows(q, codes []int8, rows, out []int32) {
+	if len(q) == 0 || len(q)%32 != 0 || len(rows) < len(out) {
+		panic("semantic: internal error: dotsInt8Rows called with mismatched lengths")
+	}
+	for _, r := range rows[:len(out)] {
+		if r < 0 || (int(r)+1)*len(q) > len(codes) {
+			panic("semantic: internal error: dotsInt8Rows called with a row out of range")
+		}
+	}
+	if len(out) == 0 {
+		return
+	}
+	dotsInt8RowsArch(q, codes, rows, out)
+}
+
 // dotsInt8 is dotsInt8Generic, run by a SIMD kernel where there is one.
 // len(q) must be a positive multiple of 32 and codes must hold len(out)
 // codes: the callers in this package guarantee it.

@@ -16,7 +16,7 @@ import (
 const (
 	defaultQueryTimeout = 2 * time.Second
 	defaultBatchSize    = 256
-	defaultWeight       = 0.8
+	defaultWeight       = 0.9
 	// candidates is the number of nearest tools a query takes from the
 	// vector search into the fusion.
 	candidates = 100
@@ -49,7 +49,7 @@ type Options struct {
 	// Weight is the embedding ranking's largest share of a tool's score,
 	// at most 1: its share for a query none of whose words any tool has; a
 	// query whose words match a tool well leaves it less (see Strategy,
-	// Fusion). 0 or less means the default, 0.8. 1 ranks by the embedding
+	// Fusion). 0 or less means the default, 0.9. 1 ranks by the embedding
 	// alone, the hybrid ranking ignored (a required word still filters):
 	// what the model does by itself. Measure another weight on your own
 	// tools and model with toolsearch eval --vectors --semantic-weight.
@@ -71,33 +71,39 @@ type Options struct {
 //   - the hybrid strategy's (toolsearch.HybridStrategy): every tool it
 //     matches, with its score;
 //   - the embedding ranking: the 100 tools whose vectors are the most
-//     similar to the query's (cosine similarity, exact search over the
-//     tools' vectors, see [Vectors]).
+//     similar to the query's (cosine similarity over the tools' vectors,
+//     exact below 32,768 tools, see [Vectors]).
 //
 // # Fusion
 //
 // A tool's score is a weighted sum:
 //
 //	score = (1 − w) × (hybrid score / best hybrid score)²
-//	      + w × (cos − c100) / max(0.35, c1 − c100)
+//	      + w × (0.15 × (1 − place/100) + 0.85 × (cos − c100) / max(0.35, c1 − c100))
 //
-// where c1 and c100 are the best and the 100th cosine similarity of the
-// embedding ranking: a tool's part of the embedding's share is how much
-// closer to the query its vector is than the 100th tool's, all of it at
-// 0.35 closer (or for the best tool, when they spread further), nothing
-// outside the ranking. The
-// embedding's share w depends on the query, so that the embedding decides
-// where the words do not, and cannot undo a good word match:
+// where place is the tool's place in the embedding ranking (1 for the
+// nearest), and c1 and c100 are the best and the 100th cosine similarity
+// of that ranking: a tool's part of the embedding's share goes mostly by
+// how much closer to the query its vector is than the 100th tool's (all
+// of that at 0.35 closer, or for the best tool when they spread further),
+// and a little by its place; the 100th tool and the tools outside the
+// ranking get nothing. The embedding's share w depends on the query, so
+// that the embedding decides where the words do not, and cannot undo a
+// good word match:
 //
 //		w = W / (1 + (best hybrid score / 5)²) × min(1, 30 / words)
 //		      × min(1, max(0, (c1 − c100 − 0.1) / 0.25))
+//		      × min(1, max(0, (1.5 − (c1 − c100) / c1) / 0.3))
 //
-//	  - W is Options.Weight (default 0.8): the embedding's share for a query
+//	  - W is Options.Weight (default 0.9): the embedding's share for a query
 //	    none of whose words any tool has;
 //	  - the better the best word match (the hybrid score sums the rarity of
 //	    each query word a tool has, more for a word of its name), the less
 //	    the embedding: half at a best hybrid score of 5, which a tool having
-//	    two rare words of a short query reaches;
+//	    two rare words of a short query reaches; a share under 0.05 (a best
+//	    hybrid score over about 20) is 0, since it could only break near
+//	    ties of a strong word match, which it does no better than pool
+//	    order;
 //	  - a query of more than 30 words leaves it less, in proportion: a long
 //	    request has many words to match, and its embedding blurs;
 //	  - an embedding ranking whose best tool (c1) is barely closer to the
@@ -106,11 +112,16 @@ type Options struct {
 //	    together (word-vector averages) counts less than one that separates
 //	    the tools; a model whose cosines are compressed counts less too;
 //	    measure yours (see the README);
+//	  - a query vector that points at no tool is no evidence either: when
+//	    the 100th tool is about as far below 0 as the best is above it (the
+//	    spread c1 − c100 over c1 from 1.2 to 1.5, or c1 ≤ 0), the share falls
+//	    to 0. A word-vector model does this with a query in a language it
+//	    does not know, its vector made of the few words it has;
 //	  - a query of at most 4 words whose best hybrid match is on a tool's
 //	    name (a part of it, or its words joined) names the tool: w is 0.
 //
 // A tool scoring 0 is left out; ties keep pool order. A tool both
-// rankings put first scores 1. Options.Weight 1 ranks by the embedding
+// rankings put first scores about 1. Options.Weight 1 ranks by the embedding
 // alone, the hybrid ranking ignored, to see what a model does by itself. A
 // tool the embedding ranking found reports [toolsearch.RuleSemantic] in
 // Match.Rules, besides its hybrid rules. A query with a required term
@@ -144,9 +155,9 @@ type Options struct {
 // # Queries and failures
 //
 // Searches stay synchronous: a query costs one Embed call of one text,
-// bounded by Options.QueryTimeout, and an exact top-100 search over the
-// vectors. A search never fails because of the Embedder. When the query
-// cannot be embedded (the Embedder failed, or took longer than
+// bounded by Options.QueryTimeout, and a top-100 search over the vectors
+// (see [Vectors]). A search never fails because of the Embedder. When
+// the query cannot be embedded (the Embedder failed, or took longer than
 // QueryTimeout, or the caller's context ended first) the tools are ranked
 // by the hybrid strategy alone and Result.Notes says so; after such a
 // failure, queries skip the Embedder for a pause that doubles from 1 s to

@@ -58,6 +58,11 @@ func BenchmarkSemantic(b *testing.B) {
 		var reg *toolsearch.Registry
 		var st *Strategy
 		var heap float64 // bytes per tool
+		// keep is the Searcher that embedded the tools, kept while the
+		// benchmarks of n run: the registry holds the strategy's index
+		// weakly, and one built again would rank by keywords until its
+		// tools are embedded again.
+		var keep *toolsearch.Searcher
 		setup := func(b *testing.B) {
 			if reg != nil {
 				return
@@ -84,8 +89,8 @@ func BenchmarkSemantic(b *testing.B) {
 			if st, err = New(emb, &Options{BatchSize: 4096}); err != nil {
 				b.Fatal(err)
 			}
-			s := toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st})
-			s.Prepare()
+			keep = toolsearch.NewSearcher(reg, &toolsearch.SearchOptions{Strategy: st})
+			keep.Prepare()
 			if err := st.Wait(context.Background()); err != nil {
 				b.Fatal(err)
 			}
@@ -122,6 +127,7 @@ func BenchmarkSemantic(b *testing.B) {
 				})
 			}
 		}
+		runtime.KeepAlive(keep)
 	}
 }
 

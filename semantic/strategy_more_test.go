@@ -228,15 +228,18 @@ func TestFusion(t *testing.T) {
 
 	// The strategy's fusion. Best hybrid score 5, a query of 6 words:
 	// w = 0.8/(1 + 1) = 0.4; the spread of the embedding ranking, 0.9 −
-	// 0.5 = 0.4, is over fuseSpread: the whole share.
+	// 0.5 = 0.4, is over fuseSpread: the whole share. A tool's part of
+	// it: fuseRankPart by its place among the 3 nearest (2/3, 1/3, 0),
+	// the rest by its cosine above the last over the spread (1, 0.75, 0).
 	six := queryShape{words: 6}
 	fu := fusion{max: 0.8}
 	got = byTool(fu.apply(hits(), 0, sem, six))
 	require.Len(t, got, 4)
-	assert.InDelta(t, 0.6*1, got[1].Score, 1e-6, "the last cosine adds 0")
-	assert.InDelta(t, 0.6*0.04+0.4*1, got[2].Score, 1e-6, "(1/5)², and 0.4 above the last: the whole share")
+	part := func(place, cos float64) float64 { return fuseRankPart*place + (1-fuseRankPart)*cos }
+	assert.InDelta(t, 0.6*1, got[1].Score, 1e-6, "the last of the nearest adds 0")
+	assert.InDelta(t, 0.6*0.04+0.4*part(2.0/3, 1), got[2].Score, 1e-6, "(1/5)², and the first of the nearest")
 	assert.InDelta(t, 0.6*0.04, got[3].Score, 1e-6)
-	assert.InDelta(t, 0.4*0.3/0.4, got[7].Score, 1e-6, "over the spread, 0.4, which is over fuseSpread")
+	assert.InDelta(t, 0.4*part(1.0/3, 0.3/0.4), got[7].Score, 1e-6, "over the spread, 0.4, which is over fuseSpread")
 	assert.Equal(t, toolsearch.RulePartExact|toolsearch.RuleSemantic, got[1].Rules)
 	assert.Equal(t, toolsearch.RuleSemantic, got[7].Rules)
 	got = byTool(fu.apply(hits(), 0, sem, queryShape{words: 6, required: true}))
@@ -255,6 +258,16 @@ func TestFusion(t *testing.T) {
 	assert.InDelta(t, 0.8/(1+0.04), fu.share([]toolsearch.Hit{{Tool: 3, Score: 1, Rules: toolsearch.RuleHint}}, sem, queryShape{words: 2}), 1e-9,
 		"a short query matching only a description")
 	assert.Equal(t, hits(), fu.apply(hits(), 0, sem, queryShape{words: 2}), "a share of 0 leaves the hybrid hits as they are")
+	strong := []toolsearch.Hit{{Tool: 3, Score: 30, Rules: toolsearch.RuleHint}}
+	assert.Zero(t, fu.share(strong, sem, six), "0.8/(1 + 6²), under fuseMinShare")
+	assert.InDelta(t, 0.8/(1+4), fu.share([]toolsearch.Hit{{Tool: 3, Score: 10, Rules: toolsearch.RuleHint}}, sem, six), 1e-9, "0.8/(1 + 2²), over fuseMinShare")
+	// A query vector that points at no tool: the spread, 0.4, over the
+	// best cosine, 0.2, is 2, over fuseLost; 1.3 is between fuseAstray
+	// and fuseLost; a best cosine of 0 or less leaves nothing.
+	assert.Zero(t, fu.share(nil, []semHit{{2, 0.2}, {7, -0.2}}, six), "spread/c1 = 2")
+	assert.InDelta(t, 0.8*(fuseLost-1.3)/(fuseLost-fuseAstray), fu.share(nil, []semHit{{2, 0.3}, {7, -0.09}}, six), 1e-6, "spread/c1 = 1.3")
+	assert.InDelta(t, 0.8, fu.share(nil, []semHit{{2, 0.3}, {7, -0.06}}, six), 1e-6, "spread/c1 = 1.2")
+	assert.Zero(t, fu.share(nil, []semHit{{2, -0.1}, {7, -0.6}}, six), "no tool on the query's side")
 
 	// Weight 1: the embedding ranking alone, best first.
 	alone := fusion{max: 1}

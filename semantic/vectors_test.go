@@ -95,6 +95,13 @@ func TestSearchTiesInRowOrder(t *testing.T) {
 	const dims = 100
 	a, b := make([]float32, dims), make([]float32, dims)
 	a[0], b[1] = 1, 1
+	for _, mode := range []searchMode{exactScan, stagedScan} {
+		testTiesInRowOrder(t, mode, a, b)
+	}
+}
+
+func testTiesInRowOrder(t *testing.T, mode searchMode, a, b []float32) {
+	const dims = 100
 	for _, workers := range []int{1, 4} {
 		// Rows 0..5999 alternate a, b; the query is a, so the 3000 copies
 		// of a tie at 1 and those of b at 0.
@@ -106,14 +113,14 @@ func TestSearchTiesInRowOrder(t *testing.T) {
 			}
 		}
 		v := fill(dims, vecs)
-		v.workers, v.minWork = workers, 1000
+		v.workers, v.minWork, v.mode = workers, 1000, mode
 		require.Equal(t, workers, v.parts(v.Len()))
 		got, err := v.Search(a, 5, nil)
 		require.NoError(t, err)
-		assert.Equal(t, []Neighbor{{0, 1}, {2, 1}, {4, 1}, {6, 1}, {8, 1}}, got, "%d goroutines: the first rows of equal score", workers)
+		assert.Equal(t, []Neighbor{{0, 1}, {2, 1}, {4, 1}, {6, 1}, {8, 1}}, got, "%v, %d goroutines: the first rows of equal score", mode, workers)
 		got, err = v.Search(a, 3003, nil)
 		require.NoError(t, err)
-		assert.Equal(t, []Neighbor{{5998, 1}, {1, 0}, {3, 0}, {5, 0}}, got[2999:], "%d goroutines: past the ties at 1, the ties at 0 in row order", workers)
+		assert.Equal(t, []Neighbor{{5998, 1}, {1, 0}, {3, 0}, {5, 0}}, got[2999:], "%v, %d goroutines: past the ties at 1, the ties at 0 in row order", mode, workers)
 	}
 }
 
@@ -177,11 +184,20 @@ func TestNewVectorsAndAppendErrors(t *testing.T) {
 // Searches run while vectors are appended: each sees a consistent prefix
 // of the set (with -race: no data race between the writer and readers).
 func TestSearchDuringAppend(t *testing.T) {
+	for _, mode := range []searchMode{exactScan, stagedScan} {
+		t.Run(mode.String(), func(t *testing.T) { testSearchDuringAppend(t, mode) })
+	}
+}
+
+// testSearchDuringAppend searches, as mode says, while rows are appended
+// 7 at a time (so most appends end inside a block of sign codes).
+func testSearchDuringAppend(t *testing.T, mode searchMode) {
 	const dims = 16
 	rng := rand.New(rand.NewPCG(5, 6))
 	vecs := randomVectors(rng, 2000, dims)
 	v, err := NewVectors(dims)
 	require.NoError(t, err)
+	v.mode = mode
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for i := 0; i < len(vecs); i += 7 {

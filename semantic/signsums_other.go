@@ -1,0 +1,5 @@
+//go:build !amd64 || purego
+
+package semantic
+
+func blockSumsArch(lut, signs []byte, cb int, out []uint16) { blockSumsGeneric(lut, signs, cb, out) }
