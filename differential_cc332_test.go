@@ -384,7 +384,7 @@ func TestProfile332MatchesReference(t *testing.T) {
 				}
 			}
 			var pool []*Tool
-			for _, e := range r.load().pool {
+			for e := range r.load().pool.All() {
 				tl := tools[e.tool.Name]
 				pool = append(pool, &tl)
 			}

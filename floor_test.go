@@ -237,9 +237,9 @@ func TestFloorMatchesEngine(t *testing.T) {
 			mutate(t, rng, &r, m)
 		}
 		snap := r.load()
-		f := buildFloor(snap.deferred)
+		f := buildFloor(slices.Collect(snap.deferredTools()))
 		var names []string
-		for _, e := range snap.pool {
+		for e := range snap.pool.All() {
 			names = append(names, e.tool.Name)
 		}
 		all := NewSearcher(&r, &SearchOptions{MaxResultsCap: math.MaxInt, MaxResultSchemaBytes: math.MaxInt})
@@ -254,7 +254,7 @@ func TestFloorMatchesEngine(t *testing.T) {
 				top := f.rank(&a, q, k)
 				got := make([]Match, 0, len(top))
 				for _, h := range top {
-					got = append(got, Match{Name: snap.deferred[h.Tool].tool.Name, Score: h.Score, Rules: h.Rules})
+					got = append(got, Match{Name: snap.deferredAt(h.Tool).tool.Name, Score: h.Score, Rules: h.Rules})
 				}
 				want := make([]Match, 0, len(res.Matches))
 				for _, m := range res.Matches[:min(k, len(res.Matches))] {
@@ -329,7 +329,7 @@ func BenchmarkFloor(b *testing.B) {
 	for _, n := range benchSizesFromEnv() {
 		r, d := engineBenchRegistry(b, n)
 		snap := r.load()
-		f := buildFloor(snap.deferred)
+		f := buildFloor(slices.Collect(snap.deferredTools()))
 		s := NewSearcher(r, nil)
 		for _, sh := range []struct {
 			name  string

@@ -61,7 +61,7 @@ func deferredBlock(s *Searcher) string { return s.promptTexts(s.reg.load()).bloc
 func deferredNames(s *Searcher) []string { return slices.Clone(s.promptTexts(s.reg.load()).names) }
 
 // registeredCount returns the number of available tools of r.
-func registeredCount(r *Registry) int { return len(r.load().pool) }
+func registeredCount(r *Registry) int { return r.load().pool.Len() }
 
 // allows reports whether scope sc allows tool t.
 func allows(sc *Scope, t Tool) bool { return sc.filter()(&entry{tool: t, deferred: t.Deferred()}) }

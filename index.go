@@ -70,11 +70,14 @@ func (p *postings) parts() int { return len(p.part) + len(p.mpart) }
 
 // index is the keyword index of one snapshot.
 type index struct {
-	shards   []map[string]*postings // len is a power of two
-	slots    []*entry               // slot → tool; nil for a free slot
-	free     []int32                // free slots, reused first
-	live     int                    // indexed tools
-	words    int                    // tokens in shards
+	shards   cow.Paged[map[string]*postings] // in pages shared between versions
+	nshards  int                             // a power of two
+	building []map[string]*postings          // the shards of an index being built
+	slots    cow.Paged[*entry]               // slot → tool; nil for a free slot
+	nslots   int                             // the number of slots
+	free     []int32                         // free slots, reused first
+	live     int                             // indexed tools
+	words    int                             // tokens in shards
 	vocab    *vocab.Vocabulary
 	partRefs cow.Paged[*postings] // vocabulary id → the part's postings; nil when gone
 	dead     int                  // parts in vocab that are no longer indexed
@@ -90,7 +93,7 @@ var hashSeed = maphash.MakeSeed()
 func tokenHash(s string) uint64 { return maphash.String(hashSeed, s) }
 
 func (ix *index) shard(tok string) map[string]*postings {
-	return ix.shards[tokenHash(tok)&uint64(len(ix.shards)-1)]
+	return ix.shards.At(int32(tokenHash(tok) & uint64(ix.nshards-1)))
 }
 
 // lookup returns the postings of tok, or nil.
@@ -137,59 +140,75 @@ func (e *entry) tokens(fn func(tok string, f field)) {
 // assignSlots gives every tool of tools a slot: its slot in old if old
 // holds it, else the lowest slot no tool has.
 func (ix *index) assignSlots(tools []*entry, old *index) {
+	var slots []*entry
 	if old == nil {
-		ix.slots = make([]*entry, len(tools))
+		slots = make([]*entry, len(tools))
 		for i, e := range tools {
 			e.slot = int32(i)
-			ix.slots[i] = e
+			slots[i] = e
 		}
+		ix.setSlots(slots)
 		return
 	}
-	ix.slots = make([]*entry, max(len(tools), len(old.slots)))
+	slots = make([]*entry, max(len(tools), old.nslots))
 	var fresh []*entry
 	for _, e := range tools {
-		if s := e.slot; s >= 0 && int(s) < len(old.slots) && old.slots[s] == e {
-			ix.slots[s] = e
+		if s := e.slot; s >= 0 && int(s) < old.nslots && old.slot(s) == e {
+			slots[s] = e
 		} else {
 			fresh = append(fresh, e)
 		}
 	}
 	next := int32(0)
 	for _, e := range fresh {
-		for ix.slots[next] != nil {
+		for slots[next] != nil {
 			next++
 		}
 		e.slot = next
-		ix.slots[next] = e
+		slots[next] = e
 	}
-	last := len(ix.slots)
-	for last > 0 && ix.slots[last-1] == nil {
+	last := len(slots)
+	for last > 0 && slots[last-1] == nil {
 		last--
 	}
-	ix.slots = ix.slots[:last:last]
+	slots = slots[:last]
 	for s := int32(last) - 1; s >= 0; s-- {
-		if ix.slots[s] == nil {
+		if slots[s] == nil {
 			ix.free = append(ix.free, s) // popped from the end: lowest first
 		}
 	}
+	ix.setSlots(slots)
 }
+
+// setSlots sets the slots of an index being built.
+func (ix *index) setSlots(slots []*entry) {
+	ed := ix.slots.Edit()
+	for s, e := range slots {
+		ed.Set(int32(s), e)
+	}
+	ix.slots, ix.nslots = ed.Done(), len(slots)
+}
+
+// slot returns the tool at slot s, 0 ≤ s < nslots; nil for a free slot.
+func (ix *index) slot(s int32) *entry { return ix.slots.At(s) }
 
 // needsRebuild reports whether the index has outgrown its shards or its
 // join filter, or its vocabulary holds too many dropped parts.
 func (ix *index) needsRebuild() bool {
-	return ix.words > 256*len(ix.shards) && len(ix.shards) < cow.MaxShards ||
+	return ix.words > 256*ix.nshards && ix.nshards < cow.MaxShards ||
 		ix.dead > 1024 && ix.dead > len(ix.vocab.Parts)-ix.dead || ix.joins.Full(ix.joinKeys)
 }
 
 // update returns a new index: ix without the tools in remove and with those
-// in add. ix is not changed, except the slot field of the added entries. A
+// in add. ix is not changed, except the slot field of the added entries
+// and the room past the end of its postings lists (patchPostings). A
 // tool that replaces one of the same name takes over its slot, so the
 // tokens both versions have keep their postings untouched: only the tokens
 // that differ are copied.
 func (ix *index) update(remove, add []*entry) *index {
 	nx := &index{
-		shards:   slices.Clone(ix.shards),
-		slots:    slices.Clone(ix.slots),
+		nshards:  ix.nshards,
+		nslots:   ix.nslots,
 		free:     slices.Clone(ix.free),
 		live:     ix.live - len(remove) + len(add),
 		words:    ix.words,
@@ -201,15 +220,16 @@ func (ix *index) update(remove, add []*entry) *index {
 	}
 	// Slots: a replacement takes its predecessor's slot; other removed
 	// slots are freed, other additions take free slots first.
+	slots := ix.slots.Edit()
 	heir := make(map[string]int32, len(remove))
 	for _, e := range remove {
 		heir[e.tool.Name] = e.slot
-		nx.slots[e.slot] = nil
+		slots.Set(e.slot, nil)
 	}
 	for _, e := range add {
 		if s, ok := heir[e.tool.Name]; ok {
 			e.slot = s
-			nx.slots[s] = e
+			slots.Set(s, e)
 			delete(heir, e.tool.Name)
 		} else {
 			e.slot = -1
@@ -225,12 +245,13 @@ func (ix *index) update(remove, add []*entry) *index {
 		if n := len(nx.free); n > 0 {
 			e.slot = nx.free[n-1]
 			nx.free = nx.free[:n-1]
-			nx.slots[e.slot] = e
 		} else {
-			e.slot = int32(len(nx.slots))
-			nx.slots = append(nx.slots, e)
+			e.slot = int32(nx.nslots)
+			nx.nslots++
 		}
+		slots.Set(e.slot, e)
 	}
+	nx.slots = slots.Done()
 
 	// The change of every token: slots leaving and joining each list.
 	type delta struct{ gone, join [fields][]int32 }
@@ -260,13 +281,19 @@ func (ix *index) update(remove, add []*entry) *index {
 		nx.joinKeys += nx.joins.AddJoins(e.parts)
 	}
 
-	// Every slot that leaves some list, to test list elements cheaply.
-	leaving := make([]uint64, (len(nx.slots)+63)/64)
-	for _, e := range remove {
-		leaving[e.slot>>6] |= 1 << (e.slot & 63)
+	// Every slot that leaves some list, to test list elements cheaply
+	// when many leave (a bit per slot: no cost of the registry's size
+	// for a few).
+	var leaving []uint64
+	if len(remove) > 64 {
+		leaving = make([]uint64, (nx.nslots+63)/64)
+		for _, e := range remove {
+			leaving[e.slot>>6] |= 1 << (e.slot & 63)
+		}
 	}
 
-	cloned := make([]bool, len(nx.shards))
+	shards := ix.shards.Edit()
+	cloned := map[int32]bool{}
 	refs := ix.partRefs.Edit()
 	type newPart struct {
 		tok string
@@ -288,12 +315,12 @@ func (ix *index) update(remove, add []*entry) *index {
 		if !changed {
 			continue
 		}
-		i := tokenHash(tok) & uint64(len(nx.shards)-1)
+		i := int32(tokenHash(tok) & uint64(nx.nshards-1))
 		if !cloned[i] {
-			nx.shards[i] = clonePostingsMap(nx.shards[i])
+			shards.Set(i, clonePostingsMap(shards.At(i)))
 			cloned[i] = true
 		}
-		sh := nx.shards[i]
+		sh := shards.At(i)
 		old := sh[tok]
 		p := &postings{vid: -1}
 		if old != nil {
@@ -343,26 +370,46 @@ func (ix *index) update(remove, add []*entry) *index {
 		nx.vocab = nx.vocab.Extend(toks)
 	}
 	nx.partRefs = refs.Done()
+	nx.shards = shards.Done()
 	return nx
 }
 
-// patchPostings returns l without the slots of gone and with those of join,
-// in a new array (l may be shared with published indexes). leaving has the
-// bits of every slot in gone (and maybe others).
+// shardMaps returns the shards, for tests and checks.
+func (ix *index) shardMaps() []map[string]*postings {
+	out := make([]map[string]*postings, ix.nshards)
+	for i := range out {
+		out[i] = ix.shards.At(int32(i))
+	}
+	return out
+}
+
+// patchPostings returns l without the slots of gone and with those of join:
+// in a new array when slots leave (l may be shared with published
+// indexes), else appended in place when l's array has room. leaving, when
+// not nil, has the bits of every slot in gone (and maybe others).
 func patchPostings(l, gone, join []int32, leaving []uint64) []int32 {
-	out := make([]int32, 0, len(l)-len(gone)+len(join))
 	if len(gone) == 0 {
-		out = append(out, l...)
-	} else {
-		if len(gone) > 8 {
-			gone = slices.Sorted(slices.Values(gone))
+		// Slots joining only: appended after the end, in place when the
+		// array has room. The published indexes read their lists up to
+		// their own lengths, and only the newest index is ever patched
+		// (writers are serialized and patch the snapshot they replace), so
+		// the room past the end of the newest list is its own to use: a
+		// tool joining a long list costs its slot, not a copy of the list.
+		if out := append(l, join...); len(out) > 0 {
+			return out
 		}
-		for _, s := range l {
-			if leaving[s>>6]&(1<<(s&63)) != 0 && cow.SlotIn(gone, s) {
-				continue
-			}
-			out = append(out, s)
+		return nil
+	}
+	n := len(l) - len(gone) + len(join)
+	out := make([]int32, 0, n+n/8) // room for the next slots to join
+	if len(gone) > 8 {
+		gone = slices.Sorted(slices.Values(gone))
+	}
+	for _, s := range l {
+		if (leaving == nil || leaving[s>>6]&(1<<(s&63)) != 0) && cow.SlotIn(gone, s) {
+			continue
 		}
+		out = append(out, s)
 	}
 	out = append(out, join...)
 	if len(out) == 0 {

@@ -106,19 +106,26 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 	}
 	// As many shards as appending tool after tool ends with: the estimate
 	// from the tool count, or more when the tokens outnumber it.
-	ix.shards = make([]map[string]*postings, max(cow.ShardCount(3*len(tools)), cow.ShardCount(ix.words)))
-	for i := range ix.shards {
-		ix.shards[i] = make(map[string]*postings, ix.words/len(ix.shards)+ix.words/(8*len(ix.shards))+1)
+	// The shards are filled in ix.building, then frozen into pages.
+	ix.building = make([]map[string]*postings, max(cow.ShardCount(3*len(tools)), cow.ShardCount(ix.words)))
+	n := len(ix.building)
+	for i := range ix.building {
+		ix.building[i] = make(map[string]*postings, ix.words/n+ix.words/(8*n)+1)
 	}
 	refs := (&cow.Paged[*postings]{}).Edit()
 	for id, tok := range b.toks {
 		p := &slab[id]
-		ix.shard(tok)[tok] = p
+		ix.building[tokenHash(tok)&uint64(n-1)][tok] = p
 		if p.vid >= 0 {
 			refs.Set(p.vid, p)
 		}
 	}
 	ix.partRefs = refs.Done()
+	ed := ix.shards.Edit()
+	for i, sh := range ix.building {
+		ed.Set(int32(i), sh)
+	}
+	ix.shards, ix.nshards, ix.building = ed.Done(), n, nil
 	return ix
 }
 

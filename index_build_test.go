@@ -66,11 +66,15 @@ func TestBuildIndexEqualsAppending(t *testing.T) {
 // requireSameIndex fails t unless a and b are the same index.
 func requireSameIndex(t *testing.T, a, b *index, round int) {
 	t.Helper()
-	require.Len(t, b.shards, len(a.shards), "round %d: shards", round)
+	as, bs := a.shardMaps(), b.shardMaps()
+	require.Len(t, bs, len(as), "round %d: shards", round)
 	require.Equal(t, a.words, b.words, "round %d: words", round)
 	require.Equal(t, a.live, b.live, "round %d: live", round)
 	require.Equal(t, a.joinKeys, b.joinKeys, "round %d: join keys", round)
-	require.Equal(t, a.slots, b.slots, "round %d: slots", round)
+	require.Equal(t, a.nslots, b.nslots, "round %d: slot count", round)
+	for s := range int32(a.nslots) {
+		require.Same(t, a.slot(s), b.slot(s), "round %d: slot %d", round, s)
+	}
 	require.Equal(t, a.free, b.free, "round %d: free slots", round)
 	require.Equal(t, a.vocab.Parts, b.vocab.Parts, "round %d: vocabulary", round)
 	const partChars = "abcdefghijklmnopqrstuvwxyz0123456789.-"
@@ -82,10 +86,10 @@ func requireSameIndex(t *testing.T, a, b *index, round int) {
 	}
 	require.True(t, a.joins.Equal(b.joins), "round %d: join filter", round)
 	same := func(x, y []int32) bool { return slices.Equal(x, y) && (x == nil) == (y == nil) }
-	for i := range a.shards {
-		require.Len(t, b.shards[i], len(a.shards[i]), "round %d: shard %d", round, i)
-		for tok, p := range a.shards[i] {
-			q := b.shards[i][tok]
+	for i := range as {
+		require.Len(t, bs[i], len(as[i]), "round %d: shard %d", round, i)
+		for tok, p := range as[i] {
+			q := bs[i][tok]
 			require.NotNil(t, q, "round %d: token %q", round, tok)
 			if !same(p.part, q.part) || !same(p.mpart, q.mpart) || !same(p.hint, q.hint) || !same(p.desc, q.desc) || p.vid != q.vid {
 				t.Fatalf("round %d: token %q: postings %+v, want %+v", round, tok, *q, *p)
@@ -105,9 +109,9 @@ func refBuildIndex(tools []*entry, old *index) *index {
 	ix := &index{}
 	// Estimate the token count from the tool count: about 3 distinct tokens
 	// per tool on real catalogs.
-	ix.shards = make([]map[string]*postings, cow.ShardCount(3*len(tools)))
-	for i := range ix.shards {
-		ix.shards[i] = map[string]*postings{}
+	ix.building = make([]map[string]*postings, cow.ShardCount(3*len(tools)))
+	for i := range ix.building {
+		ix.building[i] = map[string]*postings{}
 	}
 	ix.assignSlots(tools, old)
 	ix.vocab = &vocab.Vocabulary{}
@@ -120,7 +124,7 @@ func refBuildIndex(tools []*entry, old *index) *index {
 	for _, e := range tools {
 		slot := e.slot
 		e.tokens(func(tok string, f field) {
-			sh := ix.shard(tok)
+			sh := ix.building[tokenHash(tok)&uint64(len(ix.building)-1)]
 			p := sh[tok]
 			if p == nil {
 				p = &postings{vid: -1}
@@ -142,23 +146,28 @@ func refBuildIndex(tools []*entry, old *index) *index {
 	}
 	ix.partRefs = refs.Done()
 	ix.live = len(tools)
-	if n := cow.ShardCount(ix.words); n > len(ix.shards) {
+	if n := cow.ShardCount(ix.words); n > len(ix.building) {
 		ix.refReshard(n) // more words than estimated
 	}
 	ix.refCompact()
+	ed := ix.shards.Edit()
+	for i, sh := range ix.building {
+		ed.Set(int32(i), sh)
+	}
+	ix.shards, ix.nshards, ix.building = ed.Done(), len(ix.building), nil
 	return ix
 }
 
 // refReshard spreads the tokens over n shards. Only for an index being built.
 func (ix *index) refReshard(n int) {
-	old := ix.shards
-	ix.shards = make([]map[string]*postings, n)
-	for i := range ix.shards {
-		ix.shards[i] = make(map[string]*postings, ix.words/n+1)
+	old := ix.building
+	ix.building = make([]map[string]*postings, n)
+	for i := range ix.building {
+		ix.building[i] = make(map[string]*postings, ix.words/n+1)
 	}
 	for _, sh := range old {
 		for tok, p := range sh {
-			ix.shard(tok)[tok] = p
+			ix.building[tokenHash(tok)&uint64(n-1)][tok] = p
 		}
 	}
 }
@@ -167,7 +176,7 @@ func (ix *index) refReshard(n int) {
 // dropping what appending left unused. Only for an index being built.
 func (ix *index) refCompact() {
 	total := 0
-	for _, sh := range ix.shards {
+	for _, sh := range ix.building {
 		for _, p := range sh {
 			total += len(p.part) + len(p.mpart) + len(p.hint) + len(p.desc)
 		}
@@ -181,7 +190,7 @@ func (ix *index) refCompact() {
 		arena = append(arena, l...)
 		return arena[n:len(arena):len(arena)]
 	}
-	for _, sh := range ix.shards {
+	for _, sh := range ix.building {
 		for _, p := range sh {
 			p.part, p.mpart, p.hint, p.desc = move(p.part), move(p.mpart), move(p.hint), move(p.desc)
 		}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolsearch/toolsearch/internal/cow"
 	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
 )
@@ -32,15 +34,15 @@ func viewOf(t *testing.T, ix *index) indexView {
 	t.Helper()
 	v := indexView{tokens: map[string][fields][]string{}}
 	n := 0
-	for i, sh := range ix.shards {
+	for i, sh := range ix.shardMaps() {
 		for tok, p := range sh {
-			if want := tokenHash(tok) & uint64(len(ix.shards)-1); uint64(i) != want {
+			if want := tokenHash(tok) & uint64(ix.nshards-1); uint64(i) != want {
 				t.Fatalf("token %q is in shard %d, not %d", tok, i, want)
 			}
 			var got [fields][]string
 			for f := range fields {
 				for _, s := range *p.list(field(f)) {
-					e := ix.slots[s]
+					e := ix.slot(s)
 					if e == nil {
 						t.Fatalf("token %q lists free slot %d", tok, s)
 					}
@@ -74,8 +76,8 @@ func viewOf(t *testing.T, ix *index) indexView {
 	}
 	require.Equal(t, n, ix.words, "word count")
 	live := 0
-	for _, e := range ix.slots {
-		if e != nil {
+	for s := range int32(ix.nslots) {
+		if ix.slot(s) != nil {
 			live++
 		}
 	}
@@ -88,7 +90,8 @@ func viewOf(t *testing.T, ix *index) indexView {
 			t.Fatalf("vocabulary id %d (%q) finds the postings of another part (id %d)", id, p, q.vid)
 		}
 	}
-	for _, e := range ix.slots {
+	for s := range int32(ix.nslots) {
+		e := ix.slot(s)
 		if e == nil {
 			continue
 		}
@@ -105,6 +108,57 @@ func viewOf(t *testing.T, ix *index) indexView {
 	slices.Sort(v.parts)
 	v.parts = slices.Compact(v.parts)
 	return v
+}
+
+// rebuilt returns a snapshot of r built from scratch, from copies of its
+// entries: building an index sets the slots of its entries, which belong
+// to the registry's index.
+func rebuilt(r *Registry) *snapshot {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	copies := map[string]*entry{}
+	for n, e := range r.tools {
+		copies[n] = newEntry(&e.tool)
+	}
+	return buildSnapshot(copies, r.servers, nil, nil)
+}
+
+// sameSnapshot checks that got, a snapshot patched change after change,
+// holds what want, built from scratch, holds: its lists (in pages) read as
+// want's, the slot and position of every deferred tool agree, and the
+// prefix index and its counts of uppercase names are want's.
+func sameSnapshot(t *testing.T, want, got *snapshot, step string) {
+	t.Helper()
+	all := func(l cow.Sorted[*entry]) []string { return entryNames(slices.Collect(l.All())) }
+	require.Equal(t, all(want.pool), all(got.pool), "%s: pool", step)
+	require.Equal(t, all(want.loaded), all(got.loaded), "%s: loaded", step)
+	require.Equal(t, entryNames(slices.Collect(want.deferredTools())), entryNames(slices.Collect(got.deferredTools())), "%s: deferred", step)
+	pos := got.positions()
+	require.Len(t, pos, got.ix.nslots, "%s: a position per slot", step)
+	free := 0
+	for _, p := range pos {
+		if p < 0 {
+			free++
+		}
+	}
+	require.Equal(t, got.ix.nslots-got.deferred.Len(), free, "%s: the free slots have no position", step)
+	for i, d := range got.deferred.From(0) {
+		if got.ix.slot(d.slot) != d.e {
+			t.Fatalf("%s: the slot of %s holds another entry", step, d.e.tool.Name)
+		}
+		if pos[d.slot] != int32(i) {
+			t.Fatalf("%s: the position of %s is %d, not %d", step, d.e.tool.Name, pos[d.slot], i)
+		}
+		if got.deferredAt(i) != d.e {
+			t.Fatalf("%s: deferredAt(%d) is not %s", step, i, d.e.tool.Name)
+		}
+	}
+	require.Equal(t, all(want.prefix.tools), all(got.prefix.tools), "%s: prefix index", step)
+	n := got.prefix.tools.Len()
+	for _, r := range [][2]int{{0, n}, {0, n / 2}, {n / 3, n}} {
+		require.Equal(t, want.prefix.tools.Marked(r[0], r[1]), got.prefix.tools.Marked(r[0], r[1]), "%s: prefix counts %v", step, r)
+	}
+	require.Equal(t, want.pending, got.pending, "%s: pending", step)
 }
 
 // TestIncrementalIndexEqualsRebuild changes a registry many times and
@@ -126,32 +180,10 @@ func TestIncrementalIndexEqualsRebuild(t *testing.T) {
 	steps := sweepSize(60, 300)
 	for step := range steps {
 		mutate(t, rng, &r, m)
-		got := r.load()
-		// A rebuild from copies of the entries: building an index sets the
-		// slots of its entries, which belong to the registry's index.
-		r.mu.Lock()
-		copies := map[string]*entry{}
-		for n, e := range r.tools {
-			copies[n] = newEntry(&e.tool)
-		}
-		want := buildSnapshot(copies, r.servers, nil, nil)
-		r.mu.Unlock()
+		got, want := r.load(), rebuilt(&r)
 		require.Equal(t, viewOf(t, want.ix), viewOf(t, got.ix), "step %d: index", step)
-		require.Equal(t, entryNames(want.pool), entryNames(got.pool), "step %d: pool", step)
-		require.Equal(t, entryNames(want.deferred), entryNames(got.deferred), "step %d: deferred", step)
-		for i, e := range got.deferred {
-			if got.ix.slots[got.dslots[i]] != e {
-				t.Fatalf("step %d: the slot of %s holds another entry", step, e.tool.Name)
-			}
-			if p := got.dpos[got.dslots[i]]; p != int32(i) {
-				t.Fatalf("step %d: the position of %s is %d, not %d", step, e.tool.Name, p, i)
-			}
-		}
-		require.Len(t, got.dpos, len(got.ix.slots), "step %d: a position per slot", step)
-		require.Equal(t, entryNames(want.prefix.tools), entryNames(got.prefix.tools), "step %d: prefix index", step)
-		require.Equal(t, want.prefix.upper, got.prefix.upper, "step %d: prefix counts", step)
-		require.Equal(t, want.pending, got.pending, "step %d: pending", step)
-		for _, e := range want.pool {
+		sameSnapshot(t, want, got, fmt.Sprintf("step %d", step))
+		for e := range want.pool.All() {
 			if got.named(e.tool.Name) == nil {
 				t.Fatalf("step %d: named(%q) is nil", step, e.tool.Name)
 			}
@@ -178,23 +210,24 @@ func TestOneToolChangeCopiesLittle(t *testing.T) {
 	changed.Description = "Tool number 700 reads files and sends weather reports"
 	require.NoError(t, r.Replace(changed))
 	after := r.load()
+	beforeShards, afterShards := before.ix.shardMaps(), after.ix.shardMaps()
 
 	copied := 0
-	for i := range after.ix.shards {
-		for tok, p := range after.ix.shards[i] {
-			if before.ix.shards[i][tok] != p {
+	for i := range afterShards {
+		for tok, p := range afterShards[i] {
+			if beforeShards[i][tok] != p {
 				copied++
 			}
 		}
 	}
 	assert.Equal(t, 3, copied, "only the postings of the words that changed are new: messages (left), weather and reports (joined)")
 	sharedShards := 0
-	for i := range after.ix.shards {
-		if len(after.ix.shards[i]) > 0 && len(before.ix.shards[i]) > 0 && sameMap(after.ix.shards[i], before.ix.shards[i]) {
+	for i := range afterShards {
+		if len(afterShards[i]) > 0 && len(beforeShards[i]) > 0 && sameMap(afterShards[i], beforeShards[i]) {
 			sharedShards++
 		}
 	}
-	assert.Greater(t, sharedShards, len(after.ix.shards)-4, "untouched shards are shared")
+	assert.Greater(t, sharedShards, len(afterShards)-4, "untouched shards are shared")
 	assert.Equal(t, before.named(changed.Name).slot, after.named(changed.Name).slot, "the new version takes the old one's slot")
 	res, err := NewSearcher(r, nil).Search("weather", 5)
 	require.NoError(t, err)
@@ -315,23 +348,19 @@ func TestPatchSorted(t *testing.T) {
 	}
 	list := mk("a", "c", "e", "g")
 	add := mk("b", "h", "0")
-	got := patchSorted(list, []*entry{list[1], list[3]}, add, poolCompare)
-	var names []string
-	for _, e := range got {
-		names = append(names, e.tool.Name)
-	}
-	assert.Equal(t, []string{"0", "a", "b", "e", "h"}, names)
-	assert.Equal(t, "c", list[1].tool.Name, "the input list is not changed")
+	sorted := cow.NewSorted(list, nil)
+	got := sorted.With([]*entry{list[1], list[3]}, add, poolCompare)
+	assert.Equal(t, []string{"0", "a", "b", "e", "h"}, entryNames(slices.Collect(got.All())))
+	assert.Equal(t, []string{"a", "c", "e", "g"}, entryNames(slices.Collect(sorted.All())), "the list before is not changed")
 	repl := mk("c")
-	got = patchSorted(list, list[1:2], repl, poolCompare)
-	assert.Same(t, repl[0], got[1], "a replaced tool takes the same place")
-	assert.NotSame(t, &list[0], &got[0], "in a new array")
+	got = sorted.With(list[1:2], repl, poolCompare)
+	assert.Same(t, repl[0], got.At(1), "a replaced tool takes the same place")
 }
 
 func TestIndexRebuildsWhenShardsFill(t *testing.T) {
 	var r Registry
 	require.NoError(t, r.Register(Tool{Name: "Seed", ShouldDefer: true, Description: "x"}))
-	shards := len(r.load().ix.shards)
+	shards := r.load().ix.nshards
 	for i := range 40 {
 		var text []byte
 		for j := range 400 {
@@ -340,8 +369,8 @@ func TestIndexRebuildsWhenShardsFill(t *testing.T) {
 		require.NoError(t, r.Register(Tool{Name: "T" + strconv.Itoa(i), ShouldDefer: true, Description: string(text)}))
 	}
 	ix := r.load().ix
-	assert.Greater(t, len(ix.shards), shards, "many new words: the index was rebuilt with more shards")
-	assert.LessOrEqual(t, ix.words, 256*len(ix.shards))
+	assert.Greater(t, ix.nshards, shards, "many new words: the index was rebuilt with more shards")
+	assert.LessOrEqual(t, ix.words, 256*ix.nshards)
 	res, err := NewSearcher(&r, nil).Search("w15999", 5)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"T39"}, matchNames(res))
@@ -444,6 +473,67 @@ func TestNamePartWorkIsBounded(t *testing.T) {
 		assert.Len(t, res.Matches, 5, st.Name())
 		res = search(t, NewSearcher(r, &SearchOptions{Strategy: st, MaxQueryWork: 1000}), "xab", 5)
 		assert.Equal(t, []string{matchingCut()}, res.Notes, "%s: the parts compared are bounded", st.Name())
+	}
+}
+
+// TestPagedSnapshotEqualsRebuild: over a registry large enough that its
+// lists span several pages (of 1,024 items when built), random batches of
+// changes (runs of tools added and removed, so that pages grow and
+// shrink; replacements; tools loaded and deferred in turn) leave a patched
+// snapshot that holds what one built from scratch holds. (Splits and
+// merges of pages: TestSortedEqualsASortedSlice in internal/cow.)
+func TestPagedSnapshotEqualsRebuild(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 3))
+	mk := func(i int) Tool {
+		name := fmt.Sprintf("tool_%05d", i)
+		switch i % 3 {
+		case 1:
+			name = fmt.Sprintf("mcp__s%d__Tool_%05d", i%7, i) // in the prefix index, with an uppercase letter
+		case 2:
+			name = fmt.Sprintf("mcp__s%d__tool_%05d", i%7, i)
+		}
+		return Tool{Name: name, Description: "does thing " + strconv.Itoa(i%50), ShouldDefer: rng.IntN(8) > 0}
+	}
+	var r Registry
+	var tools []Tool
+	held := map[int]bool{}
+	for i := range 5000 {
+		if i%2 == 0 {
+			tools, held[i] = append(tools, mk(i)), true
+		}
+	}
+	require.NoError(t, r.Register(tools...))
+	for step := range sweepSize(12, 60) {
+		lo := rng.IntN(5000)
+		switch rng.IntN(3) {
+		case 0: // a run removed
+			var gone []string
+			for i := lo; i < min(5000, lo+rng.IntN(280)); i++ {
+				if held[i] {
+					gone, held[i] = append(gone, mk(i).Name), false
+				}
+			}
+			r.Remove(gone...)
+		case 1: // a run added
+			var add []Tool
+			for i := lo; i < min(5000, lo+rng.IntN(280)); i++ {
+				if !held[i] {
+					add, held[i] = append(add, mk(i)), true
+				}
+			}
+			require.NoError(t, r.Register(add...))
+		default: // a few replaced (deferred or not, as drawn)
+			var repl []Tool
+			for i := lo; i < min(5000, lo+40); i++ {
+				if held[i] {
+					repl = append(repl, mk(i))
+				}
+			}
+			require.NoError(t, r.Replace(repl...))
+		}
+		got, want := r.load(), rebuilt(&r)
+		sameSnapshot(t, want, got, fmt.Sprintf("step %d", step))
+		require.Greater(t, got.pool.Len(), 2048, "step %d: the pool spans several pages", step)
 	}
 }
 

@@ -51,7 +51,7 @@ var rootLayers = []struct {
 	{"entries", []string{"entry.go", "entry_schema.go"}},
 	{"keyword index", []string{"index.go", "index_build.go", "index_scratch.go", "scoring.go"}},
 	{"registry and snapshots", []string{"registry.go", "registry_build.go", "registry_schema.go",
-		"snapshot.go", "snapshot_toolmap.go", "snapshot_names.go", "snapshot_prefix.go", "snapshot_patch.go",
+		"snapshot.go", "snapshot_toolmap.go", "snapshot_names.go", "snapshot_prefix.go",
 		"snapshot_suggest.go", "snapshot_listing.go", "snapshot_changes.go", "cache.go"}},
 	{"strategies", []string{"strategy.go", "strategy_builtin.go", "strategy_share.go", "strategy_corpus.go",
 		"strategy_best.go", "strategy_default.go", "strategy_default_prune.go", "strategy_cc332.go", "strategy_bm25.go", "strategy_hybrid.go", "strategy_hybrid_rank.go",

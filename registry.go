@@ -334,7 +334,7 @@ func (r *Registry) publishSnapshot(changed []string) {
 			add = append(add, now)
 		}
 	}
-	if len(remove)+len(add) > max(64, len(old.pool)/8) {
+	if len(remove)+len(add) > max(64, old.pool.Len()/8) {
 		store(buildSnapshot(r.tools, r.servers, &r.scratch, old.ix))
 		return
 	}
@@ -451,7 +451,7 @@ func (r *Registry) Lookup(name string) (Tool, bool) {
 func (r *Registry) Tools() iter.Seq[Tool] {
 	s := r.load()
 	return func(yield func(Tool) bool) {
-		for _, e := range s.pool {
+		for e := range s.pool.All() {
 			if !yield(e.copyTool()) {
 				return
 			}

@@ -42,8 +42,8 @@ func TestLargeBatchBuiltInParallel(t *testing.T) {
 		require.NoError(t, small.Register(tools[start:min(start+1000, n)]...))
 	}
 	a, b := big.load(), small.load()
-	require.True(t, slices.IsSortedFunc(a.pool, poolCompare))
-	require.Equal(t, entryNames(b.pool), entryNames(a.pool))
+	require.True(t, slices.IsSortedFunc(slices.Collect(a.pool.All()), poolCompare))
+	require.Equal(t, entryNames(slices.Collect(b.pool.All())), entryNames(slices.Collect(a.pool.All())))
 	for _, tl := range tools {
 		require.Equal(t, tl.Name, a.named(tl.Name).tool.Name)
 		lower := a.named(tl.Name).lowerName

@@ -69,7 +69,7 @@ func refPartContains(parts []string, term string) bool {
 func refRanking(s *snapshot, q string) []refHit {
 	t := parseTerms(words.Lower(words.TrimSpace(q)))
 	var out []refHit
-	for _, e := range s.deferred {
+	for e := range s.deferredTools() {
 		if score, _ := refScore(e, &t); score > 0 {
 			out = append(out, refHit{e.tool.Name, score})
 		}

@@ -459,7 +459,7 @@ func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int
 	ctx, work := querywork.With(ctx, s.opts.MaxQueryWork)
 	q := Query{Text: query, K: k}
 	if s.opts.Scope != nil {
-		q.In = func(pos int) bool { return s.in(snap.deferred[pos]) }
+		q.In = func(pos int) bool { return s.in(snap.deferredAt(pos)) }
 	}
 	hits, notes, err := idx.Rank(ctx, q, buf)
 	if err != nil {
@@ -473,10 +473,10 @@ func (s *Searcher) rank(ctx context.Context, snap *snapshot, query string, k int
 	}
 	// Whatever the index kept, only hits in the Corpus and in scope count,
 	// best first.
-	n := len(snap.deferred)
+	n := snap.deferred.Len()
 	kept := hits[:0]
 	for _, h := range hits {
-		if h.Tool >= 0 && h.Tool < n && h.Score > 0 && s.in(snap.deferred[h.Tool]) {
+		if h.Tool >= 0 && h.Tool < n && h.Score > 0 && s.in(snap.deferredAt(h.Tool)) {
 			kept = append(kept, h)
 		}
 	}
@@ -524,7 +524,7 @@ func (s *Searcher) fill(res *Result, snap *snapshot, found []*entry, hits []Hit)
 		add(e, 0, 0)
 	}
 	for _, h := range hits {
-		add(snap.deferred[h.Tool], h.Score, h.Rules)
+		add(snap.deferredAt(h.Tool), h.Score, h.Rules)
 	}
 }
 
@@ -547,7 +547,7 @@ func (b *schemaBudget) take(name string, n int) (note string, ok bool) {
 // snap, without rendering the prompt texts when it sees them all.
 func (s *Searcher) deferredCount(snap *snapshot) int {
 	if s.opts.Scope == nil {
-		return len(snap.deferred)
+		return snap.deferred.Len()
 	}
 	return len(s.promptTexts(snap).names)
 }

@@ -171,7 +171,7 @@ func (s *Searcher) selectOne332(snap *snapshot, n string) *entry {
 func (s *snapshot) bareNamed(name string) []*entry {
 	return s.bare.get(s, func(*snapshot, map[string][]*entry) map[string][]*entry {
 		m := map[string][]*entry{}
-		for _, e := range s.pool {
+		for e := range s.pool.All() {
 			_, tool, ok := rawMCPNames(&e.tool)
 			if !ok || tool == "" {
 				continue

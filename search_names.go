@@ -74,7 +74,7 @@ func (s *Searcher) namesFirst(snap *snapshot, q string, k int, hits []Hit) ([]Hi
 			if !e.deferred {
 				continue
 			}
-			if p, ok := slices.BinarySearchFunc(snap.deferred, e, poolCompare); ok {
+			if p, ok := snap.deferred.Search(func(d slotted) int { return poolCompare(d.e, e) }); ok {
 				if at(int32(p)) >= 0 {
 					group = append(group, int32(p))
 				} else if len(others) < k {

@@ -47,7 +47,7 @@ func (s *Searcher) pendingServers(snap *snapshot) []string {
 func (s *Searcher) anyDeferred(snap *snapshot) bool {
 	sc := s.opts.Scope
 	if sc == nil || sc.IncludeDeferred && slices.Contains(sc.Allow, "*") {
-		return len(snap.deferred) > 0
+		return snap.deferred.Len() > 0
 	}
 	for _, n := range sc.Allow {
 		if e := snap.named(n); e != nil && e.deferred {

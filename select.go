@@ -61,7 +61,7 @@ func (s *snapshot) resolve(name string, in func(*entry) bool) (e *entry, loose b
 		return e, false
 	}
 	var found *entry
-	for _, e := range s.pool {
+	for e := range s.pool.All() {
 		if len(e.lowerName) == len(lower) && sameButSeparators(e.lowerName, lower) && in(e) {
 			if found != nil {
 				return nil, false // ambiguous

@@ -34,7 +34,9 @@ type SessionOptions struct {
 	// subtracted). When nil, or when it returns an error, characters are
 	// counted instead. It is called without any lock held, at most once per
 	// registry change in the usual case (racing calls may repeat it), and
-	// possibly from several goroutines.
+	// possibly from several goroutines, with every deferred tool in scope.
+	// Counted in characters, a registry change costs the tools it
+	// changed: the count of the version before is patched.
 	CountTokens func(tools []ToolDefinition) (int, error)
 	// CallBridge offers the fixed CallTool tool: discovered tools are not
 	// added to Tools() and the model calls them through CallTool, so the
@@ -107,7 +109,7 @@ type Session struct {
 	discovered map[string]struct{}
 	ann        announcedSet // the deferred names last announced
 
-	auto memo[bool] // the auto-mode decision
+	auto memo[autoState] // the auto-mode decision
 }
 
 // NewSession returns a Session over reg, which must not be nil.
@@ -208,7 +210,8 @@ func definition(e *entry, deferLoading bool) ToolDefinition {
 // While ToolSearch is offered, Tools costs what it returns: the tools that
 // are not deferred are kept apart, and the discovered names are looked up
 // one by one, so the deferred tools of the registry are never walked (an
-// auto Mode measures them once per registry change; see ToolSearchMode).
+// auto Mode measures them once per registry change, or only the changed
+// ones when it counts characters; see SessionOptions.CountTokens).
 func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 	snap := s.reg.load()
 	on := s.searchOn(snap)
@@ -232,7 +235,7 @@ func (s *Session) Tools() (defs []ToolDefinition, skipped []error) {
 	if on {
 		list = snap.loaded // the deferred tools are not sent in full
 	}
-	for _, e := range list {
+	for e := range list.All() {
 		if !s.in(e) || on && (e.tool.Name == ToolSearchName || s.opts.CallBridge && e.tool.Name == CallToolName ||
 			cc332 && e.tool.Name == placeholderName) {
 			continue
@@ -264,8 +267,8 @@ func (s *Session) discoveredIn(snap *snapshot) []*entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []*entry
-	if len(s.discovered) > len(snap.deferred) {
-		for _, e := range snap.deferred {
+	if len(s.discovered) > snap.deferred.Len() {
+		for e := range snap.deferredTools() {
 			if _, ok := s.discovered[e.tool.Name]; ok && s.in(e) {
 				out = append(out, e)
 			}

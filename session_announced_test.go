@@ -51,7 +51,7 @@ func refTools(s *Session) []string {
 	snap := s.reg.load()
 	on := s.searchOn(snap)
 	out := []string{}
-	for _, e := range snap.pool {
+	for e := range snap.pool.All() {
 		if !s.in(e) || on && (e.deferred || e.tool.Name == ToolSearchName || s.opts.CallBridge && e.tool.Name == CallToolName) {
 			continue
 		}
@@ -64,7 +64,7 @@ func refTools(s *Session) []string {
 	if s.opts.CallBridge {
 		return append(out, CallToolName)
 	}
-	for _, e := range snap.deferred {
+	for e := range snap.deferredTools() {
 		if s.isDiscovered(e.tool.Name) && s.in(e) {
 			out = append(out, e.tool.Name)
 		}

@@ -83,27 +83,57 @@ func (m *ToolSearchMode) UnmarshalText(text []byte) error {
 }
 
 // autoOn decides an auto mode for snap: the deferred tools in scope are
-// measured with CountTokens (or in characters) once per snapshot.
+// measured with CountTokens (or in characters) once per snapshot. Without
+// CountTokens, the characters of the snapshot measured before are patched
+// with the tools changed since (the registry's change log), so that a
+// one-tool change costs that tool, not the deferred tools.
 func (s *Session) autoOn(snap *snapshot) bool {
-	return s.auto.get(snap, func(snap *snapshot, _ bool) bool {
+	return s.auto.get(snap, func(snap *snapshot, prev autoState) autoState {
+		threshold := autoThreshold(s.opts.ContextWindow, int(s.opts.Mode))
+		if s.opts.CountTokens == nil && prev.snap != nil {
+			if changed, ok := snap.log.since(prev.snap.seqOf()); ok {
+				chars := prev.chars
+				for _, n := range changed {
+					chars += s.autoChars(snap.named(n)) - s.autoChars(prev.snap.named(n))
+				}
+				return autoState{snap: snap, chars: chars, on: autoDefersChars(chars, threshold)}
+			}
+		}
 		var defs []ToolDefinition
-		for _, e := range snap.deferred {
+		for e := range snap.deferredTools() {
 			if s.in(e) {
 				defs = append(defs, definition(e, false))
 			}
 		}
-		threshold := autoThreshold(s.opts.ContextWindow, int(s.opts.Mode))
 		if s.opts.CountTokens != nil {
 			if n, err := s.opts.CountTokens(defs); err == nil {
-				return autoDefersTokens(n, threshold)
+				return autoState{on: autoDefersTokens(n, threshold)}
 			}
 		}
 		chars := 0
 		for i := range defs {
 			chars += definitionChars(&defs[i])
 		}
-		return autoDefersChars(chars, threshold)
-	})
+		return autoState{snap: snap, chars: chars, on: autoDefersChars(chars, threshold)}
+	}).on
+}
+
+// autoState is the auto-mode decision for one snapshot and, when it was
+// made by counting characters, the count and the snapshot counted.
+type autoState struct {
+	snap  *snapshot // nil when counted by CountTokens
+	chars int
+	on    bool
+}
+
+// autoChars returns the characters auto mode counts for e: its definition
+// when it is a deferred tool in scope, else 0 (and for nil).
+func (s *Session) autoChars(e *entry) int {
+	if e == nil || !e.deferred || !s.in(e) {
+		return 0
+	}
+	d := definition(e, false)
+	return definitionChars(&d)
 }
 
 // autoThreshold returns the token threshold of auto mode:

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -163,4 +165,59 @@ func TestModesAlwaysNever(t *testing.T) {
 			assert.Equal(t, tc.want, toolNames(mustTools(t, s)))
 		})
 	}
+}
+
+// TestAutoModeCountsChanges: without a token counter, the characters auto
+// mode counts are patched with each change (tools registered, replaced,
+// removed, their servers disconnected and back, some outside the scope);
+// after every change they equal a count of every deferred tool in scope,
+// and the decision is the one that count gives, both sides of the
+// threshold.
+func TestAutoModeCountsChanges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	var reg Registry
+	scope := &Scope{} // the tools of even number
+	for i := 0; i < 30; i += 2 {
+		n := "t" + strconv.Itoa(i)
+		scope.Allow = append(scope.Allow, n, "mcp__a__"+n, "mcp__b__"+n, "mcp__c__"+n)
+	}
+	s := NewSession(&reg, &SessionOptions{Mode: ModeAuto, ContextWindow: 400, Search: SearchOptions{Scope: scope}})
+	tool := func() Tool {
+		srv := []string{"", "a", "b", "c"}[rng.IntN(4)]
+		name := "t" + strconv.Itoa(rng.IntN(30))
+		if srv != "" {
+			name = "mcp__" + srv + "__" + name
+		}
+		return Tool{Name: name, Server: srv, Description: strings.Repeat("é", rng.IntN(60)), ShouldDefer: rng.IntN(4) > 0}
+	}
+	flips := map[bool]int{}
+	for step := range sweepSize(300, 3000) {
+		switch rng.IntN(5) {
+		case 0, 1:
+			require.NoError(t, reg.Replace(tool()))
+		case 2:
+			reg.Remove(tool().Name)
+		case 3:
+			reg.SetServerStatus([]string{"a", "b", "c"}[rng.IntN(3)], ServerStatus(rng.IntN(3)))
+		default:
+			t := tool()
+			_, _ = reg.SetServerTools(cmp.Or(t.Server, "b"), []Tool{t})
+		}
+		if rng.IntN(3) == 0 {
+			continue // some changes are not looked at: the next count spans several
+		}
+		snap := reg.load()
+		on := s.autoOn(snap)
+		want := 0
+		for e := range snap.deferredTools() {
+			want += s.autoChars(e)
+		}
+		st := s.auto.cur.Load()
+		require.NotNil(t, st, "step %d", step)
+		require.Equal(t, want, st.val.chars, "step %d: the characters counted", step)
+		require.Equal(t, autoDefersChars(want, autoThreshold(400, int(ModeAuto))), on, "step %d: the decision", step)
+		flips[on]++
+	}
+	assert.Positive(t, flips[true], "some states defer")
+	assert.Positive(t, flips[false], "some states do not")
 }

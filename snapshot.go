@@ -2,21 +2,25 @@ package toolsearch
 
 import (
 	"cmp"
+	"iter"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/toolsearch/toolsearch/internal/cow"
 )
 
 // snapshot is an immutable view of the registry. Everything derived from the
 // set of tools hangs off it and is built at most once. A change builds the
 // next snapshot from this one, sharing what the change does not touch.
 type snapshot struct {
-	pool     []*entry // available tools in pool order
-	loaded   []*entry // available tools that are not deferred, in pool order
-	deferred []*entry // available deferred tools in pool order
-	dslots   []int32  // the keyword-index slot of each of deferred
-	dpos     []int32  // keyword-index slot → position in deferred; -1 for none
+	// The lists are in pages shared with the snapshots before and after:
+	// a change copies the pages it writes.
+	pool     cow.Sorted[*entry]  // available tools in pool order
+	loaded   cow.Sorted[*entry]  // available tools that are not deferred, in pool order
+	deferred cow.Sorted[slotted] // available deferred tools in pool order, with their keyword-index slots
+	dpos     *slotPositions      // keyword-index slot → position in deferred, made on first use
 	// names finds available tools by name, alias and lowercased name (see
 	// named, aliased, lowered).
 	names   *nameIndex
@@ -43,6 +47,52 @@ type snapshot struct {
 
 var emptySnapshot = buildSnapshot(nil, nil, nil, nil)
 
+// slotted is a deferred tool and its keyword-index slot in one snapshot.
+type slotted struct {
+	e    *entry
+	slot int32
+}
+
+func slottedCompare(a, b slotted) int { return poolCompare(a.e, b.e) }
+
+// deferredAt returns the deferred tool at position i of s.
+func (s *snapshot) deferredAt(i int) *entry { return s.deferred.At(i).e }
+
+// deferredTools yields the deferred tools of s in pool order.
+func (s *snapshot) deferredTools() iter.Seq[*entry] {
+	return func(yield func(*entry) bool) {
+		for d := range s.deferred.All() {
+			if !yield(d.e) {
+				return
+			}
+		}
+	}
+}
+
+// slotPositions is the position of every keyword-index slot of a
+// snapshot's deferred tools, made once, on first use (a search, not a
+// change, pays for it); snapshots whose deferred tools have the same slots
+// at the same positions share it.
+type slotPositions struct {
+	once sync.Once
+	pos  []int32 // -1 for a free slot
+}
+
+// positions returns the position in s.deferred of every slot of s.ix.
+func (s *snapshot) positions() []int32 {
+	s.dpos.once.Do(func() {
+		pos := make([]int32, s.ix.nslots)
+		for i := range pos {
+			pos[i] = -1
+		}
+		for i, d := range s.deferred.From(0) {
+			pos[d.slot] = int32(i)
+		}
+		s.dpos.pos = pos
+	})
+	return s.dpos.pos
+}
+
 // available reports whether e's server (if any) is connected.
 func available(e *entry, servers map[string]ServerStatus) bool {
 	return e.tool.Server == "" || servers[e.tool.Server] == ServerConnected
@@ -51,41 +101,43 @@ func available(e *entry, servers map[string]ServerStatus) bool {
 // buildSnapshot builds a snapshot from scratch. old is the keyword index
 // of the snapshot it replaces, or nil: its tools keep their slots.
 func buildSnapshot(tools map[string]*entry, servers map[string]ServerStatus, scratch *scratchPool, old *index) *snapshot {
-	s := &snapshot{}
-	s.pool = make([]*entry, 0, len(tools))
+	s := &snapshot{dpos: &slotPositions{}}
+	pool := make([]*entry, 0, len(tools))
 	for _, e := range tools {
 		if available(e, servers) {
-			s.pool = append(s.pool, e)
+			pool = append(pool, e)
 		}
 	}
-	sortPool(s.pool)
-	for _, e := range s.pool {
+	sortPool(pool)
+	var deferred, loaded []*entry
+	for _, e := range pool {
 		if e.deferred {
-			s.deferred = append(s.deferred, e)
+			deferred = append(deferred, e)
 		} else {
-			s.loaded = append(s.loaded, e)
+			loaded = append(loaded, e)
 		}
 	}
 	// The name and prefix indexes and the keyword index (which sets the
 	// entries' slots) read different fields: large ones are built side by side.
 	names := func() {
-		s.names = buildNames(s.pool)
-		s.prefix = buildPrefix(s.deferred)
+		s.names = buildNames(pool)
+		s.prefix = buildPrefix(deferred)
+		s.pool, s.loaded = cow.NewSorted(pool, nil), cow.NewSorted(loaded, nil)
 	}
-	if len(s.pool) >= parallelBuild && runtime.GOMAXPROCS(0) > 1 {
+	if len(pool) >= parallelBuild && runtime.GOMAXPROCS(0) > 1 {
 		var wg sync.WaitGroup
 		wg.Go(names)
-		s.ix = buildIndex(s.deferred, scratch, old)
+		s.ix = buildIndex(deferred, scratch, old)
 		wg.Wait()
 	} else {
 		names()
-		s.ix = buildIndex(s.deferred, scratch, old)
+		s.ix = buildIndex(deferred, scratch, old)
 	}
-	s.dslots = make([]int32, len(s.deferred))
-	for i, e := range s.deferred {
-		s.dslots[i] = e.slot
+	ds := make([]slotted, len(deferred))
+	for i, e := range deferred {
+		ds[i] = slotted{e, e.slot}
 	}
-	s.dpos = slotPositions(s.dslots, len(s.ix.slots))
+	s.deferred = cow.NewSorted(ds, nil)
 	s.pending = pendingServers(servers)
 	return s
 }
@@ -144,32 +196,71 @@ func sortByName(keys []poolKey) {
 }
 
 // apply returns the snapshot that follows s when the tools in remove leave
-// the available set and those in add join it. s is not changed.
+// the available set and those in add join it. s is not changed: the new
+// snapshot shares every page of its lists and every shard of its indexes
+// that the change does not write.
 func (s *snapshot) apply(remove, add []*entry, servers map[string]ServerStatus) *snapshot {
 	n := &snapshot{pending: pendingServers(servers)}
-	n.pool = patchSorted(s.pool, remove, add, poolCompare)
-	isDeferred := func(e *entry) bool { return !e.deferred }
-	rmD := slices.DeleteFunc(slices.Clone(remove), isDeferred)
-	addD := slices.DeleteFunc(slices.Clone(add), isDeferred)
+	n.pool = s.pool.With(remove, add, poolCompare)
+	isLoaded := func(e *entry) bool { return !e.deferred }
+	isDeferred := func(e *entry) bool { return e.deferred }
+	rmD, addD := slices.Collect(filter(remove, isDeferred)), slices.Collect(filter(add, isDeferred))
 	n.names = s.names.update(remove, add)
 	n.loaded = s.loaded
 	if len(rmD) < len(remove) || len(addD) < len(add) {
-		isLoaded := func(e *entry) bool { return e.deferred }
-		n.loaded = patchSorted(s.loaded, slices.DeleteFunc(slices.Clone(remove), isLoaded), slices.DeleteFunc(slices.Clone(add), isLoaded), poolCompare)
+		n.loaded = s.loaded.With(slices.Collect(filter(remove, isLoaded)), slices.Collect(filter(add, isLoaded)), poolCompare)
 	}
 	if len(rmD)+len(addD) == 0 {
-		n.deferred, n.dslots, n.dpos, n.prefix, n.ix = s.deferred, s.dslots, s.dpos, s.prefix, s.ix
+		n.deferred, n.dpos, n.prefix, n.ix = s.deferred, s.dpos, s.prefix, s.ix
 		return n
 	}
 	n.ix = s.ix.update(rmD, addD) // sets the slots of addD
-	n.deferred, n.dslots = patchSortedSlots(s.deferred, s.dslots, rmD, addD, poolCompare)
-	if len(n.ix.slots) == len(s.ix.slots) && slices.Equal(n.dslots, s.dslots) {
-		n.dpos = s.dpos // tools replaced in place
-	} else {
-		n.dpos = slotPositions(n.dslots, len(n.ix.slots))
+	n.deferred = s.deferred.With(slotsOf(rmD), slotsOf(addD), slottedCompare)
+	n.dpos = &slotPositions{}
+	if replacedInPlace(rmD, addD) && n.ix.nslots == s.ix.nslots {
+		n.dpos = s.dpos // the same slots at the same positions
 	}
 	n.prefix = s.prefix.update(rmD, addD)
 	return n
+}
+
+// filter yields the entries of l that keep accepts.
+func filter(l []*entry, keep func(*entry) bool) iter.Seq[*entry] {
+	return func(yield func(*entry) bool) {
+		for _, e := range l {
+			if keep(e) && !yield(e) {
+				return
+			}
+		}
+	}
+}
+
+// slotsOf returns the entries with their slots.
+func slotsOf(l []*entry) []slotted {
+	out := make([]slotted, len(l))
+	for i, e := range l {
+		out[i] = slotted{e, e.slot}
+	}
+	return out
+}
+
+// replacedInPlace reports whether every tool of add replaces one of remove
+// at its place in pool order, and every tool of remove is replaced; the
+// index has given each the slot of the tool it replaces.
+func replacedInPlace(remove, add []*entry) bool {
+	if len(remove) != len(add) {
+		return false
+	}
+	byName := make(map[string]*entry, len(remove))
+	for _, r := range remove {
+		byName[r.tool.Name] = r
+	}
+	for _, a := range add {
+		if r := byName[a.tool.Name]; r == nil || poolCompare(r, a) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func pendingServers(servers map[string]ServerStatus) []string {

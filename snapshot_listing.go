@@ -19,8 +19,8 @@ type promptTexts struct {
 // renderTexts renders the texts for the deferred tools of s that in
 // accepts.
 func renderTexts(s *snapshot, in func(*entry) bool) *promptTexts {
-	names := make([]string, 0, len(s.deferred))
-	for _, e := range s.deferred {
+	names := make([]string, 0, s.deferred.Len())
+	for e := range s.deferredTools() {
 		if in(e) {
 			names = append(names, e.tool.Name)
 		}

@@ -14,10 +14,20 @@ import (
 // alias and lowercased name; the names form (search_names.go) by folded
 // name and folded MCP name (foldKeys). These maps are split into shards by a hash of
 // the lowercased key, so that a change copies one small shard, not a map of
-// every tool. A tool's name, its lowercased name and (hashed the same way)
-// its aliases decide its shards.
+// every tool: the shard count grows with the tools (about 32 a shard), and
+// the shards are held in pages, so that a change copies the pages of the
+// shards it writes, not a table of every shard. A tool's name, its
+// lowercased name and (hashed the same way) its aliases decide its shards.
 
-const nameShards = 64
+// nameShardCount returns the number of name shards for n tools: a power
+// of two from 64 to 32,768.
+func nameShardCount(n int) int {
+	c := 64
+	for c < n/32 && c < 1<<15 {
+		c <<= 1
+	}
+	return c
+}
 
 type nameShard struct {
 	byName  map[string]*entry
@@ -27,17 +37,21 @@ type nameShard struct {
 }
 
 type nameIndex struct {
-	shards  [nameShards]*nameShard
-	aliases int // aliases in the shards
+	shards  cow.Paged[*nameShard] // a nil shard holds nothing
+	mask    uint64                // the shard count less one
+	aliases int                   // aliases in the shards
 }
 
-// nameSlot returns the shard of a key of one of the name maps: byName is
+// slot returns the shard of a key of one of the name maps: byName is
 // placed by the name, byLower by the lowercased name, alias by the alias.
-func nameSlot(key string) int { return int(maphash.String(hashSeed, key) & (nameShards - 1)) }
+func (ni *nameIndex) slot(key string) int32 { return int32(maphash.String(hashSeed, key) & ni.mask) }
+
+// shard returns the shard of key.
+func (ni *nameIndex) shard(key string) *nameShard { return ni.shards.At(ni.slot(key)) }
 
 // named returns the available tool called name.
 func (s *snapshot) named(name string) *entry {
-	if sh := s.names.shards[nameSlot(name)]; sh != nil {
+	if sh := s.names.shard(name); sh != nil {
 		return sh.byName[name]
 	}
 	return nil
@@ -48,7 +62,7 @@ func (s *snapshot) aliased(a string) *entry {
 	if s.names.aliases == 0 {
 		return nil
 	}
-	if sh := s.names.shards[nameSlot(a)]; sh != nil {
+	if sh := s.names.shard(a); sh != nil {
 		return sh.alias[a]
 	}
 	return nil
@@ -57,7 +71,7 @@ func (s *snapshot) aliased(a string) *entry {
 // lowered returns the available tools whose lowercased name is q, in pool
 // order. The slice is shared: do not change it.
 func (s *snapshot) lowered(q string) []*entry {
-	if sh := s.names.shards[nameSlot(q)]; sh != nil {
+	if sh := s.names.shard(q); sh != nil {
 		return sh.byLower[q]
 	}
 	return nil
@@ -65,10 +79,12 @@ func (s *snapshot) lowered(q string) []*entry {
 
 // buildNames indexes tools, given in pool order.
 func buildNames(tools []*entry) *nameIndex {
-	ni := &nameIndex{}
-	per := len(tools)/nameShards + len(tools)/(8*nameShards)
-	for i := range ni.shards {
-		ni.shards[i] = &nameShard{byName: make(map[string]*entry, per), byLower: make(map[string][]*entry, per),
+	count := nameShardCount(len(tools))
+	ni := &nameIndex{mask: uint64(count - 1)}
+	per := len(tools)/count + len(tools)/(8*count)
+	shards := make([]*nameShard, count)
+	for i := range shards {
+		shards[i] = &nameShard{byName: make(map[string]*entry, per), byLower: make(map[string][]*entry, per),
 			byFold: make(map[string][]*entry, per)}
 	}
 	// A key's first tool is put in a list of one cut from a chunk of
@@ -87,19 +103,19 @@ func buildNames(tools []*entry) *nameIndex {
 		m[k] = chunk[len(chunk)-1 : len(chunk) : len(chunk)]
 	}
 	for _, e := range tools {
-		slot := nameSlot(e.tool.Name)
-		ni.shards[slot].byName[e.tool.Name] = e
+		slot := ni.slot(e.tool.Name)
+		shards[slot].byName[e.tool.Name] = e
 		if e.lowerName != e.tool.Name {
-			slot = nameSlot(e.lowerName)
+			slot = ni.slot(e.lowerName)
 		}
-		put(ni.shards[slot].byLower, e.lowerName, e)
+		put(shards[slot].byLower, e.lowerName, e)
 		n, f := foldKeyPair(e)
-		put(ni.shards[nameSlot(n)].byFold, n, e)
+		put(shards[ni.slot(n)].byFold, n, e)
 		if f != "" {
-			put(ni.shards[nameSlot(f)].byFold, f, e)
+			put(shards[ni.slot(f)].byFold, f, e)
 		}
 		for _, a := range e.tool.Aliases {
-			sh := ni.shards[nameSlot(a)]
+			sh := shards[ni.slot(a)]
 			if sh.alias == nil {
 				sh.alias = map[string]*entry{}
 			}
@@ -107,16 +123,21 @@ func buildNames(tools []*entry) *nameIndex {
 			ni.aliases++
 		}
 	}
+	ed := ni.shards.Edit()
+	for i, sh := range shards {
+		ed.Set(int32(i), sh)
+	}
+	ni.shards = ed.Done()
 	return ni
 }
 
-func (ni *nameIndex) add(e *entry, own func(int, shardMap) *nameShard) {
-	sh := own(nameSlot(e.tool.Name), mapByName)
+func (ni *nameIndex) add(e *entry, own func(int32, shardMap) *nameShard) {
+	sh := own(ni.slot(e.tool.Name), mapByName)
 	if sh.byName == nil {
 		sh.byName = map[string]*entry{}
 	}
 	sh.byName[e.tool.Name] = e
-	sh = own(nameSlot(e.lowerName), mapByLower)
+	sh = own(ni.slot(e.lowerName), mapByLower)
 	if sh.byLower == nil {
 		sh.byLower = map[string][]*entry{}
 	}
@@ -124,7 +145,7 @@ func (ni *nameIndex) add(e *entry, own func(int, shardMap) *nameShard) {
 	i, _ := slices.BinarySearchFunc(l, e, poolCompare)
 	sh.byLower[e.lowerName] = slices.Insert(slices.Clip(l), i, e)
 	for _, k := range foldKeys(e) {
-		sh := own(nameSlot(k), mapByFold)
+		sh := own(ni.slot(k), mapByFold)
 		if sh.byFold == nil {
 			sh.byFold = map[string][]*entry{}
 		}
@@ -133,7 +154,7 @@ func (ni *nameIndex) add(e *entry, own func(int, shardMap) *nameShard) {
 		sh.byFold[k] = slices.Insert(slices.Clip(l), i, e)
 	}
 	for _, a := range e.tool.Aliases {
-		sh := own(nameSlot(a), mapAlias)
+		sh := own(ni.slot(a), mapAlias)
 		if sh.alias == nil {
 			sh.alias = map[string]*entry{}
 		}
@@ -142,12 +163,12 @@ func (ni *nameIndex) add(e *entry, own func(int, shardMap) *nameShard) {
 	}
 }
 
-func (ni *nameIndex) remove(e *entry, own func(int, shardMap) *nameShard) {
-	sh := own(nameSlot(e.tool.Name), mapByName)
+func (ni *nameIndex) remove(e *entry, own func(int32, shardMap) *nameShard) {
+	sh := own(ni.slot(e.tool.Name), mapByName)
 	if sh.byName[e.tool.Name] == e {
 		delete(sh.byName, e.tool.Name)
 	}
-	sh = own(nameSlot(e.lowerName), mapByLower)
+	sh = own(ni.slot(e.lowerName), mapByLower)
 	l := slices.DeleteFunc(slices.Clone(sh.byLower[e.lowerName]), func(x *entry) bool { return x == e })
 	if len(l) == 0 {
 		delete(sh.byLower, e.lowerName)
@@ -155,7 +176,7 @@ func (ni *nameIndex) remove(e *entry, own func(int, shardMap) *nameShard) {
 		sh.byLower[e.lowerName] = l
 	}
 	for _, k := range foldKeys(e) {
-		sh := own(nameSlot(k), mapByFold)
+		sh := own(ni.slot(k), mapByFold)
 		if l := slices.DeleteFunc(slices.Clone(sh.byFold[k]), func(x *entry) bool { return x == e }); len(l) == 0 {
 			delete(sh.byFold, k)
 		} else {
@@ -163,7 +184,7 @@ func (ni *nameIndex) remove(e *entry, own func(int, shardMap) *nameShard) {
 		}
 	}
 	for _, a := range e.tool.Aliases {
-		if sh := own(nameSlot(a), mapAlias); sh.alias[a] == e {
+		if sh := own(ni.slot(a), mapAlias); sh.alias[a] == e {
 			delete(sh.alias, a)
 			ni.aliases--
 		}
@@ -184,21 +205,21 @@ const (
 // changed. It copies only the maps it writes, each once: a one-tool
 // change copies a few maps of a few shards.
 func (ni *nameIndex) update(remove, add []*entry) *nameIndex {
-	nn := &nameIndex{shards: ni.shards, aliases: ni.aliases}
-	var copied [nameShards]shardMap // the maps of each shard that are nn's own
-	var fresh [nameShards]bool      // the shard itself is nn's own
-	own := func(i int, m shardMap) *nameShard {
-		if !fresh[i] {
-			fresh[i] = true
+	nn := &nameIndex{mask: ni.mask, aliases: ni.aliases}
+	ed := ni.shards.Edit()
+	copied := map[int32]shardMap{} // the maps of each shard that are nn's own, once the shard is
+	own := func(i int32, m shardMap) *nameShard {
+		c, fresh := copied[i]
+		if !fresh {
 			sh := &nameShard{}
-			if old := nn.shards[i]; old != nil {
+			if old := ed.At(i); old != nil {
 				*sh = *old // the maps are shared until written
 			}
-			nn.shards[i] = sh
+			ed.Set(i, sh)
 		}
-		sh := nn.shards[i]
-		if copied[i]&m == 0 {
-			copied[i] |= m
+		sh := ed.At(i)
+		if c&m == 0 {
+			copied[i] = c | m
 			switch m {
 			case mapByName:
 				sh.byName = cow.CloneMap(sh.byName)
@@ -218,6 +239,7 @@ func (ni *nameIndex) update(remove, add []*entry) *nameIndex {
 	for _, e := range add {
 		nn.add(e, own)
 	}
+	nn.shards = ed.Done()
 	return nn
 }
 
@@ -245,7 +267,7 @@ func (s *snapshot) exact(q string, in func(*entry) bool) *entry {
 		buf[i] = c
 	}
 	b := buf[:len(q)]
-	if sh := s.names.shards[maphash.Bytes(hashSeed, b)&(nameShards-1)]; sh != nil {
+	if sh := s.names.shards.At(int32(maphash.Bytes(hashSeed, b) & s.names.mask)); sh != nil {
 		return pickExact(sh.byLower[string(b)], in)
 	}
 	return nil
@@ -311,7 +333,7 @@ func serverName(t *Tool) string {
 // is shared: do not change it.
 func (s *snapshot) folded(token string) []*entry {
 	k := text.FoldName(token)
-	if sh := s.names.shards[nameSlot(k)]; sh != nil {
+	if sh := s.names.shard(k); sh != nil {
 		return sh.byFold[k]
 	}
 	return nil

@@ -2,17 +2,18 @@ package toolsearch
 
 import (
 	"slices"
-	"sort"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/internal/cow"
 )
 
 // prefixIndex holds the deferred tools whose lowercased names start with
 // mcp__, sorted by lowercased name (then pool order), for the MCP-prefix
-// form. upper[i] counts the tools among the first i whose names have an
-// uppercase letter: where there are none, lowercased order is pool order.
+// form, in pages shared between snapshots. It counts the tools whose
+// names have an uppercase letter: where a range has none, lowercased
+// order is pool order.
 type prefixIndex struct {
-	tools []*entry
-	upper []int32
+	tools cow.Sorted[*entry]
 }
 
 func lowerCompare(a, b *entry) int {
@@ -24,17 +25,7 @@ func lowerCompare(a, b *entry) int {
 
 func prefixed(e *entry) bool { return strings.HasPrefix(e.lowerName, "mcp__") }
 
-func newPrefixIndex(tools []*entry) *prefixIndex {
-	p := &prefixIndex{tools: tools}
-	p.upper = make([]int32, len(tools)+1)
-	for i, e := range tools {
-		p.upper[i+1] = p.upper[i]
-		if e.upper {
-			p.upper[i+1]++
-		}
-	}
-	return p
-}
+func hasUpper(e *entry) bool { return e.upper }
 
 // buildPrefix indexes the deferred tools (any order).
 func buildPrefix(deferred []*entry) *prefixIndex {
@@ -45,32 +36,35 @@ func buildPrefix(deferred []*entry) *prefixIndex {
 		}
 	}
 	slices.SortFunc(tools, lowerCompare)
-	return newPrefixIndex(tools)
+	return &prefixIndex{tools: cow.NewSorted(tools, hasUpper)}
 }
 
 func (p *prefixIndex) update(remove, add []*entry) *prefixIndex {
-	remove = slices.DeleteFunc(slices.Clone(remove), func(e *entry) bool { return !prefixed(e) })
-	add = slices.DeleteFunc(slices.Clone(add), func(e *entry) bool { return !prefixed(e) })
+	remove = slices.Collect(filter(remove, prefixed))
+	add = slices.Collect(filter(add, prefixed))
 	if len(remove) == 0 && len(add) == 0 {
 		return p
 	}
-	tools := patchSorted(p.tools, remove, add, lowerCompare)
-	if len(remove) == 1 && len(add) == 1 && remove[0].upper == add[0].upper && len(tools) == len(p.tools) &&
-		lowerCompare(remove[0], add[0]) == 0 {
-		return &prefixIndex{tools: tools, upper: p.upper} // one tool replaced in place: the counts stand
-	}
-	return newPrefixIndex(tools)
+	return &prefixIndex{tools: p.tools.With(remove, add, lowerCompare)}
 }
 
 // find returns up to k (k < 0: all) deferred tools whose lowercased names
 // start with q and that in accepts, in pool order.
 func (p *prefixIndex) find(q string, k int, in func(*entry) bool) []*entry {
-	lo, _ := slices.BinarySearchFunc(p.tools, q, func(e *entry, q string) int { return strings.Compare(e.lowerName, q) })
-	hi := lo + sort.Search(len(p.tools)-lo, func(i int) bool { return !strings.HasPrefix(p.tools[lo+i].lowerName, q) })
+	lo, _ := p.tools.Search(func(e *entry) int { return strings.Compare(e.lowerName, q) })
+	hi, _ := p.tools.Search(func(e *entry) int {
+		if strings.HasPrefix(e.lowerName, q) {
+			return -1
+		}
+		return strings.Compare(e.lowerName, q)
+	})
 	var out []*entry
-	if p.upper[hi] == p.upper[lo] {
+	if p.tools.Marked(lo, hi) == 0 {
 		// No uppercase name in range: lowercased order is pool order.
-		for _, e := range p.tools[lo:hi] {
+		for i, e := range p.tools.From(lo) {
+			if i == hi {
+				break
+			}
 			if in(e) {
 				if out = append(out, e); len(out) == k {
 					break
@@ -79,7 +73,10 @@ func (p *prefixIndex) find(q string, k int, in func(*entry) bool) []*entry {
 		}
 		return out
 	}
-	for _, e := range p.tools[lo:hi] {
+	for i, e := range p.tools.From(lo) {
+		if i == hi {
+			break
+		}
 		if !in(e) {
 			continue
 		}

@@ -66,6 +66,7 @@ func foldGram(s string, i int) int {
 
 // suggestIndex indexes the folded names of a snapshot's pool.
 type suggestIndex struct {
+	pool    []*entry           // the snapshot's pool
 	folded  []string           // per pool position
 	byFold  map[string][]int32 // folded name → pool positions
 	byLen   [maxNameLength + 1][]int32
@@ -74,7 +75,7 @@ type suggestIndex struct {
 }
 
 func buildSuggestIndex(pool []*entry) *suggestIndex {
-	x := &suggestIndex{folded: make([]string, len(pool)), byFold: make(map[string][]int32, len(pool))}
+	x := &suggestIndex{pool: pool, folded: make([]string, len(pool)), byFold: make(map[string][]int32, len(pool))}
 	for i, e := range pool {
 		n := text.FoldName(e.tool.Name)
 		x.folded[i] = n
@@ -130,7 +131,9 @@ func (s *snapshot) closeNames(name string, in func(*entry) bool, work *querywork
 	if q == "" || len(q) > maxNameLength {
 		return nil, true
 	}
-	x := s.suggestions.get(s, func(s *snapshot, _ *suggestIndex) *suggestIndex { return buildSuggestIndex(s.pool) })
+	x := s.suggestions.get(s, func(s *snapshot, _ *suggestIndex) *suggestIndex {
+		return buildSuggestIndex(slices.Collect(s.pool.All()))
+	})
 	sc, _ := x.scratch.Get().(*suggestScratch)
 	if sc == nil || len(sc.mark) < len(x.folded) {
 		sc = &suggestScratch{mark: make([]uint32, len(x.folded)), stamp: make([]uint32, len(x.folded)), count: make([]uint16, len(x.folded))}
@@ -141,11 +144,11 @@ func (s *snapshot) closeNames(name string, in func(*entry) bool, work *querywork
 		clear(sc.stamp)
 		sc.gen = 1
 	}
-	f := finder{x: x, sc: sc, pool: s.pool, in: in, q: q, limit: max(2, len(q)/4), work: work}
+	f := finder{x: x, sc: sc, pool: x.pool, in: in, q: q, limit: max(2, len(q)/4), work: work}
 	complete := f.find()
 	out := make([]string, 0, len(f.best))
 	for _, c := range f.best {
-		out = append(out, s.pool[c.pos].tool.Name)
+		out = append(out, x.pool[c.pos].tool.Name)
 	}
 	return out, complete
 }

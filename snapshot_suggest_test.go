@@ -116,7 +116,7 @@ func TestSuggestEqualsBruteForce(t *testing.T) {
 			}
 			got, complete := snap.closeNames(name, in, querywork.New(1<<40))
 			require.True(t, complete)
-			want := suggestBrute(snap.pool, name, in)
+			want := suggestBrute(slices.Collect(snap.pool.All()), name, in)
 			if len(want) == 0 {
 				want = nil
 			}

@@ -206,7 +206,7 @@ func (p *cc332Index) Update(c *Corpus) Index {
 	c.Changes(p.c, func(slot, was, is int) {
 		s := int32(slot)
 		if was >= 0 {
-			toks, _ := cc332Doc(p.c.tools[was])
+			toks, _ := cc332Doc(p.c.tools.At(was).e)
 			for _, tk := range toks {
 				d := at(tk.tok)
 				d.gone = append(d.gone, s)
@@ -215,7 +215,7 @@ func (p *cc332Index) Update(c *Corpus) Index {
 		var doc *ccDoc
 		if is >= 0 {
 			var toks []ccToken
-			toks, doc = cc332Doc(c.tools[is])
+			toks, doc = cc332Doc(c.tools.At(is).e)
 			for _, tk := range toks {
 				d := at(tk.tok)
 				d.join = append(d.join, ccPost{slot: s, f: tk.f})

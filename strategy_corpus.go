@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/internal/cow"
 	"github.com/toolsearch/toolsearch/internal/querywork"
 )
 
@@ -18,17 +19,17 @@ import (
 // keep what it knows of each tool in arrays by slot, and patch them from
 // one version to the next with Changes, instead of rebuilding them.
 type Corpus struct {
-	tools []*entry // by position
-	slots []*entry // slot → tool; nil for a free slot
-	slot  []int32  // position → slot
-	pos   []int32  // slot → position; -1 for a free slot
-	ix    *index   // the keyword index of the tools
-	reg   *Registry
+	tools  *cow.Sorted[slotted] // by position, with their slots
+	slots  *cow.Paged[*entry]   // slot → tool; nil for a free slot
+	nslots int
+	pos    []int32 // slot → position; -1 for a free slot
+	ix     *index  // the keyword index of the tools
+	reg    *Registry
 }
 
 // corpusOf returns the Corpus of snap, a version of r.
 func corpusOf(r *Registry, snap *snapshot) *Corpus {
-	return &Corpus{tools: snap.deferred, slots: snap.ix.slots, slot: snap.dslots, pos: snap.dpos, ix: snap.ix, reg: r}
+	return &Corpus{tools: &snap.deferred, slots: &snap.ix.slots, nslots: snap.ix.nslots, pos: snap.positions(), ix: snap.ix, reg: r}
 }
 
 // NewCorpus returns a Corpus of tools, in the order given, outside any
@@ -42,27 +43,29 @@ func NewCorpus(tools []Tool) *Corpus {
 		es[i] = newEntry(&tools[i])
 	}
 	ix := buildIndex(es, nil, nil) // slot i at position i
-	slot := make([]int32, len(es))
-	for i := range slot {
-		slot[i] = int32(i)
+	ds := make([]slotted, len(es))
+	pos := make([]int32, len(es))
+	for i, e := range es {
+		ds[i], pos[i] = slotted{e, int32(i)}, int32(i)
 	}
-	return &Corpus{tools: es, slots: ix.slots, slot: slot, pos: slot, ix: ix}
+	sorted := cow.NewSorted(ds, nil) // (in the order given: nothing is inserted)
+	return &Corpus{tools: &sorted, slots: &ix.slots, nslots: ix.nslots, pos: pos, ix: ix}
 }
 
 // Len returns the number of tools.
-func (c *Corpus) Len() int { return len(c.tools) }
+func (c *Corpus) Len() int { return c.tools.Len() }
 
 // Tool returns the tool at position i, 0 ≤ i < Len(). Its slices
 // (InputSchema, Aliases) are shared with the registry: read them, never
 // change them.
-func (c *Corpus) Tool(i int) Tool { return c.tools[i].tool }
+func (c *Corpus) Tool(i int) Tool { return c.tools.At(i).e.tool }
 
 // Slot returns the slot of the tool at position i, 0 ≤ i < Len().
-func (c *Corpus) Slot(i int) int { return int(c.slot[i]) }
+func (c *Corpus) Slot(i int) int { return int(c.tools.At(i).slot) }
 
 // Slots returns the number of slots: one more than the largest slot of a
 // tool, and at least Len() (the slots of removed tools are reused).
-func (c *Corpus) Slots() int { return len(c.slots) }
+func (c *Corpus) Slots() int { return c.nslots }
 
 // Position returns the position of the tool at slot s, or -1 when s is
 // free (no tool of the Corpus has it), 0 ≤ s < Slots().
@@ -80,27 +83,27 @@ func (c *Corpus) Position(s int) int { return int(c.pos[s]) }
 func (c *Corpus) Changes(prev *Corpus, fn func(slot, was, is int)) {
 	if prev == nil || prev.reg == nil || prev.reg != c.reg {
 		if prev != nil {
-			for s, e := range prev.slots {
-				if e != nil {
+			for s := range prev.nslots {
+				if prev.slots.At(int32(s)) != nil {
 					fn(s, int(prev.pos[s]), -1)
 				}
 			}
 		}
-		for s, e := range c.slots {
-			if e != nil {
+		for s := range c.nslots {
+			if c.slots.At(int32(s)) != nil {
 				fn(s, -1, int(c.pos[s]))
 			}
 		}
 		return
 	}
-	for s := range max(len(prev.slots), len(c.slots)) {
+	for s := range max(prev.nslots, c.nslots) {
 		var a, b *entry
 		was, is := -1, -1
-		if s < len(prev.slots) {
-			a, was = prev.slots[s], int(prev.pos[s])
+		if s < prev.nslots {
+			a, was = prev.slots.At(int32(s)), int(prev.pos[s])
 		}
-		if s < len(c.slots) {
-			b, is = c.slots[s], int(c.pos[s])
+		if s < c.nslots {
+			b, is = c.slots.At(int32(s)), int(c.pos[s])
 		}
 		if a != b {
 			fn(s, was, is)

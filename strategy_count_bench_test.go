@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -57,7 +58,7 @@ func BenchmarkPostings(b *testing.B) {
 // index built.
 func rankerOf(b *testing.B, r *Registry, snap *snapshot, name string) func(q string) {
 	if name == "floor" {
-		f := buildFloor(snap.deferred)
+		f := buildFloor(slices.Collect(snap.deferredTools()))
 		var a floorAcc
 		return func(q string) { f.rank(&a, q, 5) }
 	}

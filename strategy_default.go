@@ -45,7 +45,7 @@ func (k *keywordIndex) rank(ctx context.Context, q Query, hits []Hit) ([]Hit, []
 		t.required = t.required[:min(len(t.required), maxRankedTerms)]
 	}
 	a := ix.pool.get()
-	a.begin(len(ix.slots), len(t.all))
+	a.begin(ix.nslots, len(t.all))
 	nreq := len(t.required)
 	work := querywork.Of(ctx)
 	if nreq == 0 && !k.exhaustive && q.K > 0 && q.K <= collectAllAbove {
@@ -166,7 +166,7 @@ func (ix *index) spans(a *accumulator, term string, t *termState) {
 				continue
 			}
 			a.mark[s>>6] &^= 1 << (s & 63) // checked
-			if spansParts(term, ix.slots[s].parts) {
+			if spansParts(term, ix.slot(s).parts) {
 				a.credit(s, c, weightFullName, RuleFullName)
 			}
 		}
@@ -232,7 +232,7 @@ func (ix *index) slowWord(a *accumulator, term string, t *termState, f field, po
 		return
 	}
 	slices.SortFunc(lists, func(x, y []int32) int { return len(x) - len(y) })
-	cands := a.intersect(lists, len(ix.slots), work)
+	cands := a.intersect(lists, ix.nslots, work)
 	byPos := func(x, y int32) int { return int(pos[x] - pos[y]) }
 	if !slices.IsSortedFunc(cands, byPos) { // (they are, after a full build)
 		if !work.Spend(workSortEntry * len(cands) * bits.Len(uint(len(cands)))) {
@@ -241,7 +241,7 @@ func (ix *index) slowWord(a *accumulator, term string, t *termState, f field, po
 		slices.SortFunc(cands, byPos)
 	}
 	for _, s := range cands {
-		e := ix.slots[s]
+		e := ix.slot(s)
 		if e == nil {
 			continue
 		}

@@ -99,7 +99,7 @@ func (k *keywordIndex) rankPruned(q Query, all []string, a *accumulator, work *q
 			ix.applyItem(a, it)
 		case it.name && len(ps.live)*96 < it.cost:
 			for _, s := range ps.live {
-				if w, r := it.nameHit(ix.slots[s]); w > 0 {
+				if w, r := it.nameHit(ix.slot(s)); w > 0 {
 					a.credit(s, &a.acc[s], w, r)
 				}
 			}
@@ -204,7 +204,7 @@ func (k *keywordIndex) probe(a *accumulator, q Query, left []keywordItem) (uint3
 		for i := range left {
 			switch it := &left[i]; {
 			case it.name:
-				w, _ := it.nameHit(k.ix.slots[s])
+				w, _ := it.nameHit(k.ix.slot(s))
 				sc += w
 			case it.sorted && it.has(s):
 				sc += it.w
@@ -293,7 +293,7 @@ func (ix *index) applyNameLive(a *accumulator, it *keywordItem) {
 	}
 	if it.span {
 		for _, s := range ps.live {
-			if c := &a.acc[s]; c.gen != it.g && spansParts(it.term, ix.slots[s].parts) {
+			if c := &a.acc[s]; c.gen != it.g && spansParts(it.term, ix.slot(s).parts) {
 				a.credit(s, c, weightFullName, RuleFullName)
 			}
 		}

@@ -115,9 +115,9 @@ func TestPrunedRankMatchesExhaustive(t *testing.T) {
 			c := corpusOf(r, snap)
 			fast := &keywordIndex{ix: c.ix, pos: c.pos}
 			slow := &keywordIndex{ix: c.ix, pos: c.pos, exhaustive: true}
-			names := make([]string, len(snap.deferred))
-			for i, e := range snap.deferred {
-				names[i] = e.tool.Name
+			names := make([]string, 0, snap.deferred.Len())
+			for e := range snap.deferredTools() {
+				names = append(names, e.tool.Name)
 			}
 			for range queries {
 				text := pruneQuery(rng, names)
@@ -171,6 +171,6 @@ func TestPrunedRankKeepsATie(t *testing.T) {
 	want, _, _ := (&keywordIndex{ix: c.ix, pos: c.pos, exhaustive: true}).rank(context.Background(), q, nil)
 	got, _, _ := (&keywordIndex{ix: c.ix, pos: c.pos}).rank(context.Background(), q, nil)
 	require.Len(t, want, 1)
-	require.Equal(t, "fill_0", r.load().deferred[want[0].Tool].tool.Name, "the first filler ties the named tools and comes first")
+	require.Equal(t, "fill_0", r.load().deferredAt(want[0].Tool).tool.Name, "the first filler ties the named tools and comes first")
 	require.Equal(t, want, got, "Rank(%q, K 1): pruning may start only once the words left cannot tie", q.Text)
 }

@@ -72,7 +72,7 @@ func BenchmarkStrategyIndex(b *testing.B) {
 				cr := benchRegistryCopy(b, r)
 				s := NewSearcher(cr, &SearchOptions{Strategy: st})
 				s.Prepare()
-				t := cr.load().deferred[n/2].tool
+				t := cr.load().deferredAt(n / 2).tool
 				alt := [2]Tool{t, t}
 				alt[1].Description += " (changed)"
 				b.ReportAllocs()
@@ -109,8 +109,8 @@ func BenchmarkStrategyIndex(b *testing.B) {
 // benchRegistryCopy returns a new registry of r's tools.
 func benchRegistryCopy(b *testing.B, r *Registry) *Registry {
 	snap := r.load()
-	tools := make([]Tool, 0, len(snap.pool))
-	for _, e := range snap.pool {
+	tools := make([]Tool, 0, snap.pool.Len())
+	for e := range snap.pool.All() {
 		tools = append(tools, e.tool)
 	}
 	cr, err := NewRegistry(nil, tools...)

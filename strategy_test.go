@@ -345,7 +345,7 @@ func TestTopK(t *testing.T) {
 func TestStrategiesOverAnyCorpus(t *testing.T) {
 	reg := strategyRegistry(t)
 	var tools []Tool
-	for _, e := range reg.load().deferred {
+	for e := range reg.load().deferredTools() {
 		tools = append(tools, e.copyTool())
 	}
 	corpus := NewCorpus(tools)
@@ -446,7 +446,7 @@ func (r *rankStrategy) Rank(_ context.Context, _ Query, hits []Hit) ([]Hit, []st
 // that name no tool or do not score are ignored; ties keep pool order.
 func TestStrategyRankContract(t *testing.T) {
 	reg := strategyRegistry(t)
-	n := len(reg.load().deferred)
+	n := reg.load().deferred.Len()
 	st := &rankStrategy{
 		hits:  []Hit{{Tool: 3, Score: 1}, {Tool: n, Score: 9}, {Tool: -1, Score: 9}, {Tool: 0, Score: 0}, {Tool: 2, Score: math.NaN()}, {Tool: 1, Score: 1}, {Tool: 4, Score: 2, Rules: RuleArgument}},
 		notes: []string{"ranked by a fixed list"},
@@ -454,8 +454,8 @@ func TestStrategyRankContract(t *testing.T) {
 	s := NewSearcher(reg, &SearchOptions{Strategy: st})
 	res, err := s.Search("anything", 10)
 	require.NoError(t, err)
-	deferred := reg.load().deferred
-	assert.Equal(t, []string{deferred[4].tool.Name, deferred[1].tool.Name, deferred[3].tool.Name}, matchNames(res))
+	snap := reg.load()
+	assert.Equal(t, []string{snap.deferredAt(4).tool.Name, snap.deferredAt(1).tool.Name, snap.deferredAt(3).tool.Name}, matchNames(res))
 	assert.Equal(t, RuleArgument, res.Matches[0].Rules)
 	assert.Equal(t, []string{"ranked by a fixed list"}, res.Notes)
 

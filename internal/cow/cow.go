@@ -93,6 +93,10 @@ func (e *PagedEdit[T]) Set(i int32, v T) {
 	e.p.pages[pg][i&(1<<pageBits-1)] = v
 }
 
+// At returns element i of the version being built, which must lie on a
+// page that exists.
+func (e *PagedEdit[T]) At(i int32) T { return e.p.At(i) }
+
 // Done returns the new version.
 func (e *PagedEdit[T]) Done() Paged[T] { return e.p }
 
