@@ -337,24 +337,8 @@ func BenchmarkChange(b *testing.B) {
 			// A server's tools/list_changed: its 40 tools again, one of them
 			// changed.
 			r := freshRegistry(b, n)
-			var srv string
-			var tools []toolsearch.Tool
-			for _, t := range benchTools(b, n, true) {
-				if t.Server != "" && (srv == "" || t.Server == srv) && len(tools) < benchdata.ToolsPerServer {
-					srv = t.Server
-					tools = append(tools, t)
-				}
-			}
-			alt := [2][]toolsearch.Tool{tools, append([]toolsearch.Tool(nil), tools...)}
-			alt[1][0].Description += " (changed)"
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if skipped, err := r.SetServerTools(srv, alt[i%2]); err != nil || len(skipped) > 0 {
-					b.Fatal(err, skipped)
-				}
-				i++
-			}
+			srv, tools := turnServer(b, n)
+			loopServerTools(b, r, srv, tools)
 		})
 		b.Run("server-reconnect/"+sizeName(n), func(b *testing.B) {
 			// A server goes away and comes back: its tools leave and rejoin.

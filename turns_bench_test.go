@@ -164,16 +164,7 @@ func BenchmarkTurn(b *testing.B) {
 			// tools/list_changed of a server of 40 tools, one of them changed.
 			_, r := turnSession(b, n, nil)
 			srv, tools := turnServer(b, n)
-			alt := [2][]toolsearch.Tool{tools, append([]toolsearch.Tool(nil), tools...)}
-			alt[1][0].Description += " (changed)"
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if skipped, err := r.SetServerTools(srv, alt[i%2]); err != nil || len(skipped) > 0 {
-					b.Fatal(err, skipped)
-				}
-				i++
-			}
+			loopServerTools(b, r, srv, tools)
 		})
 	}
 }
@@ -268,6 +259,21 @@ func turnServer(b *testing.B, n int) (string, []toolsearch.Tool) {
 		}
 	}
 	return srv, tools
+}
+
+// loopServerTools measures SetServerTools of srv's tools, given again
+// with the first one's description changed and back, one per iteration.
+func loopServerTools(b *testing.B, r *toolsearch.Registry, srv string, tools []toolsearch.Tool) {
+	alt := [2][]toolsearch.Tool{tools, append([]toolsearch.Tool(nil), tools...)}
+	alt[1][0].Description += " (changed)"
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if skipped, err := r.SetServerTools(srv, alt[i%2]); err != nil || len(skipped) > 0 {
+			b.Fatal(err, skipped)
+		}
+		i++
+	}
 }
 
 // turnHistory returns an Anthropic-shaped history of 20 ToolSearch calls,
