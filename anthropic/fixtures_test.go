@@ -75,44 +75,25 @@ func converse(t *testing.T, conv *tsanthropic.Session, url string, turns int,
 	opening func(toolsearch.Announcement) []anthropic.MessageParam, result string) []anthropic.MessageParam {
 	t.Helper()
 	client := anthropic.NewClient(option.WithBaseURL(url), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-	var msgs []anthropic.MessageParam
-	for turn := 1; ; turn++ {
-		require.LessOrEqual(t, turn, turns, "the conversation did not end")
-		ann := conv.Announce()
-		if turn == 1 {
-			require.True(t, ann.Full)
-			msgs = append(msgs, opening(ann)...)
-		} else {
+	return conversation{
+		turns: turns,
+		next: func(turn int, msgs []anthropic.MessageParam) []anthropic.MessageParam {
+			ann := conv.Announce()
+			if turn == 1 {
+				require.True(t, ann.Full)
+				return append(msgs, opening(ann)...)
+			}
 			require.Empty(t, ann.Text, "turn %d: nothing changed, nothing to announce", turn)
-		}
-		tools, skipped := conv.Tools()
-		require.Empty(t, skipped)
-		resp, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
-			Model: anthropic.ModelClaudeSonnet5_5, MaxTokens: 1024, Messages: msgs, Tools: tools,
-		})
-		require.NoError(t, err)
-		msgs = append(msgs, resp.ToParam())
-		results := &tsanthropic.ToolResults{}
-		for _, b := range resp.Content {
-			if b.Type != "tool_use" {
-				continue
-			}
-			use := b.AsToolUse()
-			if handle(conv, results, use) {
-				continue
-			}
+			return msgs
+		},
+		answer: func(use anthropic.ToolUseBlock) anthropic.ContentBlockParamUnion {
 			call, err := conv.CheckCall(use.Name, use.Input)
 			require.NoError(t, err, "the model calls %s", use.Name)
 			require.Equal(t, "mcp__slack__send_message", call.Tool.Name)
-			results.Add(anthropic.ContentBlockParamUnion{OfToolResult: &anthropic.ToolResultBlockParam{
+			return anthropic.ContentBlockParamUnion{OfToolResult: &anthropic.ToolResultBlockParam{
 				ToolUseID: use.ID,
 				Content:   []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: result}}},
-			}})
-		}
-		msg, ok := results.Message()
-		if !ok {
-			return msgs
-		}
-		msgs = append(msgs, msg)
-	}
+			}}
+		},
+	}.run(t, client, conv, nil)
 }

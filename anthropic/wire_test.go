@@ -37,21 +37,32 @@ func join(s []string) string {
 	return b.String()
 }
 
-// runConversation plays an agent loop until the model stops calling tools:
-// ToolSearch calls go to tsanthropic.ToolResults.Handle, other tools answer
-// "Sunny, 21°C". It returns the final history.
-func runConversation(t *testing.T, client anthropic.Client, conv *tsanthropic.Session, system string, msgs []anthropic.MessageParam) []anthropic.MessageParam {
+// conversation is an agent loop over a scripted model: ToolSearch calls go
+// to tsanthropic.ToolResults.Handle, the others to answer.
+type conversation struct {
+	system string // the system prompt; "" sends none
+	turns  int    // the most model calls before the test fails
+	// next, when set, runs before each model call (turn counts from 1)
+	// and returns the history to send.
+	next   func(turn int, msgs []anthropic.MessageParam) []anthropic.MessageParam
+	answer func(use anthropic.ToolUseBlock) anthropic.ContentBlockParamUnion
+}
+
+// run plays c from msgs until the model stops calling tools, and returns
+// the final history.
+func (c conversation) run(t *testing.T, client anthropic.Client, conv *tsanthropic.Session, msgs []anthropic.MessageParam) []anthropic.MessageParam {
 	t.Helper()
-	for range 10 {
+	for turn := 1; turn <= c.turns; turn++ {
+		if c.next != nil {
+			msgs = c.next(turn, msgs)
+		}
 		tools, skipped := conv.Tools()
 		require.Empty(t, skipped)
-		resp, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
-			Model:     anthropic.ModelClaudeSonnet5_5,
-			MaxTokens: 1024,
-			System:    []anthropic.TextBlockParam{{Text: system}},
-			Messages:  msgs,
-			Tools:     tools,
-		})
+		params := anthropic.MessageNewParams{Model: anthropic.ModelClaudeSonnet5_5, MaxTokens: 1024, Messages: msgs, Tools: tools}
+		if c.system != "" {
+			params.System = []anthropic.TextBlockParam{{Text: c.system}}
+		}
+		resp, err := client.Messages.New(context.Background(), params)
 		require.NoError(t, err)
 		msgs = append(msgs, resp.ToParam())
 		results := &tsanthropic.ToolResults{}
@@ -63,7 +74,7 @@ func runConversation(t *testing.T, client anthropic.Client, conv *tsanthropic.Se
 			if handle(conv, results, use) {
 				continue
 			}
-			results.Add(anthropic.NewToolResultBlock(use.ID, "Sunny, 21°C", false))
+			results.Add(c.answer(use))
 		}
 		msg, ok := results.Message()
 		if !ok {
@@ -73,6 +84,16 @@ func runConversation(t *testing.T, client anthropic.Client, conv *tsanthropic.Se
 	}
 	t.Fatal("the conversation did not end")
 	return nil
+}
+
+// runConversation plays an agent loop of at most 10 model calls in which
+// every tool other than ToolSearch answers "Sunny, 21°C", and returns the
+// final history.
+func runConversation(t *testing.T, client anthropic.Client, conv *tsanthropic.Session, system string, msgs []anthropic.MessageParam) []anthropic.MessageParam {
+	t.Helper()
+	return conversation{system: system, turns: 10, answer: func(use anthropic.ToolUseBlock) anthropic.ContentBlockParamUnion {
+		return anthropic.NewToolResultBlock(use.ID, "Sunny, 21°C", false)
+	}}.run(t, client, conv, msgs)
 }
 
 func TestWireConversation(t *testing.T) {
