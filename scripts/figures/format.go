@@ -34,7 +34,6 @@ func sig(v float64) string {
 // formatRange prints the range lo–hi of a row's values in its unit; one
 // value when they are equal.
 func formatRange(u unit, lo, hi float64) string {
-	one := func(v float64, name string, div float64) string { return sig(v / div) }
 	var name string
 	div := 1.0
 	switch u {
@@ -54,13 +53,14 @@ func formatRange(u unit, lo, hi float64) string {
 	case unitMBps:
 		name = " MB/s"
 	}
-	a, b := one(lo, name, div), one(hi, name, div)
+	a, b := sig(lo/div), sig(hi/div)
 	if a == b {
 		return a + name
 	}
 	return a + "–" + b + name
 }
 
+// bytesUnit picks the unit a size of v bytes prints in.
 func bytesUnit(v float64) (string, float64) {
 	switch {
 	case v < 1e3:
