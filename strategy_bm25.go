@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/toolsearch/toolsearch/internal/cow"
 	"github.com/toolsearch/toolsearch/internal/words"
@@ -25,7 +26,10 @@ type BM25Options struct {
 	B float64
 }
 
-type bm25Strategy struct{ k1, b float64 }
+type bm25Strategy struct {
+	k1, b float64
+	block int32 // slots Rank scores at a time; 0: bm25BlockSlots (tests make it small)
+}
 
 // BM25Strategy returns Okapi BM25 ranking: each tool is one document made
 // of the words of its name parts, search hint and description; a query's
@@ -37,7 +41,7 @@ type bm25Strategy struct{ k1, b float64 }
 // out; ties keep pool order. Its term budget (StrategyInput.MaxTerms) is
 // 128.
 func BM25Strategy(opts *BM25Options) Strategy {
-	st := bm25Strategy{defaultBM25K1, defaultBM25B}
+	st := bm25Strategy{k1: defaultBM25K1, b: defaultBM25B}
 	if opts != nil {
 		if opts.K1 > 0 {
 			st.k1 = opts.K1
@@ -201,13 +205,46 @@ func (x *bm25Index) Update(c *Corpus) Index {
 	}
 	e := p.post.Edit()
 	for w, d := range deltas {
-		cow.PatchList(e, w, d.gone, d.join, func(q bm25Posting) int32 { return q.slot })
+		bm25Patch(e, w, d.gone, d.join)
 	}
 	x.post = e.Done()
 	if x.n > 0 {
 		x.lens = newBM25Lens(x.st.k1, x.st.b, x.total/float64(x.n))
 	}
 	return x
+}
+
+// bm25Patch replaces the postings of w with the same list without the
+// slots in gone, and with join merged in: every list stays in slot order
+// (Rank relies on it), gone and join being in slot order as Changes
+// reports them. An emptied list is deleted; a new word is cloned, so the
+// map never keeps a caller's larger string alive.
+func bm25Patch(e *cow.MapEdit[[]bm25Posting], w string, gone []int32, join []bm25Posting) {
+	l, had := e.Get(w)
+	nl := make([]bm25Posting, 0, max(0, len(l)-len(gone))+len(join))
+	g, j := 0, 0
+	for _, q := range l {
+		for g < len(gone) && gone[g] < q.slot {
+			g++
+		}
+		if g < len(gone) && gone[g] == q.slot {
+			continue
+		}
+		for j < len(join) && join[j].slot < q.slot {
+			nl = append(nl, join[j])
+			j++
+		}
+		nl = append(nl, q)
+	}
+	nl = append(nl, join[j:]...)
+	switch {
+	case len(nl) == 0:
+		e.Del(w)
+	case had:
+		e.Set(w, nl)
+	default:
+		e.Set(strings.Clone(w), nl)
+	}
 }
 
 // idf is the BM25 inverse document frequency of a term found in n of N
@@ -238,66 +275,141 @@ type bm25Acc struct {
 	rules   Rule
 }
 
+// bm25BlockSlots is how many slots Rank scores at a time: their
+// accumulators (16 bytes each, 256 KB) stay in the core's cache while
+// every query word's postings of the block are added, instead of being
+// read at random from an array of every slot. (Term at a time over the
+// whole slot range misses the cache on nearly every posting once the
+// array outgrows it: at a million tools, 16 MB.)
+const bm25BlockSlots = 1 << 14
+
+// bm25Cursor is one query word's postings and how far Rank has read them.
+type bm25Cursor struct {
+	ps     []bm25Posting
+	at     int
+	weight float64 // the word's idf (for an optional word)
+}
+
 // bm25Scratch is the per-query state, reused through bm25Index.pool.
 type bm25Scratch struct {
-	acc     []bm25Acc // by slot
-	touched []int32   // the slots with a query word
+	acc     []bm25Acc    // by slot, less the block's first slot
+	touched []int32      // the slots of the block with a query word
+	req     []bm25Cursor // the distinct required words
+	words   []bm25Cursor // every query word, in query order
 }
 
 // Rank appends the best q.K tools in scope with a query word and every
 // required word. Only the tools in the query words' postings are visited.
+//
+// The postings are in slot order (bm25Patch keeps them so), and Rank
+// reads them a block of slots at a time: for each block, the required
+// words' postings of the block, then every word's in query order, into
+// accumulators of the block's slots only; then it offers the block's
+// tools and clears their accumulators. A tool's score is the same sum, in
+// the same order, as one pass over each whole list would make.
 func (x *bm25Index) Rank(_ context.Context, q Query, hits []Hit) ([]Hit, []string, error) {
 	all, required := queryWords(q.Text)
 	if len(all) == 0 || x.n == 0 {
 		return hits, nil, nil
 	}
-	sc := x.pool.get()
-	if slots := x.c.Slots(); len(sc.acc) < slots {
-		sc.acc = make([]bm25Acc, slots+slots/8)
-	}
-	acc := sc.acc
-	touch := func(s int32) *bm25Acc {
-		a := &acc[s]
-		if !a.touched {
-			a.touched = true
-			sc.touched = append(sc.touched, s)
-		}
-		return a
-	}
-	nreq := int32(0)
-	for i, w := range required {
-		if slices.Contains(required[:i], w) {
-			continue
-		}
-		nreq++
-		for _, p := range x.post.Get(w) {
-			touch(p.slot).need++
-		}
-	}
+	best := q.TopHits(hits)
 	k1, lens := x.st.k1, x.lens
-	for _, w := range all {
-		ps := x.post.Get(w)
+	if len(all) == 1 { // one word: each posting is a tool's whole score
+		ps := x.post.Get(all[0])
 		if len(ps) == 0 {
-			continue
+			return hits, nil, nil
 		}
 		weight := idf(len(ps), x.n)
 		for _, p := range ps {
 			tf := float64(p.tf)
-			norm := lens.of(p.dl)
-			a := touch(p.slot)
-			a.score += weight * tf * (k1 + 1) / (tf + norm)
-			a.rules |= p.rules
+			score := weight * tf * (k1 + 1) / (tf + lens.of(p.dl)) // (0 + score: the same)
+			if !best.Below(score) {
+				best.Offer(x.c.Position(int(p.slot)), score, p.rules)
+			}
+		}
+		return best.Hits(), nil, nil
+	}
+	sc := x.pool.get()
+	defer func() {
+		clear(sc.req) // (the cursors hold postings of this version)
+		clear(sc.words)
+		x.pool.put(sc)
+	}()
+	sc.req, sc.words = sc.req[:0], sc.words[:0]
+	for i, w := range required {
+		if slices.Contains(required[:i], w) {
+			continue
+		}
+		ps := x.post.Get(w)
+		if len(ps) == 0 { // no tool has every required word
+			return hits, nil, nil
+		}
+		sc.req = append(sc.req, bm25Cursor{ps: ps})
+	}
+	nreq := int32(len(sc.req))
+	for _, w := range all {
+		if ps := x.post.Get(w); len(ps) > 0 {
+			sc.words = append(sc.words, bm25Cursor{ps: ps, weight: idf(len(ps), x.n)})
 		}
 	}
-	best := q.TopHits(hits)
-	for _, s := range sc.touched {
-		a := &acc[s]
-		if a.score > 0 && a.need == nreq && !best.Below(a.score) {
-			best.Offer(x.c.Position(int(s)), a.score, a.rules)
-		}
-		*a = bm25Acc{}
+	block := x.st.block
+	if block <= 0 {
+		block = bm25BlockSlots
 	}
-	sc.touched = sc.touched[:0]
-	x.pool.put(sc)
+	block = min(block, int32(x.c.Slots()))
+	if len(sc.acc) < int(block) {
+		sc.acc = make([]bm25Acc, block)
+	}
+	acc := sc.acc
+	for {
+		// The next block: the one holding the first slot left unread.
+		lo := int32(math.MaxInt32)
+		for i := range sc.words {
+			if c := &sc.words[i]; c.at < len(c.ps) {
+				lo = min(lo, c.ps[c.at].slot)
+			}
+		}
+		if lo == math.MaxInt32 {
+			break
+		}
+		lo -= lo % block
+		hi := lo + block
+		for i := range sc.req {
+			c := &sc.req[i]
+			for ; c.at < len(c.ps) && c.ps[c.at].slot < hi; c.at++ {
+				s := c.ps[c.at].slot
+				a := &acc[s-lo]
+				if !a.touched {
+					a.touched = true
+					sc.touched = append(sc.touched, s)
+				}
+				a.need++
+			}
+		}
+		for i := range sc.words {
+			c := &sc.words[i]
+			weight := c.weight
+			for ; c.at < len(c.ps) && c.ps[c.at].slot < hi; c.at++ {
+				p := &c.ps[c.at]
+				tf := float64(p.tf)
+				norm := lens.of(p.dl)
+				a := &acc[p.slot-lo]
+				if !a.touched {
+					a.touched = true
+					sc.touched = append(sc.touched, p.slot)
+				}
+				a.score += weight * tf * (k1 + 1) / (tf + norm)
+				a.rules |= p.rules
+			}
+		}
+		for _, s := range sc.touched {
+			a := &acc[s-lo]
+			if a.score > 0 && a.need == nreq && !best.Below(a.score) {
+				best.Offer(x.c.Position(int(s)), a.score, a.rules)
+			}
+			*a = bm25Acc{}
+		}
+		sc.touched = sc.touched[:0]
+	}
 	return best.Hits(), nil, nil
 }

@@ -1,7 +1,10 @@
 package toolsearch
 
 import (
+	"cmp"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -86,4 +89,46 @@ func TestBM25Required(t *testing.T) {
 	res, err = s.Search("... !!", 10)
 	require.NoError(t, err)
 	assert.Empty(t, res.Matches, "a query without words matches nothing")
+}
+
+// Rank reads the postings a block of slots at a time: with blocks of a
+// few slots, over registries changed at random (each index the previous
+// one patched), the hits, scores and rules are still exactly the
+// reference's.
+func TestBM25BlocksMatchReference(t *testing.T) {
+	for _, block := range []int32{1, 3, 64} {
+		st := BM25Strategy(nil).(bm25Strategy)
+		st.block = block
+		checkStrategyAgainst(t, st, func(c *Corpus) func(string) []Hit { return refBM25(st, c) }, nil)
+	}
+}
+
+// Every postings list stays in slot order as the registry changes (Rank's
+// blocks rely on it), and holds each tool once.
+func TestBM25PostingsInSlotOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	var r Registry
+	m := &refModel{tools: map[string]*refTool{}, servers: map[string]ServerStatus{}}
+	st := BM25Strategy(nil)
+	var prev Index
+	for round := range 40 {
+		for range 1 + rng.IntN(4) {
+			mutate(t, rng, &r, m)
+		}
+		c := corpusOf(&r, r.load())
+		x := indexFor(st, c, prev).(*bm25Index)
+		prev = x
+		for i := range c.Len() {
+			tool := c.Tool(i)
+			ws, _ := bm25Doc(&tool)
+			for _, w := range ws {
+				ps := x.post.Get(w.w)
+				require.True(t, slices.ContainsFunc(ps, func(p bm25Posting) bool { return p.slot == int32(c.Slot(i)) }), "round %d: %q lacks %s", round, w.w, tool.Name)
+				require.True(t, slices.IsSortedFunc(ps, func(a, b bm25Posting) int { return cmp.Compare(a.slot, b.slot) }), "round %d: %q out of slot order", round, w.w)
+				for i := 1; i < len(ps); i++ {
+					require.NotEqual(t, ps[i-1].slot, ps[i].slot, "round %d: %q has slot %d twice", round, w.w, ps[i].slot)
+				}
+			}
+		}
+	}
 }
