@@ -59,10 +59,10 @@ func (bm25Strategy) Input() StrategyInput { return StrategyInput{MaxTerms: bm25M
 // bm25MaxTerms is the bm25 term budget: a term costs one postings lookup.
 const bm25MaxTerms = 128
 
-// The bm25 index keeps a postings list per word, by keyword-index slot
-// (index.go): a tool keeps its slot while it is unchanged, so the index of
-// a new registry version is the previous one with the postings of the
-// tools that differ patched in (the tables are split into shards and
+// The bm25 index keeps a postings list per word, in the order of the
+// tools' keyword-index slots (index.go): a tool keeps its slot while it is
+// unchanged, so the index of a new registry version is the previous one
+// with the postings of the tools that differ patched in (the tables are split into shards and
 // copied on write, internal/cow), never rebuilt from scratch. The global
 // statistics (the tool count and the total document length, hence the
 // average length) are two numbers kept up to date; a word's IDF is the
