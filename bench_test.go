@@ -340,6 +340,88 @@ func BenchmarkChange(b *testing.B) {
 			srv, tools := turnServer(b, n)
 			loopServerTools(b, r, srv, tools)
 		})
+		b.Run("remove-add-old-one/"+sizeName(n), func(b *testing.B) {
+			// A tool the registry has held from the start leaves and comes
+			// back: unlike add-remove-one, whose tool is always the newest,
+			// it leaves from the middle of its tokens' postings lists. Each
+			// iteration takes another tool, spread over the catalog (after
+			// n iterations the tools come round again, now the newest).
+			r := freshRegistry(b, n)
+			tools := benchTools(b, n, true)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				t := tools[(i*7919+n/3)%n]
+				i++
+				if r.Remove(t.Name) != 1 {
+					b.Fatal("not removed", t.Name)
+				}
+				if err := r.Register(t); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("server-small/"+sizeName(n), func(b *testing.B) {
+			// tools/list_changed of a server of 3 tools in a large
+			// registry, one of them changed.
+			r := freshRegistry(b, n)
+			var small []toolsearch.Tool
+			for j := range 3 {
+				t := changedTools(b, n)[1]
+				t.Name = "small_tool_" + strconv.Itoa(j)
+				t.Server = "small"
+				small = append(small, t)
+			}
+			if _, err := r.SetServerTools("small", small); err != nil {
+				b.Fatal(err)
+			}
+			loopServerTools(b, r, "small", small)
+		})
+		for _, st := range []struct {
+			name string
+			s    toolsearch.Strategy
+		}{{"bm25", toolsearch.BM25Strategy(nil)}, {"hybrid", toolsearch.HybridStrategy()}} {
+			b.Run("replace-one+search-"+st.name+"/"+sizeName(n), func(b *testing.B) {
+				// The other strategies' own indexes pay their update in
+				// the next search.
+				r := freshRegistry(b, n)
+				s := toolsearch.NewSearcher(r, &toolsearch.SearchOptions{Strategy: st.s})
+				if _, err := s.Search(q, 5); err != nil {
+					b.Fatal(err)
+				}
+				alt := changedTools(b, n)
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if err := r.Replace(alt[i%2]); err != nil {
+						b.Fatal(err)
+					}
+					if _, err := s.Search(q, 5); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
+		}
+		b.Run("replace-one+prompt/"+sizeName(n), func(b *testing.B) {
+			// The next system prompt section after a change (the
+			// Searcher's: its list of deferred tools).
+			r := freshRegistry(b, n)
+			s := toolsearch.NewSearcher(r, nil)
+			s.SystemPromptSection()
+			alt := changedTools(b, n)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if err := r.Replace(alt[i%2]); err != nil {
+					b.Fatal(err)
+				}
+				if s.SystemPromptSection() == "" {
+					b.Fatal("empty section")
+				}
+				i++
+			}
+		})
 		b.Run("server-reconnect/"+sizeName(n), func(b *testing.B) {
 			// A server goes away and comes back: its tools leave and rejoin.
 			r := freshRegistry(b, n)
