@@ -51,10 +51,6 @@ type postings struct {
 	part, mpart, hint, desc []int32
 	vid                     int32 // the part's vocabulary id, or -1
 	sorted                  uint8 // bit f: list f is in slot order (a query may binary-search it)
-	// read[f]: how far into list f's array some version may read, when
-	// more than the list's length (a version before a tool left the
-	// end of the list); see patchPostings.
-	read [fields]int32
 }
 
 // inOrder reports whether list f is in slot order.
@@ -338,16 +334,8 @@ func (ix *index) update(remove, add []*entry) *index {
 			if len(d.gone[f]) == 0 && len(d.join[f]) == 0 {
 				continue
 			}
-			sorted := p.inOrder(field(f))
-			*l, p.read[f] = patchPostings(*l, int(p.read[f]), d.gone[f], d.join[f], leaving)
-			if j := len(d.join[f]); !sorted {
-				p.setOrder(field(f))
-			} else if j > 0 && !slices.IsSorted((*l)[max(len(*l)-j-1, 0):]) {
-				// A sorted list stays sorted when slots leave it, and
-				// what is kept precedes the slots that join, in order:
-				// only the joins and the slot before them are checked.
-				p.sorted &^= 1 << f
-			}
+			*l = patchPostings(*l, d.gone[f], d.join[f], leaving)
+			p.setOrder(field(f))
 		}
 		switch hasPart := p.parts() > 0; {
 		case hadPart && !hasPart:
@@ -395,100 +383,39 @@ func (ix *index) shardMaps() []map[string]*postings {
 	return out
 }
 
-// patchPostings returns l without the slots of gone and with those of join,
-// and how far into the returned list's array some version may read (0
-// when no further than its length). Published indexes share arrays and
-// read their lists up to their own lengths; only the newest index is ever
-// patched (writers are serialized and patch the snapshot they replace),
-// so the room of its array past read is its own to write. A tool leaving
-// the end of a list shortens it in place, read recording how far the
-// versions before still read; a tool joining appends in place when the
-// array has room and every element it writes below read already holds
-// its slot (a tool that left the end coming back), so no version sees a
-// change. Otherwise the list is copied: a tool leaving the middle of a
-// list costs a copy of the list. leaving, when not nil, has the bits of
-// every slot in gone (and maybe others).
-func patchPostings(l []int32, read int, gone, join []int32, leaving []uint64) ([]int32, int32) {
-	read = max(read, len(l))
+// patchPostings returns l without the slots of gone and with those of join:
+// in a new array when slots leave (l may be shared with published
+// indexes), else appended in place when l's array has room. leaving, when
+// not nil, has the bits of every slot in gone (and maybe others).
+func patchPostings(l, gone, join []int32, leaving []uint64) []int32 {
 	if len(gone) == 0 {
-		if end := len(l) + len(join); end <= cap(l) && sameBelow(l[len(l):end], join, read-len(l)) {
-			out := l[:end]
-			copy(out[len(l):], join)
-			return out, readPast(out, read)
+		// Slots joining only: appended after the end, in place when the
+		// array has room. The published indexes read their lists up to
+		// their own lengths, and only the newest index is ever patched
+		// (writers are serialized and patch the snapshot they replace), so
+		// the room past the end of the newest list is its own to use: a
+		// tool joining a long list costs its slot, not a copy of the list.
+		if out := append(l, join...); len(out) > 0 {
+			return out
 		}
-		if out := append(l[:len(l):len(l)], join...); len(out) > 0 {
-			return out, 0
-		}
-		return nil, 0
-	}
-	if len(join) == 0 && len(gone) <= len(l) && tailIs(l[len(l)-len(gone):], gone) {
-		if out := l[:len(l)-len(gone)]; len(out) > 0 {
-			return out, readPast(out, read)
-		}
-		return nil, 0
+		return nil
 	}
 	n := len(l) - len(gone) + len(join)
 	out := make([]int32, 0, n+n/8) // room for the next slots to join
-	if len(gone) == 1 {
-		// One tool leaving (the common change): the list is copied
-		// around its slot at memmove speed.
-		g, start := gone[0], 0
-		for i, s := range l {
-			if s == g {
-				out = append(out, l[start:i]...)
-				start = i + 1
-			}
+	if len(gone) > 8 {
+		gone = slices.Sorted(slices.Values(gone))
+	}
+	for _, s := range l {
+		if (leaving == nil || leaving[s>>6]&(1<<(s&63)) != 0) && cow.SlotIn(gone, s) {
+			continue
 		}
-		out = append(out, l[start:]...)
-	} else {
-		if len(gone) > 8 {
-			gone = slices.Sorted(slices.Values(gone))
-		}
-		for _, s := range l {
-			if (leaving == nil || leaving[s>>6]&(1<<(s&63)) != 0) && cow.SlotIn(gone, s) {
-				continue
-			}
-			out = append(out, s)
-		}
+		out = append(out, s)
 	}
 	out = append(out, join...)
 	if len(out) == 0 {
-		return nil, 0
+		return nil
 	}
-	return out, 0
-}
-
-// readPast returns read when it lies past the end of l, else 0.
-func readPast(l []int32, read int) int32 {
-	if read > len(l) {
-		return int32(read)
-	}
-	return 0
-}
-
-// sameBelow reports whether room[i] == join[i] for every i < below: the
-// elements some version still reads are written with what they hold.
-func sameBelow(room, join []int32, below int) bool {
-	for i := range min(below, len(join)) {
-		if room[i] != join[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// tailIs reports whether tail holds exactly the slots of gone, which are
-// distinct, in any order.
-func tailIs(tail, gone []int32) bool {
-	if len(gone) > 8 {
-		return false // the copy handles many at once
-	}
-	for i, s := range tail {
-		if !slices.Contains(gone, s) || slices.Contains(tail[:i], s) {
-			return false
-		}
-	}
-	return true
+	return out
 }
 
 func clonePostingsMap(m map[string]*postings) map[string]*postings {
