@@ -1,7 +1,9 @@
 package semantic
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sync/atomic"
 
 	"github.com/toolsearch/toolsearch"
@@ -127,7 +129,9 @@ func (x *index) Rank(ctx context.Context, qu toolsearch.Query, hits []toolsearch
 	for i, nb := range nbs {
 		sem[i] = semHit{tool: int(rows[nb.Row]), cos: nb.Score}
 	}
-	hits = x.s.fuse.apply(hits, base, sem, shapeOf(q))
+	shape := shapeOf(q)
+	shape.k, shape.in = qu.K, qu.In
+	hits = x.s.fuse.apply(hits, base, sem, shape)
 	if ready < x.n {
 		notes = append(notes, notePartial(x.n-ready, x.n))
 	}
@@ -163,14 +167,19 @@ type fuser interface {
 	apply(hits []toolsearch.Hit, base int, sem []semHit, q queryShape) []toolsearch.Hit
 }
 
-// queryShape is what the fusion reads of the query itself.
+// queryShape is what the fusion reads of the query itself, and of what
+// the Searcher keeps of its hits.
 type queryShape struct {
 	words    int  // whitespace-separated tokens
 	required bool // a "+word" term
+	// k is how many hits the Searcher keeps (toolsearch.Query.K, < 0:
+	// all), in is its scope (nil: every tool).
+	k  int
+	in func(pos int) bool
 }
 
 func shapeOf(query string) queryShape {
-	return queryShape{words: len(words.Fields(query)), required: hasRequired(query)}
+	return queryShape{words: len(words.Fields(query)), required: hasRequired(query), k: -1}
 }
 
 // The fusion's settings (see Strategy, Fusion).
@@ -209,7 +218,11 @@ const (
 	// fuseShort is the most words of a query that, when its best
 	// hybrid match is on a tool's name, is taken to name the tool: the
 	// embedding does not reorder it.
-	fuseShort = 4
+	fuseShort = 6
+	// fuseReserve is the least share at which the last of the hits the
+	// Searcher keeps goes to the embedding ranking's nearest tool not
+	// already among the others.
+	fuseReserve = 0.15
 )
 
 // nameRules are the rules of a match on a tool's name.
@@ -218,12 +231,14 @@ const nameRules = toolsearch.RulePartExact | toolsearch.RulePartSubstring | tool
 // fusion is the strategy's fusion of the two rankings (see Strategy,
 // Fusion):
 //
-//	score = (1 − w)·(hybrid score / best)² + w·part
+//	score = (1 − w)·(hybrid score / best) + w·part
 //	part  = fuseRankPart·(1 − place/nearest)          (place 1 to nearest)
 //	      + (1 − fuseRankPart)·(cos − c_last)/max(fuseSpread, c₁ − c_last)
 //
 // with w from max, the query's shape and the two rankings; max = 1 is the
-// embedding ranking alone. Tools scoring 0 are left out.
+// embedding ranking alone. Tools scoring 0 are left out. With a share of
+// at least fuseReserve, the last of the k hits kept goes to the nearest
+// tool of the embedding ranking not among the k − 1 best (reserve).
 type fusion struct{ max float64 }
 
 func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, q queryShape) []toolsearch.Hit {
@@ -265,8 +280,7 @@ func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, q queryShap
 	seen := make([]bool, len(sem))
 	for i := range lex {
 		h := &lex[i]
-		r := h.Score / best
-		s := (1 - w) * r * r
+		s := (1 - w) * h.Score / best
 		if k, ok := semRank[h.Tool]; ok {
 			s += w * part(k-1)
 			h.Rules |= toolsearch.RuleSemantic
@@ -281,7 +295,66 @@ func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, q queryShap
 			}
 		}
 	}
+	if w >= fuseReserve {
+		reserve(hits[base:], sem, q)
+	}
 	return hits
+}
+
+// reserve gives the last of the q.k best of hits (those in q.in's scope)
+// to the nearest tool of the embedding ranking sem that is a hit in scope
+// but not among the q.k − 1 best, when there is one: its score is raised to
+// halfway between the (k−1)th best score and the kth, so that it becomes
+// the kth. The two rankings' evidence is kept apart this way: a tool the
+// embedding finds nearest but the words do not match keeps one of the
+// places a model sees. Nothing changes when the (k−1)th and kth best
+// scores are equal (there is no score between them), when k < 2 or every
+// hit is kept (k < 0).
+func reserve(hits []toolsearch.Hit, sem []semHit, q queryShape) {
+	k := q.k
+	if k < 2 {
+		return
+	}
+	// The indexes of hits in scope with a score, best first (ties in
+	// pool order, as the Searcher keeps them).
+	var order []int
+	for i, h := range hits {
+		if h.Score > 0 && (q.in == nil || q.in(h.Tool)) {
+			order = append(order, i)
+		}
+	}
+	if len(order) <= k {
+		return // every hit is kept already
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(hits[b].Score, hits[a].Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(hits[a].Tool, hits[b].Tool)
+	})
+	above, below := hits[order[k-2]].Score, hits[order[k-1]].Score
+	if !(above > below) {
+		return
+	}
+	top := make(map[int]bool, k-1) // tools among the k − 1 best
+	for _, i := range order[:k-1] {
+		top[hits[i].Tool] = true
+	}
+	at := make(map[int]int, len(order)-k+1) // tool → index, for those after them
+	for _, i := range order[k-1:] {
+		at[hits[i].Tool] = i
+	}
+	for _, sh := range sem {
+		if top[sh.tool] {
+			continue
+		}
+		if i, ok := at[sh.tool]; ok {
+			if i != order[k-1] { // not the kth already
+				hits[i].Score = above/2 + below/2
+			}
+			return
+		}
+	}
 }
 
 // share returns the embedding's share w of the query's scores, from the

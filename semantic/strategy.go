@@ -78,7 +78,7 @@ type Options struct {
 //
 // A tool's score is a weighted sum:
 //
-//	score = (1 − w) × (hybrid score / best hybrid score)²
+//	score = (1 − w) × hybrid score / best hybrid score
 //	      + w × (0.15 × (1 − place/100) + 0.85 × (cos − c100) / max(0.35, c1 − c100))
 //
 // where place is the tool's place in the embedding ranking (1 for the
@@ -117,8 +117,18 @@ type Options struct {
 //	    spread c1 − c100 over c1 from 1.2 to 1.5, or c1 ≤ 0), the share falls
 //	    to 0. A word-vector model does this with a query in a language it
 //	    does not know, its vector made of the few words it has;
-//	  - a query of at most 4 words whose best hybrid match is on a tool's
+//	  - a query of at most 6 words whose best hybrid match is on a tool's
 //	    name (a part of it, or its words joined) names the tool: w is 0.
+//
+// When the embedding's share is at least 0.15, the two rankings keep
+// their own say in what the model sees: of the max_results tools
+// returned (2 or more), the last goes to the nearest tool of the
+// embedding ranking that the others do not already include (in the
+// Searcher's scope, and matched by the words when the query has a
+// required term); its score is raised to halfway between the two scores
+// around that place. The tool both rankings agree on stays first;
+// a tool the embedding finds nearest but the words miss keeps a place.
+// Nothing moves when those two scores are equal.
 //
 // A tool scoring 0 is left out; ties keep pool order. A tool both
 // rankings put first scores about 1. Options.Weight 1 ranks by the embedding

@@ -226,52 +226,53 @@ func TestFusion(t *testing.T) {
 	assert.Len(t, got, 3, "with a required term, only the hybrid hits")
 	assert.NotContains(t, got, 7)
 
-	// The strategy's fusion. Best hybrid score 5, a query of 6 words:
+	// The strategy's fusion. Best hybrid score 5, a query of 7 words:
 	// w = 0.8/(1 + 1) = 0.4; the spread of the embedding ranking, 0.9 −
 	// 0.5 = 0.4, is over fuseSpread: the whole share. A tool's part of
 	// it: fuseRankPart by its place among the 3 nearest (2/3, 1/3, 0),
 	// the rest by its cosine above the last over the spread (1, 0.75, 0).
-	six := queryShape{words: 6}
+	seven := queryShape{words: 7, k: -1}
 	fu := fusion{max: 0.8}
-	got = byTool(fu.apply(hits(), 0, sem, six))
+	got = byTool(fu.apply(hits(), 0, sem, seven))
 	require.Len(t, got, 4)
 	part := func(place, cos float64) float64 { return fuseRankPart*place + (1-fuseRankPart)*cos }
 	assert.InDelta(t, 0.6*1, got[1].Score, 1e-6, "the last of the nearest adds 0")
-	assert.InDelta(t, 0.6*0.04+0.4*part(2.0/3, 1), got[2].Score, 1e-6, "(1/5)², and the first of the nearest")
-	assert.InDelta(t, 0.6*0.04, got[3].Score, 1e-6)
+	assert.InDelta(t, 0.6*0.2+0.4*part(2.0/3, 1), got[2].Score, 1e-6, "1/5, and the first of the nearest")
+	assert.InDelta(t, 0.6*0.2, got[3].Score, 1e-6)
 	assert.InDelta(t, 0.4*part(1.0/3, 0.3/0.4), got[7].Score, 1e-6, "over the spread, 0.4, which is over fuseSpread")
 	assert.Equal(t, toolsearch.RulePartExact|toolsearch.RuleSemantic, got[1].Rules)
 	assert.Equal(t, toolsearch.RuleSemantic, got[7].Rules)
-	got = byTool(fu.apply(hits(), 0, sem, queryShape{words: 6, required: true}))
+	got = byTool(fu.apply(hits(), 0, sem, queryShape{words: 7, required: true, k: -1}))
 	assert.Len(t, got, 3, "with a required term, only the hybrid hits")
 
 	// The share: halved at a best hybrid score of fuseEvidence, less for
 	// a long query, none for an embedding ranking of no spread, none for
-	// a short query matching a tool's name.
+	// a query of up to fuseShort words matching a tool's name.
 	flat := []semHit{{tool: 2, cos: 0.9}, {tool: 7, cos: 0.85}}
-	assert.InDelta(t, 0.4, fu.share(hits(), sem, six), 1e-9)
-	assert.InDelta(t, 0.8, fu.share(nil, sem, six), 1e-9, "no word matched: the whole weight")
+	assert.InDelta(t, 0.4, fu.share(hits(), sem, seven), 1e-9)
+	assert.InDelta(t, 0.8, fu.share(nil, sem, seven), 1e-9, "no word matched: the whole weight")
 	assert.InDelta(t, 0.4*30/60, fu.share(hits(), sem, queryShape{words: 60}), 1e-9)
-	assert.Zero(t, fu.share(hits(), flat, six), "a spread of 0.05, under fuseFloor")
-	assert.InDelta(t, 0.4*(0.2-fuseFloor)/(fuseSpread-fuseFloor), fu.share(hits(), []semHit{{2, 0.9}, {7, 0.7}}, six), 1e-6)
+	assert.Zero(t, fu.share(hits(), flat, seven), "a spread of 0.05, under fuseFloor")
+	assert.InDelta(t, 0.4*(0.2-fuseFloor)/(fuseSpread-fuseFloor), fu.share(hits(), []semHit{{2, 0.9}, {7, 0.7}}, seven), 1e-6)
 	assert.Zero(t, fu.share(hits(), sem, queryShape{words: 2}), "tool 1, the best, matched on its name")
+	assert.Zero(t, fu.share(hits(), sem, queryShape{words: fuseShort}), "fuseShort words, the best matched on its name")
 	assert.InDelta(t, 0.8/(1+0.04), fu.share([]toolsearch.Hit{{Tool: 3, Score: 1, Rules: toolsearch.RuleHint}}, sem, queryShape{words: 2}), 1e-9,
 		"a short query matching only a description")
-	assert.Equal(t, hits(), fu.apply(hits(), 0, sem, queryShape{words: 2}), "a share of 0 leaves the hybrid hits as they are")
+	assert.Equal(t, hits(), fu.apply(hits(), 0, sem, queryShape{words: 2, k: 5}), "a share of 0 leaves the hybrid hits as they are")
 	strong := []toolsearch.Hit{{Tool: 3, Score: 30, Rules: toolsearch.RuleHint}}
-	assert.Zero(t, fu.share(strong, sem, six), "0.8/(1 + 6²), under fuseMinShare")
-	assert.InDelta(t, 0.8/(1+4), fu.share([]toolsearch.Hit{{Tool: 3, Score: 10, Rules: toolsearch.RuleHint}}, sem, six), 1e-9, "0.8/(1 + 2²), over fuseMinShare")
+	assert.Zero(t, fu.share(strong, sem, seven), "0.8/(1 + 6²), under fuseMinShare")
+	assert.InDelta(t, 0.8/(1+4), fu.share([]toolsearch.Hit{{Tool: 3, Score: 10, Rules: toolsearch.RuleHint}}, sem, seven), 1e-9, "0.8/(1 + 2²), over fuseMinShare")
 	// A query vector that points at no tool: the spread, 0.4, over the
 	// best cosine, 0.2, is 2, over fuseLost; 1.3 is between fuseAstray
 	// and fuseLost; a best cosine of 0 or less leaves nothing.
-	assert.Zero(t, fu.share(nil, []semHit{{2, 0.2}, {7, -0.2}}, six), "spread/c1 = 2")
-	assert.InDelta(t, 0.8*(fuseLost-1.3)/(fuseLost-fuseAstray), fu.share(nil, []semHit{{2, 0.3}, {7, -0.09}}, six), 1e-6, "spread/c1 = 1.3")
-	assert.InDelta(t, 0.8, fu.share(nil, []semHit{{2, 0.3}, {7, -0.06}}, six), 1e-6, "spread/c1 = 1.2")
-	assert.Zero(t, fu.share(nil, []semHit{{2, -0.1}, {7, -0.6}}, six), "no tool on the query's side")
+	assert.Zero(t, fu.share(nil, []semHit{{2, 0.2}, {7, -0.2}}, seven), "spread/c1 = 2")
+	assert.InDelta(t, 0.8*(fuseLost-1.3)/(fuseLost-fuseAstray), fu.share(nil, []semHit{{2, 0.3}, {7, -0.09}}, seven), 1e-6, "spread/c1 = 1.3")
+	assert.InDelta(t, 0.8, fu.share(nil, []semHit{{2, 0.3}, {7, -0.06}}, seven), 1e-6, "spread/c1 = 1.2")
+	assert.Zero(t, fu.share(nil, []semHit{{2, -0.1}, {7, -0.6}}, seven), "no tool on the query's side")
 
 	// Weight 1: the embedding ranking alone, best first.
 	alone := fusion{max: 1}
-	out := alone.apply(hits(), 0, sem, six)
+	out := alone.apply(hits(), 0, sem, seven)
 	require.Len(t, out, 3)
 	for i, want := range []int{2, 7, 1} {
 		assert.Equal(t, want, out[i].Tool)
@@ -286,14 +287,86 @@ func TestFusion(t *testing.T) {
 	assert.Greater(t, got[1].Score, got[3].Score, "tool 3, not in the embedding ranking, last")
 
 	// No embedding ranking: the hybrid hits as they are.
-	assert.Equal(t, hits(), fu.apply(hits(), 0, nil, six))
+	assert.Equal(t, hits(), fu.apply(hits(), 0, nil, seven))
 
 	// The hits before base are left alone.
 	for _, f := range []fuser{rrf, fu, alone} {
 		pre := append([]toolsearch.Hit{{Tool: 9, Score: 42}}, hits()...)
-		out := f.apply(pre, 1, sem, six)
+		out := f.apply(pre, 1, sem, seven)
 		assert.Equal(t, toolsearch.Hit{Tool: 9, Score: 42}, out[0], "%v", f)
 	}
+}
+
+// The last of the k hits kept goes to the embedding's nearest tool that
+// the k − 1 best do not have.
+func TestFusionReserve(t *testing.T) {
+	// Hybrid: tools 0..5 with falling scores; the embedding ranks tool 5
+	// (hybrid's last) nearest, then tools 0 and 6 (6: embedding only).
+	hits := func() []toolsearch.Hit {
+		return []toolsearch.Hit{{Tool: 0, Score: 6}, {Tool: 1, Score: 5}, {Tool: 2, Score: 4}, {Tool: 3, Score: 3.5}, {Tool: 4, Score: 3}, {Tool: 5, Score: 0.5}}
+	}
+	sem := []semHit{{tool: 5, cos: 0.62}, {tool: 0, cos: 0.61}, {tool: 6, cos: 0.6}, {tool: 1, cos: 0.2}}
+	top := func(hs []toolsearch.Hit, q queryShape) []int {
+		hs = slices.DeleteFunc(slices.Clone(hs), func(h toolsearch.Hit) bool { return !(h.Score > 0) || q.in != nil && !q.in(h.Tool) })
+		slices.SortStableFunc(hs, func(a, b toolsearch.Hit) int {
+			if c := cmp.Compare(b.Score, a.Score); c != 0 {
+				return c
+			}
+			return a.Tool - b.Tool
+		})
+		var out []int
+		for _, h := range hs[:min(q.k, len(hs))] {
+			out = append(out, h.Tool)
+		}
+		return out
+	}
+	fu := fusion{max: 0.9}
+	// A weak word match (best score 6): w = 0.9/(1 + 1.44) ≈ 0.37, over
+	// fuseReserve.
+	q := queryShape{words: 8, k: 3}
+	withRes := fu.apply(hits(), 0, sem, q)
+	require.Greater(t, fu.share(hits(), sem, q), fuseReserve)
+	got := top(withRes, q)
+	require.Len(t, got, 3)
+	assert.Equal(t, 5, got[2], "the embedding's nearest, not among the two best, is third")
+	// Without the reserve (every hit kept), the same scores but tool 5's.
+	all := fu.apply(hits(), 0, sem, queryShape{words: 8, k: -1})
+	byTool := map[int]float64{}
+	for _, h := range all {
+		byTool[h.Tool] = h.Score
+	}
+	for _, h := range withRes {
+		if h.Tool != 5 {
+			assert.Equal(t, byTool[h.Tool], h.Score, "tool %d", h.Tool)
+		}
+	}
+	assert.NotEqual(t, 5, top(all, queryShape{k: 3})[2], "the fusion alone does not put tool 5 third")
+	// Its score lies between the second and the former third.
+	assert.Equal(t, top(all, queryShape{k: 2}), got[:2])
+
+	// Out of scope, the nearest is skipped for the next one in scope that
+	// is not among the best: tool 0 is, tool 6 is next.
+	in := func(pos int) bool { return pos != 5 }
+	got = top(fu.apply(hits(), 0, sem, queryShape{words: 8, k: 3, in: in}), queryShape{k: 3, in: in})
+	assert.Equal(t, 6, got[2])
+	// k = 1 or every hit kept: no reserve; a strong word match (a share
+	// under fuseReserve): none either.
+	assert.Equal(t, top(all, queryShape{k: 1}), top(fu.apply(hits(), 0, sem, queryShape{words: 8, k: 1}), queryShape{k: 1}))
+	strong := func() []toolsearch.Hit {
+		h := hits()
+		h[0].Score = 14 // w = 0.9/(1 + 2.8²) ≈ 0.10
+		return h
+	}
+	require.Less(t, fu.share(strong(), sem, q), fuseReserve)
+	assert.Equal(t, top(fu.apply(strong(), 0, sem, queryShape{words: 8, k: -1}), queryShape{k: 3}), top(fu.apply(strong(), 0, sem, q), q))
+	// Equal scores at the cut: nothing between them, nothing moves;
+	// else the nearest other tool lands halfway.
+	tied := []toolsearch.Hit{{Tool: 0, Score: 3}, {Tool: 1, Score: 2}, {Tool: 2, Score: 2}, {Tool: 3, Score: 1}}
+	want := slices.Clone(tied)
+	reserve(tied, []semHit{{tool: 3, cos: 0.5}}, queryShape{k: 3})
+	assert.Equal(t, want, tied)
+	reserve(tied, []semHit{{tool: 3, cos: 0.5}}, queryShape{k: 2})
+	assert.Equal(t, 2.5, tied[3].Score)
 }
 
 // Random queries: hits name tools of the corpus once each, with scores
