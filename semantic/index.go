@@ -1,9 +1,7 @@
 package semantic
 
 import (
-	"cmp"
 	"context"
-	"slices"
 	"sync/atomic"
 
 	"github.com/toolsearch/toolsearch"
@@ -315,45 +313,42 @@ func reserve(hits []toolsearch.Hit, sem []semHit, q queryShape) {
 	if k < 2 {
 		return
 	}
-	// The indexes of hits in scope with a score, best first (ties in
-	// pool order, as the Searcher keeps them).
-	var order []int
-	for i, h := range hits {
-		if h.Score > 0 && (q.in == nil || q.in(h.Tool)) {
-			order = append(order, i)
+	inScope := func(h toolsearch.Hit) bool { return h.Score > 0 && (q.in == nil || q.in(h.Tool)) }
+	// The k best, as the Searcher keeps them (score, then pool order).
+	best := toolsearch.Query{K: k, In: q.in}.TopHits(nil)
+	n := 0
+	for _, h := range hits {
+		if inScope(h) {
+			n++
+			best.Offer(h.Tool, h.Score, 0)
 		}
 	}
-	if len(order) <= k {
+	if n <= k {
 		return // every hit is kept already
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		if c := cmp.Compare(hits[b].Score, hits[a].Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(hits[a].Tool, hits[b].Tool)
-	})
-	above, below := hits[order[k-2]].Score, hits[order[k-1]].Score
+	top := best.Hits()
+	above, below := top[k-2].Score, top[k-1].Score
 	if !(above > below) {
 		return
 	}
-	top := make(map[int]bool, k-1) // tools among the k − 1 best
-	for _, i := range order[:k-1] {
-		top[hits[i].Tool] = true
+	kept := make(map[int]bool, k-1)
+	for _, h := range top[:k-1] {
+		kept[h.Tool] = true
 	}
-	at := make(map[int]int, len(order)-k+1) // tool → index, for those after them
-	for _, i := range order[k-1:] {
-		at[hits[i].Tool] = i
+	place := make(map[int]int, len(sem)) // tool → its place in sem, for those not kept
+	for i, sh := range sem {
+		if !kept[sh.tool] {
+			place[sh.tool] = i
+		}
 	}
-	for _, sh := range sem {
-		if top[sh.tool] {
-			continue
+	nearest, at := len(sem), -1
+	for i, h := range hits {
+		if p, ok := place[h.Tool]; ok && p < nearest && inScope(h) {
+			nearest, at = p, i
 		}
-		if i, ok := at[sh.tool]; ok {
-			if i != order[k-1] { // not the kth already
-				hits[i].Score = above/2 + below/2
-			}
-			return
-		}
+	}
+	if at >= 0 && hits[at].Tool != top[k-1].Tool {
+		hits[at].Score = above/2 + below/2
 	}
 }
 
