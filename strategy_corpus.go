@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/cow"
 	"github.com/toolsearch/toolsearch/internal/querywork"
+	"github.com/toolsearch/toolsearch/internal/vocab"
 )
 
 // Corpus is what a Strategy indexes: the deferred tools of one registry
@@ -127,19 +128,37 @@ func (c *Corpus) PartsContaining(ctx context.Context, term string, fn func(slot 
 	}
 	work := querywork.Of(ctx)
 	ix := c.ix
-	for _, id := range ix.vocab.Candidates(term) {
-		if !ix.partRefs.Has(id) {
-			break // listed by a later version
+	v := ix.vocab
+	sig := vocab.Signature(term)
+	// Without dead parts every listed part has postings (a part's postings
+	// go only when it dies), so none is looked up before it matches. The
+	// parts compared are paid for in one sum, spent before fn is called
+	// and at the end; a part that costs more than is left cuts the scan
+	// where spending part by part would.
+	live := ix.dead == 0
+	left, spent := work.Left(), 0
+	for _, id := range v.Candidates(term) {
+		if !live {
+			if !ix.partRefs.Has(id) {
+				break // listed by a later version
+			}
+			if ix.partRefs.At(id) == nil {
+				continue // no tool has the part any more
+			}
 		}
-		pp := ix.partRefs.At(id)
-		if pp == nil {
-			continue // no tool has the part any more
+		k := v.Keys[id]
+		n := v.PartLen(id, k)
+		if n > left-spent {
+			work.Spend(spent)
+			work.Spend(n) // (fails, recording the cut)
+			return
 		}
-		part := ix.vocab.Parts[id]
-		if !work.Spend(len(part)) {
-			break
-		}
-		if part != term && strings.Contains(part, term) {
+		spent += n
+		// (A part of term's length that contains it is term.)
+		if n > len(term) && k.May(sig) && strings.Contains(v.Parts[id], term) {
+			work.Spend(spent)
+			left, spent = work.Left(), 0
+			pp := ix.partRefs.At(id)
 			for _, s := range pp.part {
 				fn(int(s))
 			}
@@ -148,4 +167,5 @@ func (c *Corpus) PartsContaining(ctx context.Context, term string, fn func(slot 
 			}
 		}
 	}
+	work.Spend(spent)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
+	"github.com/toolsearch/toolsearch/internal/vocab"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -116,21 +117,34 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 // term that contains it, in vocabulary order, paying for the parts
 // compared from work; it reports false when the budget ran out first.
 func (ix *index) substrings(term string, work *querywork.Budget, fn func(q *postings)) bool {
-	for _, id := range ix.vocab.Candidates(term) {
-		part := ix.vocab.Parts[id]
-		if len(part) <= len(term) {
+	v := ix.vocab
+	sig := vocab.Signature(term)
+	// The parts compared are paid for in one sum, spent before fn is
+	// called and at the end; a part that costs more than is left cuts the
+	// scan where spending part by part would.
+	left, spent := work.Left(), 0
+	for _, id := range v.Candidates(term) {
+		k := v.Keys[id]
+		n := v.PartLen(id, k)
+		if n <= len(term) {
 			continue // the exact rule, or too short
 		}
-		if !work.Spend(len(part)) {
+		if n > left-spent {
+			work.Spend(spent)
+			work.Spend(n) // (fails, recording the cut)
 			return false
 		}
-		if !strings.Contains(part, term) {
+		spent += n
+		if !k.May(sig) || !strings.Contains(v.Parts[id], term) {
 			continue
 		}
 		if q := ix.partRefs.At(id); q != nil {
+			work.Spend(spent)
+			left, spent = work.Left(), 0
 			fn(q)
 		}
 	}
+	work.Spend(spent)
 	return true
 }
 

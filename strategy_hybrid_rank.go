@@ -175,41 +175,40 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 		}
 	}
 	best := qu.TopHits(hits)
+	thr := best.threshold() // Below(s) is s < thr, until the next Offer
 	prune := p.nameCover >= 0
 	// cover[m] is the coverage factor of m matched terms, (m/counted)^coverage
 	// (m/counted when coverage is 1, what math.Pow gives), for m < len(cover).
 	var cover [hybridCoverCached]float64
-	if p.coverage != 0 && counted > 0 {
+	covered := p.coverage != 0 && counted > 0
+	if covered {
 		for m := range min(int(counted)+1, len(cover)) {
 			cover[m] = coverFactor(m, int(counted), p.coverage)
 		}
 	}
 	for _, d := range sc.all {
-		a := sc.acc[d]
-		sc.acc[d] = hybridAcc{}
+		ap := &sc.acc[d]
+		a := *ap
+		*ap = hybridAcc{}
 		s := a.score
 		if !(s > 0) || a.needed < required || a.matched == 0 && counted > 0 {
 			continue
 		}
-		if p.coverage != 0 && counted > 0 {
+		if covered {
 			if int(a.matched) < len(cover) {
 				s *= cover[a.matched]
 			} else {
 				s *= coverFactor(int(a.matched), int(counted), p.coverage)
 			}
 		}
-		rules := a.rules &^ (3 << creditShift)
 		// The name-cover factor, 1 + nameCover × nameHits / own, is 1
 		// without name hits, and at most 1 + nameCover × nameHits: a
 		// tool that cannot enter the kept hits is left before its
-		// own name words are looked at.
-		switch {
-		case a.nameHits == 0:
-			if !best.Below(s) {
-				best.Offer(x.c.Position(int(d)), s, rules)
+		// own name words are looked at. (Offer keeps nothing below thr.)
+		if a.nameHits > 0 {
+			if prune && s*(1+p.nameCover*float64(a.nameHits)) < thr {
+				continue
 			}
-		case prune && best.Below(s*(1+p.nameCover*float64(a.nameHits))):
-		default:
 			nw := int32(a.own)
 			if a.own == ownLarge {
 				nw = x.info.At(d).own
@@ -217,7 +216,10 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 			if nw > 0 {
 				s *= 1 + p.nameCover*float64(a.nameHits)/float64(nw)
 			}
-			best.Offer(x.c.Position(int(d)), s, rules)
+		}
+		if s >= thr {
+			best.Offer(x.c.Position(int(d)), s, a.rules&^(3<<creditShift))
+			thr = best.threshold()
 		}
 	}
 	sc.all = sc.all[:0]
