@@ -144,3 +144,25 @@ func TestPartScansSpendLikeEachPart(t *testing.T) {
 	}
 	check("long parts", NewCorpus(append(long, tools[:50]...)))
 }
+
+// TestAppendPiecesEqualsTokenPieces: the ASCII cut of a query token into
+// pieces gives what tokenPieces gives, on random tokens of letters,
+// digits, separators and other characters, ASCII or not.
+func TestAppendPiecesEqualsTokenPieces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	chars := []string{"a", "Z", "0", "_", "-", ".", "+", "(", "/", "é", "\u0301", "—", "x"}
+	for round := range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(chars[rng.IntN(len(chars))])
+		}
+		tok := b.String()
+		want := tokenPieces(tok)
+		got := appendPieces([]string{"kept"}, tok)
+		require.Equal(t, "kept", got[0], "round %d: appends", round)
+		require.Equal(t, len(want), len(got)-1, "round %d: the pieces of %q", round, tok)
+		for i := range want {
+			require.Equal(t, want[i], got[i+1], "round %d: the pieces of %q", round, tok)
+		}
+	}
+}

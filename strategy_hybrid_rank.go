@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/words"
@@ -33,13 +34,14 @@ func (x *hybridIndex) terms(query string) []hybridTerm {
 // a stem as a word of its own, and stops whether stop words are kept.
 func hybridTerms(query string, known func(string) bool, stops bool) []hybridTerm {
 	var all []hybridTerm
-	var ws []string
+	var ws, pieces []string
 	for _, tok := range words.Fields(query) {
 		req := len(tok) > 1 && tok[0] == '+'
 		if req {
 			tok = tok[1:]
 		}
-		for _, piece := range tokenPieces(tok) {
+		pieces = appendPieces(pieces[:0], tok)
+		for _, piece := range pieces {
 			ws = words.NameWords(ws[:0], piece)
 			if len(ws) == 1 {
 				all = append(all, hybridTerm{word: ws[0], stem: words.Stem(ws[0]), required: req})
@@ -90,6 +92,31 @@ func hybridTerms(query string, known func(string) bool, stops bool) []hybridTerm
 		}
 	}
 	return out
+}
+
+// appendPieces appends the pieces of tok (tokenPieces) to dst.
+func appendPieces(dst []string, tok string) []string {
+	for i := 0; i < len(tok); i++ {
+		if tok[i] >= utf8.RuneSelf {
+			return append(dst, tokenPieces(tok)...)
+		}
+	}
+	start := -1
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; {
+		case c == '_' || c == '-' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			dst = append(dst, tok[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, tok[start:])
+	}
+	return dst
 }
 
 // tokenPieces cuts a query token at characters other than letters, digits,
