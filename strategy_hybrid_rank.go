@@ -213,8 +213,9 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 			cover[m] = coverFactor(m, int(counted), p.coverage)
 		}
 	}
+	acc := sc.acc
 	for _, d := range sc.all {
-		ap := &sc.acc[d]
+		ap := &acc[d]
 		a := *ap
 		*ap = hybridAcc{}
 		s := a.score
