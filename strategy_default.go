@@ -117,35 +117,26 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 // term that contains it, in vocabulary order, paying for the parts
 // compared from work; it reports false when the budget ran out first.
 func (ix *index) substrings(term string, work *querywork.Budget, fn func(q *postings)) bool {
-	v := ix.vocab
+	ids := ix.vocab.Candidates(term)
 	sig := vocab.Signature(term)
-	// The parts compared are paid for in one sum, spent before fn is
-	// called and at the end; a part that costs more than is left cuts the
-	// scan where spending part by part would.
-	left, spent := work.Left(), 0
-	for _, id := range v.Candidates(term) {
-		k := v.Keys[id]
-		n := v.PartLen(id, k)
-		if n <= len(term) {
-			continue // the exact rule, or too short
-		}
-		if n > left-spent {
-			work.Spend(spent)
-			work.Spend(n) // (fails, recording the cut)
+	for {
+		// (The parts no longer than term are the exact rule, or too short.)
+		i, left, cost := ix.scanParts(ids, sig, len(term), work.Left(), true, false)
+		work.Spend(work.Left() - left)
+		switch {
+		case cost > 0:
+			work.Spend(cost) // (fails, recording the cut)
 			return false
+		case i == len(ids):
+			return true
 		}
-		spent += n
-		if !k.May(sig) || !strings.Contains(v.Parts[id], term) {
-			continue
+		if id := ids[i]; strings.Contains(ix.vocab.Parts[id], term) {
+			if q := ix.partRefs.At(id); q != nil {
+				fn(q)
+			}
 		}
-		if q := ix.partRefs.At(id); q != nil {
-			work.Spend(spent)
-			left, spent = work.Left(), 0
-			fn(q)
-		}
+		ids = ids[i+1:]
 	}
-	work.Spend(spent)
-	return true
 }
 
 // spans applies the full-name fallback: the term without '_', '-' and '.'

@@ -431,7 +431,14 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 			credit(d, creditJoin)
 		}
 		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
-			x.c.PartsContaining(ctx, t.word, func(d int) { credit(int32(d), creditPart) })
+			x.c.partsContaining(ctx, t.word, func(pp *postings) {
+				for _, d := range pp.part {
+					credit(d, creditPart)
+				}
+				for _, d := range pp.mpart {
+					credit(d, creditPart)
+				}
+			})
 		}
 		if len(post) == 0 && len(sc.cred) == 0 && len(t.word) >= minTypoLen {
 			for _, cw := range x.typoWords(t.word) {
