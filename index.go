@@ -32,7 +32,9 @@ import (
 // The distinct name parts (the vocabulary, much smaller than the tool count)
 // are also listed with, for every character and every pair of adjacent
 // characters, the parts that contain it: the substring rule checks only the
-// parts listed under the rarest pair of the term.
+// parts listed under the rarest pair of the term, and compares only those
+// whose key (vocab.Key: the part's length and a bit per pair it holds) may
+// contain the term.
 //
 // A query (keywordIndex.Rank in strategy_default.go, the default strategy's Index) accumulates
 // scores in an array indexed by slot, taken from a scratchPool, and reports

@@ -1,6 +1,9 @@
 package toolsearch
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // collectAllAbove is the k above which TopHits collects every hit and
 // sorts them once, rather than keeping k in order as it goes.
@@ -35,6 +38,20 @@ func (b *TopHits) Below(score float64) bool {
 	}
 	top := b.hits[b.base:]
 	return len(top) == b.k && (b.k == 0 || score < top[b.k-1].Score)
+}
+
+// threshold returns the score below which a hit is not kept: Below(s)
+// is s < threshold() for any score s, and Offer keeps nothing that
+// scores less. It changes only with Offer.
+func (b *TopHits) threshold() float64 {
+	switch top := b.hits[b.base:]; {
+	case b.k < 0 || b.k > collectAllAbove || len(top) < b.k:
+		return math.Inf(-1)
+	case b.k == 0:
+		return math.Inf(1)
+	default:
+		return top[b.k-1].Score
+	}
 }
 
 // Offer considers the tool at position pos, with its score (above 0) and

@@ -375,17 +375,23 @@ func (x *cc332Index) scoreTerm(sc *ccScratch, term string, t *ccTerm, work *quer
 	}
 	// A part or coarse part that contains the term: the vocabulary's
 	// candidates, compared within the query's work budget.
+	sig := vocab.Signature(term)
 	for _, id := range x.vocab.Candidates(term) {
 		if int(id) >= len(x.vocab.Parts) {
 			break // (listed by a later version)
 		}
-		tok := x.vocab.Parts[id]
-		if len(tok) <= len(term) {
+		k := x.vocab.Keys[id]
+		n := x.vocab.PartLen(id, k)
+		if n <= len(term) {
 			continue
 		}
-		if !work.Spend(len(tok)) {
+		if !work.Spend(n) {
 			break
 		}
+		if !k.May(sig) {
+			continue
+		}
+		tok := x.vocab.Parts[id]
 		if !strings.Contains(tok, term) {
 			continue
 		}

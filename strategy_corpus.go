@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/cow"
 	"github.com/toolsearch/toolsearch/internal/querywork"
+	"github.com/toolsearch/toolsearch/internal/vocab"
 )
 
 // Corpus is what a Strategy indexes: the deferred tools of one registry
@@ -122,30 +123,80 @@ func (c *Corpus) Changes(prev *Corpus, fn func(slot, was, is int)) {
 // when it runs out. A term with a character no name part has (outside
 // [a-z0-9.-]) finds nothing.
 func (c *Corpus) PartsContaining(ctx context.Context, term string, fn func(slot int)) {
+	c.partsContaining(ctx, term, func(pp *postings) {
+		for _, s := range pp.part {
+			fn(int(s))
+		}
+		for _, s := range pp.mpart {
+			fn(int(s))
+		}
+	})
+}
+
+// partsContaining is PartsContaining calling fn once per part, with its
+// postings.
+func (c *Corpus) partsContaining(ctx context.Context, term string, fn func(pp *postings)) {
 	if !partChars(term) {
 		return
 	}
 	work := querywork.Of(ctx)
 	ix := c.ix
-	for _, id := range ix.vocab.Candidates(term) {
-		if !ix.partRefs.Has(id) {
-			break // listed by a later version
+	ids := ix.vocab.Candidates(term)
+	sig := vocab.Signature(term)
+	// Without dead parts every listed part has postings (a part's postings
+	// go only when it dies), so none is looked up before it matches.
+	live := ix.dead == 0
+	for {
+		i, left, cost := ix.scanParts(ids, sig, len(term), work.Left(), live, true)
+		work.Spend(work.Left() - left)
+		switch {
+		case cost > 0:
+			work.Spend(cost) // (fails, recording the cut)
+			return
+		case i == len(ids) || cost < 0:
+			return
 		}
-		pp := ix.partRefs.At(id)
-		if pp == nil {
-			continue // no tool has the part any more
+		if id := ids[i]; strings.Contains(ix.vocab.Parts[id], term) {
+			fn(ix.partRefs.At(id))
 		}
-		part := ix.vocab.Parts[id]
-		if !work.Spend(len(part)) {
-			break
-		}
-		if part != term && strings.Contains(part, term) {
-			for _, s := range pp.part {
-				fn(int(s))
+		ids = ids[i+1:]
+	}
+}
+
+// scanParts pays for the candidate parts ids, in order, from a budget of
+// left units (each part that has postings costs its length), until one is
+// longer than a term of signature sig and length tl and its key may
+// contain the term. It returns that part's index, or len(ids), and the
+// budget left; cost > 0 when the part at i costs more than is left (not
+// paid for: the scan is cut there), cost < 0 when the part at i is of a
+// later version (the scan ends there). live says that every part has
+// postings (else a part without is skipped), short that the parts no
+// longer than the term are paid for too. (A loop without calls, for its
+// registers.)
+func (ix *index) scanParts(ids []int32, sig vocab.Key, tl, left int, live, short bool) (i, rest, cost int) {
+	v := ix.vocab
+	for i, id := range ids {
+		if !live {
+			if !ix.partRefs.Has(id) {
+				return i, left, -1 // listed by a later version
 			}
-			for _, s := range pp.mpart {
-				fn(int(s))
+			if ix.partRefs.At(id) == nil {
+				continue // no tool has the part any more
 			}
+		}
+		k := v.Keys[id]
+		n := v.PartLen(id, k)
+		if !short && n <= tl {
+			continue
+		}
+		if n > left {
+			return i, left, n
+		}
+		left -= n
+		// (A part of term's length that contains it is term.)
+		if n > tl && k.May(sig) {
+			return i, left, 0
 		}
 	}
+	return len(ids), left, 0
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
+	"github.com/toolsearch/toolsearch/internal/vocab"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -116,22 +117,26 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 // term that contains it, in vocabulary order, paying for the parts
 // compared from work; it reports false when the budget ran out first.
 func (ix *index) substrings(term string, work *querywork.Budget, fn func(q *postings)) bool {
-	for _, id := range ix.vocab.Candidates(term) {
-		part := ix.vocab.Parts[id]
-		if len(part) <= len(term) {
-			continue // the exact rule, or too short
-		}
-		if !work.Spend(len(part)) {
+	ids := ix.vocab.Candidates(term)
+	sig := vocab.Signature(term)
+	for {
+		// (The parts no longer than term are the exact rule, or too short.)
+		i, left, cost := ix.scanParts(ids, sig, len(term), work.Left(), true, false)
+		work.Spend(work.Left() - left)
+		switch {
+		case cost > 0:
+			work.Spend(cost) // (fails, recording the cut)
 			return false
+		case i == len(ids):
+			return true
 		}
-		if !strings.Contains(part, term) {
-			continue
+		if id := ids[i]; strings.Contains(ix.vocab.Parts[id], term) {
+			if q := ix.partRefs.At(id); q != nil {
+				fn(q)
+			}
 		}
-		if q := ix.partRefs.At(id); q != nil {
-			fn(q)
-		}
+		ids = ids[i+1:]
 	}
-	return true
 }
 
 // spans applies the full-name fallback: the term without '_', '-' and '.'

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/words"
@@ -33,13 +34,14 @@ func (x *hybridIndex) terms(query string) []hybridTerm {
 // a stem as a word of its own, and stops whether stop words are kept.
 func hybridTerms(query string, known func(string) bool, stops bool) []hybridTerm {
 	var all []hybridTerm
-	var ws []string
+	var ws, pieces []string
 	for _, tok := range words.Fields(query) {
 		req := len(tok) > 1 && tok[0] == '+'
 		if req {
 			tok = tok[1:]
 		}
-		for _, piece := range tokenPieces(tok) {
+		pieces = appendPieces(pieces[:0], tok)
+		for _, piece := range pieces {
 			ws = words.NameWords(ws[:0], piece)
 			if len(ws) == 1 {
 				all = append(all, hybridTerm{word: ws[0], stem: words.Stem(ws[0]), required: req})
@@ -90,6 +92,31 @@ func hybridTerms(query string, known func(string) bool, stops bool) []hybridTerm
 		}
 	}
 	return out
+}
+
+// appendPieces appends the pieces of tok (tokenPieces) to dst.
+func appendPieces(dst []string, tok string) []string {
+	for i := 0; i < len(tok); i++ {
+		if tok[i] >= utf8.RuneSelf {
+			return append(dst, tokenPieces(tok)...)
+		}
+	}
+	start := -1
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; {
+		case c == '_' || c == '-' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			dst = append(dst, tok[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, tok[start:])
+	}
+	return dst
 }
 
 // tokenPieces cuts a query token at characters other than letters, digits,
@@ -175,41 +202,41 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 		}
 	}
 	best := qu.TopHits(hits)
+	thr := best.threshold() // Below(s) is s < thr, until the next Offer
 	prune := p.nameCover >= 0
 	// cover[m] is the coverage factor of m matched terms, (m/counted)^coverage
 	// (m/counted when coverage is 1, what math.Pow gives), for m < len(cover).
 	var cover [hybridCoverCached]float64
-	if p.coverage != 0 && counted > 0 {
+	covered := p.coverage != 0 && counted > 0
+	if covered {
 		for m := range min(int(counted)+1, len(cover)) {
 			cover[m] = coverFactor(m, int(counted), p.coverage)
 		}
 	}
+	acc := sc.acc
 	for _, d := range sc.all {
-		a := sc.acc[d]
-		sc.acc[d] = hybridAcc{}
+		ap := &acc[d]
+		a := *ap
+		*ap = hybridAcc{}
 		s := a.score
 		if !(s > 0) || a.needed < required || a.matched == 0 && counted > 0 {
 			continue
 		}
-		if p.coverage != 0 && counted > 0 {
+		if covered {
 			if int(a.matched) < len(cover) {
 				s *= cover[a.matched]
 			} else {
 				s *= coverFactor(int(a.matched), int(counted), p.coverage)
 			}
 		}
-		rules := a.rules &^ (3 << creditShift)
 		// The name-cover factor, 1 + nameCover × nameHits / own, is 1
 		// without name hits, and at most 1 + nameCover × nameHits: a
 		// tool that cannot enter the kept hits is left before its
-		// own name words are looked at.
-		switch {
-		case a.nameHits == 0:
-			if !best.Below(s) {
-				best.Offer(x.c.Position(int(d)), s, rules)
+		// own name words are looked at. (Offer keeps nothing below thr.)
+		if a.nameHits > 0 {
+			if prune && s*(1+p.nameCover*float64(a.nameHits)) < thr {
+				continue
 			}
-		case prune && best.Below(s*(1+p.nameCover*float64(a.nameHits))):
-		default:
 			nw := int32(a.own)
 			if a.own == ownLarge {
 				nw = x.info.At(d).own
@@ -217,7 +244,10 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 			if nw > 0 {
 				s *= 1 + p.nameCover*float64(a.nameHits)/float64(nw)
 			}
-			best.Offer(x.c.Position(int(d)), s, rules)
+		}
+		if s >= thr {
+			best.Offer(x.c.Position(int(d)), s, a.rules&^(3<<creditShift))
+			thr = best.threshold()
 		}
 	}
 	sc.all = sc.all[:0]
@@ -401,7 +431,14 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 			credit(d, creditJoin)
 		}
 		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
-			x.c.PartsContaining(ctx, t.word, func(d int) { credit(int32(d), creditPart) })
+			x.c.partsContaining(ctx, t.word, func(pp *postings) {
+				for _, d := range pp.part {
+					credit(d, creditPart)
+				}
+				for _, d := range pp.mpart {
+					credit(d, creditPart)
+				}
+			})
 		}
 		if len(post) == 0 && len(sc.cred) == 0 && len(t.word) >= minTypoLen {
 			for _, cw := range x.typoWords(t.word) {

@@ -239,6 +239,46 @@ func Terms(query string) []Term {
 // for; v2Api → v2, api), lowercased.
 func NameWords(dst []string, name string) []string {
 	name = strings.TrimPrefix(name, "mcp__")
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			return nameWordsRunes(dst, name)
+		}
+	}
+	// ASCII: the same rules on bytes, the words cut from name.
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			dst = append(dst, strings.ToLower(name[start:end]))
+		}
+		start = -1
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !asciiLower(c) && !asciiUpper(c) && !asciiDigit(c) {
+			flush(i)
+			continue
+		}
+		if start >= 0 && asciiUpper(c) {
+			prev := name[i-1]
+			nextLower := i+1 < len(name) && asciiLower(name[i+1])
+			if asciiLower(prev) || asciiDigit(prev) || (asciiUpper(prev) && nextLower) {
+				flush(i)
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(name))
+	return dst
+}
+
+func asciiLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func asciiUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func asciiDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// nameWordsRunes is NameWords of a name that is not ASCII ("mcp__" cut).
+func nameWordsRunes(dst []string, name string) []string {
 	rs := []rune(name)
 	start := -1
 	flush := func(end int) {

@@ -1,9 +1,12 @@
 package words
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestWords(t *testing.T) {
@@ -112,4 +115,30 @@ func TestNameWords(t *testing.T) {
 			assert.Equal(t, tt.want, NameWords(nil, tt.in))
 		})
 	}
+}
+
+// TestNameWordsASCIIEqualsRunes: NameWords of an ASCII name, cut on bytes,
+// gives what the rune rules give, on random names of letters of both
+// cases, digits and separators.
+func TestNameWordsASCIIEqualsRunes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	const chars = "aAbBzZ09_-. mcp_xX"
+	for round := range 20000 {
+		b := make([]byte, rng.IntN(14))
+		for i := range b {
+			b[i] = chars[rng.IntN(len(chars))]
+		}
+		name := string(b)
+		if rng.IntN(4) == 0 {
+			name = "mcp__" + name
+		}
+		want := nameWordsRunes(nil, strings.TrimPrefix(name, "mcp__"))
+		got := NameWords(nil, name)
+		if len(want) == 0 {
+			want = nil
+		}
+		require.Equal(t, want, got, "round %d: %q", round, name)
+	}
+	require.Equal(t, []string{"get", "http", "url", "v2"}, NameWords(nil, "getHTTPUrl_v2"))
+	require.Equal(t, []string{"çava", "bien"}, NameWords(nil, "çava_Bien"), "not ASCII: the rune rules")
 }
