@@ -221,6 +221,10 @@ const (
 	// Searcher keeps goes to the embedding ranking's nearest tool not
 	// already among the others.
 	fuseReserve = 0.15
+	// fuseReserveNear is how much less similar to the query than the
+	// nearest tool the tool given that place may be: a tool further
+	// down the embedding ranking is no more evidence than the words.
+	fuseReserveNear = 0.05
 )
 
 // nameRules are the rules of a match on a tool's name.
@@ -236,7 +240,8 @@ const nameRules = toolsearch.RulePartExact | toolsearch.RulePartSubstring | tool
 // with w from max, the query's shape and the two rankings; max = 1 is the
 // embedding ranking alone. Tools scoring 0 are left out. With a share of
 // at least fuseReserve, the last of the k hits kept goes to the nearest
-// tool of the embedding ranking not among the k − 1 best (reserve).
+// tool of the embedding ranking not among the k − 1 best, if its cosine
+// is within fuseReserveNear of the nearest's (reserve).
 type fusion struct{ max float64 }
 
 func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, q queryShape) []toolsearch.Hit {
@@ -301,7 +306,8 @@ func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, q queryShap
 
 // reserve gives the last of the q.k best of hits (those in q.in's scope)
 // to the nearest tool of the embedding ranking sem that is a hit in scope
-// but not among the q.k − 1 best, when there is one: its score is raised to
+// but not among the q.k − 1 best, when there is one whose cosine is within
+// fuseReserveNear of the nearest tool's: its score is raised to
 // halfway between the (k−1)th best score and the kth, so that it becomes
 // the kth. The two rankings' evidence is kept apart this way: a tool the
 // embedding finds nearest but the words do not match keeps one of the
@@ -335,8 +341,11 @@ func reserve(hits []toolsearch.Hit, sem []semHit, q queryShape) {
 	for _, h := range top[:k-1] {
 		kept[h.Tool] = true
 	}
-	place := make(map[int]int, len(sem)) // tool → its place in sem, for those not kept
+	place := make(map[int]int, len(sem)) // tool → its place in sem, for those not kept and near enough
 	for i, sh := range sem {
+		if sh.cos < sem[0].cos-fuseReserveNear {
+			break // sem is nearest first
+		}
 		if !kept[sh.tool] {
 			place[sh.tool] = i
 		}

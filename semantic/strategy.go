@@ -125,8 +125,9 @@ type Options struct {
 // returned (2 or more), the last goes to the nearest tool of the
 // embedding ranking that the others do not already include (in the
 // Searcher's scope, and matched by the words when the query has a
-// required term); its score is raised to halfway between the two scores
-// around that place. The tool both rankings agree on stays first;
+// required term), if its cosine is within 0.05 of the nearest tool's;
+// its score is raised to halfway between the two scores around that
+// place. The tool both rankings agree on stays first;
 // a tool the embedding finds nearest but the words miss keeps a place.
 // Nothing moves when those two scores are equal.
 //

@@ -349,6 +349,16 @@ func TestFusionReserve(t *testing.T) {
 	in := func(pos int) bool { return pos != 5 }
 	got = top(fu.apply(hits(), 0, sem, queryShape{words: 8, k: 3, in: in}), queryShape{k: 3, in: in})
 	assert.Equal(t, 6, got[2])
+	// A tool further than fuseReserveNear below the nearest's cosine is
+	// not given the place: the nearest, tool 0, is among the best, and
+	// tool 5 is 0.1 below it.
+	far := []semHit{{tool: 0, cos: 0.7}, {tool: 5, cos: 0.6}, {tool: 6, cos: 0.3}, {tool: 1, cos: 0.2}}
+	h := hits()
+	reserve(h, far, q)
+	assert.Equal(t, hits(), h)
+	near := []semHit{{tool: 0, cos: 0.64}, {tool: 5, cos: 0.6}, {tool: 6, cos: 0.3}, {tool: 1, cos: 0.2}}
+	reserve(h, near, q)
+	assert.Equal(t, 5, top(h, q)[2], "0.04 below: it is")
 	// k = 1 or every hit kept: no reserve; a strong word match (a share
 	// under fuseReserve): none either.
 	assert.Equal(t, top(all, queryShape{k: 1}), top(fu.apply(hits(), 0, sem, queryShape{words: 8, k: 1}), queryShape{k: 1}))
