@@ -102,7 +102,7 @@ func tokenPieces(tok string) []string {
 
 // knownWord reports whether some tool has the stem s as a word of its
 // name, hint, description or arguments.
-func (x *hybridIndex) knownWord(s string) bool { return len(x.post.Get(s)) > 0 }
+func (x *hybridIndex) knownWord(s string) bool { return x.post.Get(s).Len() > 0 }
 
 // hybridAcc is one tool's state during a query, in 16 bytes (the array
 // of a large registry is read at random, once per posting).
@@ -397,15 +397,17 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 	}
 	post := x.post.Get(t.stem)
 	if !t.stop {
-		for _, d := range x.joins.Get(t.stem) {
-			credit(d, creditJoin)
+		for _, ds := range x.joins.Get(t.stem).Pages() {
+			for _, d := range ds {
+				credit(d, creditJoin)
+			}
 		}
 		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
 			x.c.PartsContaining(ctx, t.word, func(d int) { credit(int32(d), creditPart) })
 		}
-		if len(post) == 0 && len(sc.cred) == 0 && len(t.word) >= minTypoLen {
+		if post.Len() == 0 && len(sc.cred) == 0 && len(t.word) >= minTypoLen {
 			for _, cw := range x.typoWords(t.word) {
-				for _, ps := range x.post.Get(words.Stem(cw)) {
+				for ps := range x.post.Get(words.Stem(cw)).All() {
 					if ps.name() {
 						credit(ps.slot, creditTypo)
 					}
@@ -415,13 +417,15 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 	}
 	both := 0 // postings of credited tools
 	if len(sc.cred) > 0 {
-		for i := range post {
-			if d := post[i].slot; mark[d>>6]&(1<<(d&63)) != 0 {
-				both++
+		for _, pg := range post.Pages() {
+			for i := range pg {
+				if d := pg[i].slot; mark[d>>6]&(1<<(d&63)) != 0 {
+					both++
+				}
 			}
 		}
 	}
-	n := len(post) + len(sc.cred) - both
+	n := post.Len() + len(sc.cred) - both
 	if n == 0 {
 		return
 	}
@@ -449,31 +453,33 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 		a.needed += needed
 	}
 	lens := q.lens
-	for i := range post {
-		ps := &post[i]
-		d := ps.slot
-		var w float64
-		if fastWeight(ps) {
-			w = float64(lens.weight(p, ps))
-		} else {
-			w = float64(x.postWeight(q, ps, t.stem))
-		}
-		a := &acc[d]
-		f := ps.flags
-		if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
-			mark[d>>6] &^= 1 << (d & 63)
-			if f&postName == 0 {
-				c := a.credit()
-				w += q.credits[c]
-				a.rules |= creditRules[c]
+	for _, pg := range post.Pages() {
+		for i := range pg {
+			ps := &pg[i]
+			d := ps.slot
+			var w float64
+			if fastWeight(ps) {
+				w = float64(lens.weight(p, ps))
+			} else {
+				w = float64(x.postWeight(q, ps, t.stem))
 			}
+			a := &acc[d]
+			f := ps.flags
+			if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
+				mark[d>>6] &^= 1 << (d & 63)
+				if f&postName == 0 {
+					c := a.credit()
+					w += q.credits[c]
+					a.rules |= creditRules[c]
+				}
+			}
+			if f&(postName|postServer) == postName {
+				a.nameHits++
+				a.own = ps.own
+			}
+			a.rules |= f & postRules
+			add(a, d, w)
 		}
-		if f&(postName|postServer) == postName {
-			a.nameHits++
-			a.own = ps.own
-		}
-		a.rules |= f & postRules
-		add(a, d, w)
 	}
 	for _, d := range sc.cred {
 		if bit := uint64(1) << (d & 63); mark[d>>6]&bit != 0 {
