@@ -171,6 +171,16 @@ func TestListSmallPagesJoinANeighbour(t *testing.T) {
 	}
 	assert.Len(t, nl.Pages(), 4, "the page of 16 took its neighbour in: two of 72")
 	checkList(t, nl, patchModel(l.Slice(), gone, nil), "after")
+	// The last page left small takes the page before it in.
+	gone = gone[:0]
+	for s := int32(3 * ListPage); s < 4*ListPage-listMinPage/2; s++ {
+		gone = append(gone, s)
+	}
+	nl = l.Patch(gone, nil, elemSlot)
+	for i, pg := range nl.Pages() {
+		assert.GreaterOrEqual(t, len(pg), listMinPage, "last page small: page %d", i)
+	}
+	checkList(t, nl, patchModel(l.Slice(), gone, nil), "after the last page")
 	// Every element leaves: the empty list.
 	all := make([]int32, 0, len(join))
 	for _, e := range join {
