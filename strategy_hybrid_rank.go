@@ -375,6 +375,21 @@ func (p *hybridParams) sum(hint, lead, descTerm, argTerm float64, name bool) flo
 	return float32(w)
 }
 
+// marked returns how many postings of pg have their slot marked in mark.
+// (A call per page: scoreTerm's loop over the pages would keep fewer of
+// its own variables in registers.)
+//
+//go:noinline
+func marked(pg []hybridPost, mark []uint64) int {
+	n := 0
+	for i := range pg {
+		if d := pg[i].slot; mark[d>>6]&(1<<(d&63)) != 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // scoreTerm adds term t to the scores in sc. The tools a term reaches are
 // the stem's postings and the tools its name credits reach (the full-name
 // rule, the name-part rule and, when nothing else matches, the typo rule;
@@ -418,11 +433,7 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 	both := 0 // postings of credited tools
 	if len(sc.cred) > 0 {
 		for _, pg := range post.Pages() {
-			for i := range pg {
-				if d := pg[i].slot; mark[d>>6]&(1<<(d&63)) != 0 {
-					both++
-				}
-			}
+			both += marked(pg, mark)
 		}
 	}
 	n := post.Len() + len(sc.cred) - both
