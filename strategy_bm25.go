@@ -62,7 +62,9 @@ const bm25MaxTerms = 128
 // tools' keyword-index slots (index.go): a tool keeps its slot while it is
 // unchanged, so the index of a new registry version is the previous one
 // with the postings of the tools that differ patched in (the tables are split into shards and
-// copied on write, internal/cow), never rebuilt from scratch. The global
+// copied on write, and each list into pages shared between versions, of
+// which a change copies those it touches: internal/cow), never rebuilt
+// from scratch. The global
 // statistics (the tool count and the total document length, hence the
 // average length) are two numbers kept up to date; a word's IDF is the
 // length of its postings list. The length normalisation is computed at

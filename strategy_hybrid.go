@@ -213,7 +213,8 @@ func newHybridDoc(t *Tool) *hybridDoc {
 
 // The hybrid index is kept by keyword-index slot, like the bm25 index: the
 // index of a new registry version is the previous one with the tools that
-// changed patched in (sharded copy-on-write tables, internal/cow). A posting
+// changed patched in (sharded copy-on-write tables of lists in pages
+// shared between versions, internal/cow). A posting
 // holds a stem's occurrences in one tool, the tool's description and
 // argument lengths and its own name word count, not its weight: the lengths
 // are normalised by averages that change with every tool, so the weight is
