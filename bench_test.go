@@ -340,6 +340,53 @@ func BenchmarkChange(b *testing.B) {
 			srv, tools := turnServer(b, n)
 			loopServerTools(b, r, srv, tools)
 		})
+		b.Run("remove-add-old-one/"+sizeName(n), func(b *testing.B) {
+			// A tool the registry has held from the start leaves and comes
+			// back: unlike add-remove-one, whose tool is always the newest,
+			// it leaves from the middle of its words' postings lists. Each
+			// iteration takes another tool, spread over the catalog (after
+			// n iterations the tools come round again, now the newest).
+			r := freshRegistry(b, n)
+			tools := benchTools(b, n, true)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				t := tools[(i*7919+n/3)%n]
+				i++
+				if r.Remove(t.Name) != 1 {
+					b.Fatal("not removed", t.Name)
+				}
+				if err := r.Register(t); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		for _, st := range []struct {
+			name string
+			s    toolsearch.Strategy
+		}{{"bm25", toolsearch.BM25Strategy(nil)}, {"hybrid", toolsearch.HybridStrategy()}} {
+			b.Run("replace-one+search-"+st.name+"/"+sizeName(n), func(b *testing.B) {
+				// The strategy's own index pays its update in the next
+				// search.
+				r := freshRegistry(b, n)
+				s := toolsearch.NewSearcher(r, &toolsearch.SearchOptions{Strategy: st.s})
+				if _, err := s.Search(q, 5); err != nil {
+					b.Fatal(err)
+				}
+				alt := changedTools(b, n)
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if err := r.Replace(alt[i%2]); err != nil {
+						b.Fatal(err)
+					}
+					if _, err := s.Search(q, 5); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
+		}
 		b.Run("server-reconnect/"+sizeName(n), func(b *testing.B) {
 			// A server goes away and comes back: its tools leave and rejoin.
 			r := freshRegistry(b, n)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/toolsearch/toolsearch/internal/cow"
 	"github.com/toolsearch/toolsearch/internal/words"
@@ -63,7 +62,9 @@ const bm25MaxTerms = 128
 // tools' keyword-index slots (index.go): a tool keeps its slot while it is
 // unchanged, so the index of a new registry version is the previous one
 // with the postings of the tools that differ patched in (the tables are split into shards and
-// copied on write, internal/cow), never rebuilt from scratch. The global
+// copied on write, and each list into pages shared between versions, of
+// which a change copies those it touches: internal/cow), never rebuilt
+// from scratch. The global
 // statistics (the tool count and the total document length, hence the
 // average length) are two numbers kept up to date; a word's IDF is the
 // length of its postings list. The length normalisation is computed at
@@ -91,7 +92,7 @@ type bm25Index struct {
 	c     *Corpus // the tools, by slot
 	n     int     // tools
 	total float64 // the sum of the tools' lengths (whole numbers: exact)
-	post  cow.ShardedMap[[]bm25Posting]
+	post  cow.ShardedMap[cow.List[bm25Posting]]
 	pool  *pool[bm25Scratch] // shared by the versions of the index
 	lens  *bm25Lens          // the length normalisations of this version
 }
@@ -157,7 +158,7 @@ func bm25Doc(t *Tool) ([]bm25Word, float64) {
 
 // Index returns the postings of every word of c's tools.
 func (st bm25Strategy) Index(c *Corpus) Index {
-	empty := &bm25Index{st: st, post: cow.NewShardedMap[[]bm25Posting](0), pool: &pool[bm25Scratch]{}}
+	empty := &bm25Index{st: st, post: cow.NewShardedMap[cow.List[bm25Posting]](0), pool: &pool[bm25Scratch]{}}
 	return empty.Update(c)
 }
 
@@ -205,7 +206,7 @@ func (x *bm25Index) Update(c *Corpus) Index {
 	}
 	e := p.post.Edit()
 	for w, d := range deltas {
-		bm25Patch(e, w, d.gone, d.join)
+		cow.PatchSorted(e, w, d.gone, d.join, bm25Slot)
 	}
 	x.post = e.Done()
 	if x.n > 0 {
@@ -214,38 +215,11 @@ func (x *bm25Index) Update(c *Corpus) Index {
 	return x
 }
 
-// bm25Patch replaces the postings of w with the same list without the
-// slots in gone, and with join merged in: every list stays in slot order
-// (Rank relies on it), gone and join being in slot order as Changes
-// reports them. An emptied list is deleted; a new word is cloned, so the
-// map never keeps a caller's larger string alive.
-func bm25Patch(e *cow.MapEdit[[]bm25Posting], w string, gone []int32, join []bm25Posting) {
-	l, had := e.Get(w)
-	nl := make([]bm25Posting, 0, max(0, len(l)-len(gone))+len(join))
-	g, j := 0, 0
-	for _, q := range l {
-		for g < len(gone) && gone[g] < q.slot {
-			g++
-		}
-		if g < len(gone) && gone[g] == q.slot {
-			continue
-		}
-		for j < len(join) && join[j].slot < q.slot {
-			nl = append(nl, join[j])
-			j++
-		}
-		nl = append(nl, q)
-	}
-	nl = append(nl, join[j:]...)
-	switch {
-	case len(nl) == 0:
-		e.Del(w)
-	case had:
-		e.Set(w, nl)
-	default:
-		e.Set(strings.Clone(w), nl)
-	}
-}
+// bm25Slot is the slot of a posting. Every postings list is in slot
+// order (Rank relies on it), in pages shared between versions: a change
+// copies the pages it touches, gone and join being in slot order as
+// Changes reports them.
+func bm25Slot(p bm25Posting) int32 { return p.slot }
 
 // idf is the BM25 inverse document frequency of a term found in n of N
 // documents.
@@ -283,11 +257,30 @@ type bm25Acc struct {
 // array outgrows it: at a million tools, 16 MB.)
 const bm25BlockSlots = 1 << 14
 
-// bm25Cursor is one query word's postings and how far Rank has read them.
+// bm25Cursor is one query word's postings and how far Rank has read them:
+// ps is the page being read, rest the pages after it. ps has a posting
+// left to read (at < len(ps)) unless rest is empty.
 type bm25Cursor struct {
 	ps     []bm25Posting
 	at     int
+	rest   [][]bm25Posting
 	weight float64 // the word's idf (for an optional word)
+}
+
+// newBM25Cursor returns a cursor at the start of l, which is not empty.
+func newBM25Cursor(l cow.List[bm25Posting], weight float64) bm25Cursor {
+	pages := l.Pages()
+	return bm25Cursor{ps: pages[0], rest: pages[1:], weight: weight}
+}
+
+// next moves c to the next page once its page is read, and reports
+// whether it has another.
+func (c *bm25Cursor) next() bool {
+	if c.at < len(c.ps) || len(c.rest) == 0 {
+		return false
+	}
+	c.ps, c.rest, c.at = c.rest[0], c.rest[1:], 0
+	return true
 }
 
 // bm25Scratch is the per-query state, reused through bm25Index.pool.
@@ -301,7 +294,7 @@ type bm25Scratch struct {
 // Rank appends the best q.K tools in scope with a query word and every
 // required word. Only the tools in the query words' postings are visited.
 //
-// The postings are in slot order (bm25Patch keeps them so), and Rank
+// The postings are in slot order (bm25Slot), and Rank
 // reads them a block of slots at a time: for each block, the required
 // words' postings of the block, then every word's in query order, into
 // accumulators of the block's slots only; then it offers the block's
@@ -315,16 +308,18 @@ func (x *bm25Index) Rank(_ context.Context, q Query, hits []Hit) ([]Hit, []strin
 	best := q.TopHits(hits)
 	k1, lens := x.st.k1, x.lens
 	if len(all) == 1 { // one word: each posting is a tool's whole score
-		ps := x.post.Get(all[0])
-		if len(ps) == 0 {
+		l := x.post.Get(all[0])
+		if l.Len() == 0 {
 			return hits, nil, nil
 		}
-		weight := idf(len(ps), x.n)
-		for _, p := range ps {
-			tf := float64(p.tf)
-			score := weight * tf * (k1 + 1) / (tf + lens.of(p.dl)) // (0 + score: the same)
-			if !best.Below(score) {
-				best.Offer(x.c.Position(int(p.slot)), score, p.rules)
+		weight := idf(l.Len(), x.n)
+		for _, ps := range l.Pages() {
+			for _, p := range ps {
+				tf := float64(p.tf)
+				score := weight * tf * (k1 + 1) / (tf + lens.of(p.dl)) // (0 + score: the same)
+				if !best.Below(score) {
+					best.Offer(x.c.Position(int(p.slot)), score, p.rules)
+				}
 			}
 		}
 		return best.Hits(), nil, nil
@@ -340,16 +335,16 @@ func (x *bm25Index) Rank(_ context.Context, q Query, hits []Hit) ([]Hit, []strin
 		if slices.Contains(required[:i], w) {
 			continue
 		}
-		ps := x.post.Get(w)
-		if len(ps) == 0 { // no tool has every required word
+		l := x.post.Get(w)
+		if l.Len() == 0 { // no tool has every required word
 			return hits, nil, nil
 		}
-		sc.req = append(sc.req, bm25Cursor{ps: ps})
+		sc.req = append(sc.req, newBM25Cursor(l, 0))
 	}
 	nreq := int32(len(sc.req))
 	for _, w := range all {
-		if ps := x.post.Get(w); len(ps) > 0 {
-			sc.words = append(sc.words, bm25Cursor{ps: ps, weight: idf(len(ps), x.n)})
+		if l := x.post.Get(w); l.Len() > 0 {
+			sc.words = append(sc.words, newBM25Cursor(l, idf(l.Len(), x.n)))
 		}
 	}
 	block := x.st.block
@@ -376,30 +371,34 @@ func (x *bm25Index) Rank(_ context.Context, q Query, hits []Hit) ([]Hit, []strin
 		hi := lo + block
 		for i := range sc.req {
 			c := &sc.req[i]
-			for ; c.at < len(c.ps) && c.ps[c.at].slot < hi; c.at++ {
-				s := c.ps[c.at].slot
-				a := &acc[s-lo]
-				if !a.touched {
-					a.touched = true
-					sc.touched = append(sc.touched, s)
+			for ok := true; ok; ok = c.next() {
+				for ; c.at < len(c.ps) && c.ps[c.at].slot < hi; c.at++ {
+					s := c.ps[c.at].slot
+					a := &acc[s-lo]
+					if !a.touched {
+						a.touched = true
+						sc.touched = append(sc.touched, s)
+					}
+					a.need++
 				}
-				a.need++
 			}
 		}
 		for i := range sc.words {
 			c := &sc.words[i]
 			weight := c.weight
-			for ; c.at < len(c.ps) && c.ps[c.at].slot < hi; c.at++ {
-				p := &c.ps[c.at]
-				tf := float64(p.tf)
-				norm := lens.of(p.dl)
-				a := &acc[p.slot-lo]
-				if !a.touched {
-					a.touched = true
-					sc.touched = append(sc.touched, p.slot)
+			for ok := true; ok; ok = c.next() {
+				for ; c.at < len(c.ps) && c.ps[c.at].slot < hi; c.at++ {
+					p := &c.ps[c.at]
+					tf := float64(p.tf)
+					norm := lens.of(p.dl)
+					a := &acc[p.slot-lo]
+					if !a.touched {
+						a.touched = true
+						sc.touched = append(sc.touched, p.slot)
+					}
+					a.score += weight * tf * (k1 + 1) / (tf + norm)
+					a.rules |= p.rules
 				}
-				a.score += weight * tf * (k1 + 1) / (tf + norm)
-				a.rules |= p.rules
 			}
 		}
 		for _, s := range sc.touched {

@@ -122,7 +122,7 @@ func TestBM25PostingsInSlotOrder(t *testing.T) {
 			tool := c.Tool(i)
 			ws, _ := bm25Doc(&tool)
 			for _, w := range ws {
-				ps := x.post.Get(w.w)
+				ps := x.post.Get(w.w).Slice()
 				require.True(t, slices.ContainsFunc(ps, func(p bm25Posting) bool { return p.slot == int32(c.Slot(i)) }), "round %d: %q lacks %s", round, w.w, tool.Name)
 				require.True(t, slices.IsSortedFunc(ps, func(a, b bm25Posting) int { return cmp.Compare(a.slot, b.slot) }), "round %d: %q out of slot order", round, w.w)
 				for i := 1; i < len(ps); i++ {

@@ -96,7 +96,7 @@ func (x *hybridIndex) reached(q string) int {
 	for _, t := range x.terms(q) {
 		tools := map[int32]bool{}
 		post := x.post.Get(t.stem)
-		for _, ps := range post {
+		for ps := range post.All() {
 			tools[ps.slot] = true
 		}
 		credited := 0
@@ -105,15 +105,15 @@ func (x *hybridIndex) reached(q string) int {
 				tools[d] = true
 				credited++
 			}
-			for _, d := range x.joins.Get(t.stem) {
+			for d := range x.joins.Get(t.stem).All() {
 				credit(d)
 			}
 			if len(t.word) >= 3 && partChars(t.word) {
 				x.c.PartsContaining(context.Background(), t.word, func(d int) { credit(int32(d)) })
 			}
-			if len(post) == 0 && credited == 0 && len(t.word) >= minTypoLen {
+			if post.Len() == 0 && credited == 0 && len(t.word) >= minTypoLen {
 				for _, cw := range x.typoWords(t.word) {
-					for _, ps := range x.post.Get(words.Stem(cw)) {
+					for ps := range x.post.Get(words.Stem(cw)).All() {
 						if ps.name() {
 							credit(ps.slot)
 						}

@@ -299,7 +299,7 @@ func TestHybridManyNameWords(t *testing.T) {
 	c := NewCorpus([]Tool{{Name: name(400)}, {Name: name(272)}, {Name: name(271)}, {Name: name(270)}, {Name: "wa_wb_other"}})
 	x := st.Index(c).(*hybridIndex)
 	owns := map[int32]bool{}
-	for _, ps := range x.post.Get("wa") {
+	for ps := range x.post.Get("wa").All() {
 		own := x.info.At(ps.slot).own
 		require.Equal(t, uint8(min(own, ownLarge)), ps.own, "the own name words of slot %d's posting (it has %d)", ps.slot, own)
 		owns[own] = true

@@ -213,7 +213,8 @@ func newHybridDoc(t *Tool) *hybridDoc {
 
 // The hybrid index is kept by keyword-index slot, like the bm25 index: the
 // index of a new registry version is the previous one with the tools that
-// changed patched in (sharded copy-on-write tables, internal/cow). A posting
+// changed patched in (sharded copy-on-write tables of lists in pages
+// shared between versions, internal/cow). A posting
 // holds a stem's occurrences in one tool, the tool's description and
 // argument lengths and its own name word count, not its weight: the lengths
 // are normalised by averages that change with every tool, so the weight is
@@ -315,19 +316,19 @@ type hybridIndex struct {
 	sumDesc float64 // the sums of descLen and args (whole numbers: exact)
 	sumArg  float64
 	info    cow.Paged[hybridSlot]
-	post    cow.ShardedMap[[]hybridPost]
-	big     cow.ShardedMap[[]hybridBig] // stem → the counts of its postBig postings
-	joins   cow.ShardedMap[[]int32]     // stem of adjacent name words joined → slots
-	typos   cow.ShardedMap[[]string]    // a name word, and each with a letter deleted → the name words
-	named   cow.ShardedMap[int32]       // a name word of minTypoLen or more letters → the tools that have it
-	scratch *pool[hybridScratch]        // shared by the versions of the index
-	lens    *hybridLens                 // the length normalisations of this version
+	post    cow.ShardedMap[cow.List[hybridPost]] // stem → its postings, in slot order
+	big     cow.ShardedMap[[]hybridBig]          // stem → the counts of its postBig postings
+	joins   cow.ShardedMap[cow.List[int32]]      // stem of adjacent name words joined → slots, in order
+	typos   cow.ShardedMap[[]string]             // a name word, and each with a letter deleted → the name words
+	named   cow.ShardedMap[int32]                // a name word of minTypoLen or more letters → the tools that have it
+	scratch *pool[hybridScratch]                 // shared by the versions of the index
+	lens    *hybridLens                          // the length normalisations of this version
 }
 
 // Index returns the postings of every word stem of c's tools.
 func (st hybridStrategy) Index(c *Corpus) Index {
-	empty := &hybridIndex{p: st.p, post: cow.NewShardedMap[[]hybridPost](0), big: cow.NewShardedMap[[]hybridBig](0),
-		joins: cow.NewShardedMap[[]int32](0), typos: cow.NewShardedMap[[]string](0), named: cow.NewShardedMap[int32](0),
+	empty := &hybridIndex{p: st.p, post: cow.NewShardedMap[cow.List[hybridPost]](0), big: cow.NewShardedMap[[]hybridBig](0),
+		joins: cow.NewShardedMap[cow.List[int32]](0), typos: cow.NewShardedMap[[]string](0), named: cow.NewShardedMap[int32](0),
 		scratch: &pool[hybridScratch]{}}
 	return empty.Update(c)
 }
@@ -418,7 +419,7 @@ func (x *hybridIndex) Update(c *Corpus) Index {
 	}
 	pe := p.post.Edit()
 	for stem, d := range posts {
-		cow.PatchList(pe, stem, d.gone, d.join, func(q hybridPost) int32 { return q.slot })
+		cow.PatchSorted(pe, stem, d.gone, d.join, hybridPostSlot)
 	}
 	x.post = pe.Done()
 	be := p.big.Edit()
@@ -430,7 +431,7 @@ func (x *hybridIndex) Update(c *Corpus) Index {
 	x.big = be.Done()
 	je := p.joins.Edit()
 	for stem, d := range joins {
-		cow.PatchList(je, stem, d.gone, d.join, func(q int32) int32 { return q })
+		cow.PatchSorted(je, stem, d.gone, d.join, joinSlot)
 	}
 	x.joins = je.Done()
 	x.typos = typos.Done()
@@ -454,6 +455,14 @@ func (x *hybridIndex) Update(c *Corpus) Index {
 	x.lens = x.makeLens()
 	return x
 }
+
+// hybridPostSlot and joinSlot are the slots of the elements of the
+// postings and joins lists. The lists are in slot order, in pages shared
+// between versions (cow.List): a change copies the pages it touches, the
+// slots leaving and joining each list being in slot order as Changes
+// reports them.
+func hybridPostSlot(q hybridPost) int32 { return q.slot }
+func joinSlot(s int32) int32            { return s }
 
 // minTypoLen is the shortest word the typo rule matches.
 const minTypoLen = 4

@@ -129,7 +129,7 @@ func tokenPieces(tok string) []string {
 
 // knownWord reports whether some tool has the stem s as a word of its
 // name, hint, description or arguments.
-func (x *hybridIndex) knownWord(s string) bool { return len(x.post.Get(s)) > 0 }
+func (x *hybridIndex) knownWord(s string) bool { return x.post.Get(s).Len() > 0 }
 
 // hybridAcc is one tool's state during a query, in 16 bytes (the array
 // of a large registry is read at random, once per posting).
@@ -405,6 +405,21 @@ func (p *hybridParams) sum(hint, lead, descTerm, argTerm float64, name bool) flo
 	return float32(w)
 }
 
+// marked returns how many postings of pg have their slot marked in mark.
+// (A call per page: scoreTerm's loop over the pages would keep fewer of
+// its own variables in registers.)
+//
+//go:noinline
+func marked(pg []hybridPost, mark []uint64) int {
+	n := 0
+	for i := range pg {
+		if d := pg[i].slot; mark[d>>6]&(1<<(d&63)) != 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // scoreTerm adds term t to the scores in sc. The tools a term reaches are
 // the stem's postings and the tools its name credits reach (the full-name
 // rule, the name-part rule and, when nothing else matches, the typo rule;
@@ -427,8 +442,10 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 	}
 	post := x.post.Get(t.stem)
 	if !t.stop {
-		for _, d := range x.joins.Get(t.stem) {
-			credit(d, creditJoin)
+		for _, ds := range x.joins.Get(t.stem).Pages() {
+			for _, d := range ds {
+				credit(d, creditJoin)
+			}
 		}
 		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
 			x.c.partsContaining(ctx, t.word, func(pp *postings) {
@@ -440,9 +457,9 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 				}
 			})
 		}
-		if len(post) == 0 && len(sc.cred) == 0 && len(t.word) >= minTypoLen {
+		if post.Len() == 0 && len(sc.cred) == 0 && len(t.word) >= minTypoLen {
 			for _, cw := range x.typoWords(t.word) {
-				for _, ps := range x.post.Get(words.Stem(cw)) {
+				for ps := range x.post.Get(words.Stem(cw)).All() {
 					if ps.name() {
 						credit(ps.slot, creditTypo)
 					}
@@ -452,13 +469,11 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 	}
 	both := 0 // postings of credited tools
 	if len(sc.cred) > 0 {
-		for i := range post {
-			if d := post[i].slot; mark[d>>6]&(1<<(d&63)) != 0 {
-				both++
-			}
+		for _, pg := range post.Pages() {
+			both += marked(pg, mark)
 		}
 	}
-	n := len(post) + len(sc.cred) - both
+	n := post.Len() + len(sc.cred) - both
 	if n == 0 {
 		return
 	}
@@ -486,31 +501,33 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 		a.needed += needed
 	}
 	lens := q.lens
-	for i := range post {
-		ps := &post[i]
-		d := ps.slot
-		var w float64
-		if fastWeight(ps) {
-			w = float64(lens.weight(p, ps))
-		} else {
-			w = float64(x.postWeight(q, ps, t.stem))
-		}
-		a := &acc[d]
-		f := ps.flags
-		if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
-			mark[d>>6] &^= 1 << (d & 63)
-			if f&postName == 0 {
-				c := a.credit()
-				w += q.credits[c]
-				a.rules |= creditRules[c]
+	for _, pg := range post.Pages() {
+		for i := range pg {
+			ps := &pg[i]
+			d := ps.slot
+			var w float64
+			if fastWeight(ps) {
+				w = float64(lens.weight(p, ps))
+			} else {
+				w = float64(x.postWeight(q, ps, t.stem))
 			}
+			a := &acc[d]
+			f := ps.flags
+			if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
+				mark[d>>6] &^= 1 << (d & 63)
+				if f&postName == 0 {
+					c := a.credit()
+					w += q.credits[c]
+					a.rules |= creditRules[c]
+				}
+			}
+			if f&(postName|postServer) == postName {
+				a.nameHits++
+				a.own = ps.own
+			}
+			a.rules |= f & postRules
+			add(a, d, w)
 		}
-		if f&(postName|postServer) == postName {
-			a.nameHits++
-			a.own = ps.own
-		}
-		a.rules |= f & postRules
-		add(a, d, w)
 	}
 	for _, d := range sc.cred {
 		if bit := uint64(1) << (d & 63); mark[d>>6]&bit != 0 {

@@ -2,7 +2,8 @@
 // index version is immutable once published; the next version shares
 // everything a change does not touch: a map split into shards copies only
 // the shards whose keys change, an array split into pages only the pages
-// it writes. An edit is made by one writer; a published version may be
+// it writes, a list in slot order split into pages (List) only the pages
+// whose elements change. An edit is made by one writer; a published version may be
 // read by any number of goroutines.
 package cow
 
