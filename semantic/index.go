@@ -27,6 +27,11 @@ type index struct {
 	rows  atomic.Pointer[[]int32]
 	ready atomic.Int32  // tools with a row
 	want  map[Key]int32 // tools without a vector yet → position; guarded by tab.mu
+	// same maps the first tool of a key that tools share (their texts
+	// are the same: names of the same words, the same description) to
+	// the others, in corpus order: rows holds only the first, and a
+	// search gives each the cosine of their one vector.
+	same map[int32][]int32
 }
 
 // toolKey is what decides a tool's key: kept so that an unchanged tool's
@@ -69,6 +74,17 @@ func (s *Strategy) build(c *toolsearch.Corpus, lex toolsearch.Index, oldDocs map
 		}
 		x.docs[t.Name] = d
 		x.keys[i] = d.key
+	}
+	first := make(map[Key]int32, n)
+	for i, k := range x.keys {
+		if f, ok := first[k]; ok {
+			if x.same == nil {
+				x.same = map[int32][]int32{}
+			}
+			x.same[f] = append(x.same[f], int32(i))
+		} else {
+			first[k] = int32(i)
+		}
 	}
 	if tab == nil {
 		tab = newTable(s.dims)
@@ -123,9 +139,13 @@ func (x *index) Rank(ctx context.Context, qu toolsearch.Query, hits []toolsearch
 	if len(nbs) == 0 { // rows published, their vectors not appended yet
 		return hits, append(notes, noteNoVectors), nil
 	}
-	sem := make([]semHit, len(nbs))
-	for i, nb := range nbs {
-		sem[i] = semHit{tool: int(rows[nb.Row]), cos: nb.Score}
+	sem := make([]semHit, 0, len(nbs))
+	for _, nb := range nbs {
+		tool := rows[nb.Row]
+		sem = append(sem, semHit{tool: int(tool), cos: nb.Score})
+		for _, o := range x.same[tool] {
+			sem = append(sem, semHit{tool: int(o), cos: nb.Score})
+		}
 	}
 	shape := shapeOf(q)
 	shape.k, shape.in = qu.K, qu.In
