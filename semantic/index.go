@@ -328,10 +328,11 @@ func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, q queryShap
 // to the nearest tool of the embedding ranking sem that is a hit in scope
 // but not among the q.k − 1 best, when there is one whose cosine is within
 // fuseReserveNear of the nearest tool's: its score is raised to
-// halfway between the (k−1)th best score and the kth, so that it becomes
-// the kth. The two rankings' evidence is kept apart this way: a tool the
-// embedding finds nearest but the words do not match keeps one of the
-// places a model sees. Nothing changes when the (k−1)th and kth best
+// halfway between the (k−1)th best score and the kth (to the (k−1)th
+// when no float lies between them), so that it becomes one of the k. The
+// two rankings' evidence is kept apart this way: a tool the embedding
+// finds nearest but the words do not match keeps one of the places a
+// model sees. Nothing changes when the (k−1)th and kth best
 // scores are equal (there is no score between them), when k < 2 or every
 // hit is kept (k < 0).
 func reserve(hits []toolsearch.Hit, sem []semHit, q queryShape) {
@@ -377,7 +378,11 @@ func reserve(hits []toolsearch.Hit, sem []semHit, q queryShape) {
 		}
 	}
 	if at >= 0 && hits[at].Tool != top[k-1].Tool {
-		hits[at].Score = above/2 + below/2
+		mid := above/2 + below/2
+		if !(mid > below) {
+			mid = above // no float between the two: tied with the (k−1)th, still before the kth
+		}
+		hits[at].Score = mid
 	}
 }
 

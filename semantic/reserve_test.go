@@ -259,3 +259,13 @@ func joinWords(ws []string) string {
 	}
 	return out
 }
+
+// The reserved tool takes the kth place even when the (k−1)th and kth
+// scores are adjacent floats, with no float halfway between them.
+func TestReserveBetweenAdjacentScores(t *testing.T) {
+	below := 0.7
+	above := math.Nextafter(below, 1)
+	hits := []toolsearch.Hit{{Tool: 0, Score: 1}, {Tool: 1, Score: above}, {Tool: 2, Score: below}, {Tool: 3, Score: 0.1}}
+	reserve(hits, []semHit{{tool: 3, cos: 0.5}}, queryShape{k: 3})
+	require.Equal(t, []int{0, 1, 3}, topOf(hits, 3, nil), "tool 3 is third: %v", hits)
+}
