@@ -27,6 +27,11 @@ type index struct {
 	rows  atomic.Pointer[[]int32]
 	ready atomic.Int32  // tools with a row
 	want  map[Key]int32 // tools without a vector yet → position; guarded by tab.mu
+	// same maps the first tool of a key that tools share (their texts
+	// are the same: names of the same words, the same description) to
+	// the others, in corpus order: rows holds only the first, and a
+	// search gives each the cosine of their one vector.
+	same map[int32][]int32
 }
 
 // toolKey is what decides a tool's key: kept so that an unchanged tool's
@@ -69,6 +74,17 @@ func (s *Strategy) build(c *toolsearch.Corpus, lex toolsearch.Index, oldDocs map
 		}
 		x.docs[t.Name] = d
 		x.keys[i] = d.key
+	}
+	first := make(map[Key]int32, n)
+	for i, k := range x.keys {
+		if f, ok := first[k]; ok {
+			if x.same == nil {
+				x.same = map[int32][]int32{}
+			}
+			x.same[f] = append(x.same[f], int32(i))
+		} else {
+			first[k] = int32(i)
+		}
 	}
 	if tab == nil {
 		tab = newTable(s.dims)
@@ -123,9 +139,13 @@ func (x *index) Rank(ctx context.Context, qu toolsearch.Query, hits []toolsearch
 	if len(nbs) == 0 { // rows published, their vectors not appended yet
 		return hits, append(notes, noteNoVectors), nil
 	}
-	sem := make([]semHit, len(nbs))
-	for i, nb := range nbs {
-		sem[i] = semHit{tool: int(rows[nb.Row]), cos: nb.Score}
+	sem := make([]semHit, 0, len(nbs))
+	for _, nb := range nbs {
+		tool := rows[nb.Row]
+		sem = append(sem, semHit{tool: int(tool), cos: nb.Score})
+		for _, o := range x.same[tool] {
+			sem = append(sem, semHit{tool: int(o), cos: nb.Score})
+		}
 	}
 	shape := shapeOf(q)
 	shape.k, shape.in = qu.K, qu.In
@@ -308,10 +328,11 @@ func (f fusion) apply(hits []toolsearch.Hit, base int, sem []semHit, q queryShap
 // to the nearest tool of the embedding ranking sem that is a hit in scope
 // but not among the q.k − 1 best, when there is one whose cosine is within
 // fuseReserveNear of the nearest tool's: its score is raised to
-// halfway between the (k−1)th best score and the kth, so that it becomes
-// the kth. The two rankings' evidence is kept apart this way: a tool the
-// embedding finds nearest but the words do not match keeps one of the
-// places a model sees. Nothing changes when the (k−1)th and kth best
+// halfway between the (k−1)th best score and the kth (to the (k−1)th
+// when no float lies between them), so that it becomes one of the k. The
+// two rankings' evidence is kept apart this way: a tool the embedding
+// finds nearest but the words do not match keeps one of the places a
+// model sees. Nothing changes when the (k−1)th and kth best
 // scores are equal (there is no score between them), when k < 2 or every
 // hit is kept (k < 0).
 func reserve(hits []toolsearch.Hit, sem []semHit, q queryShape) {
@@ -357,7 +378,11 @@ func reserve(hits []toolsearch.Hit, sem []semHit, q queryShape) {
 		}
 	}
 	if at >= 0 && hits[at].Tool != top[k-1].Tool {
-		hits[at].Score = above/2 + below/2
+		mid := above/2 + below/2
+		if !(mid > below) {
+			mid = above // no float between the two: tied with the (k−1)th, still before the kth
+		}
+		hits[at].Score = mid
 	}
 }
 

@@ -74,10 +74,13 @@ func (t *table) attach(x *index, store Store, report func(error)) (missing []int
 	x.want = map[Key]int32{}
 	ready := 0
 	for i, k := range x.keys {
+		// (Tools of one key: the first holds the row, x.same the others.)
 		if r, ok := t.rowOf[k]; ok {
-			rows[r] = int32(i)
+			if rows[r] < 0 {
+				rows[r] = int32(i)
+			}
 			ready++
-		} else {
+		} else if _, dup := x.want[k]; !dup {
 			x.want[k] = int32(i)
 		}
 	}
@@ -127,7 +130,7 @@ func (t *table) add(keys []Key, vecs [][]float32) error {
 		pos, wanted := x.want[k]
 		if wanted {
 			delete(x.want, k)
-			x.ready.Add(1)
+			x.ready.Add(1 + int32(len(x.same[pos])))
 		} else {
 			pos = -1
 		}
