@@ -379,6 +379,7 @@ func TestSemanticEmbedsOnChange(t *testing.T) {
 	var got []string
 	require.Eventually(t, func() bool { got = append(got, emb.embeddedTexts()...); return len(got) > 0 }, 10*time.Second, time.Millisecond)
 	assert.Equal(t, []string{ToolText(extra)}, got)
+	runtime.KeepAlive(f.s)
 }
 
 // With a Store, a restart embeds nothing again.
