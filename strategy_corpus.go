@@ -139,25 +139,32 @@ func (c *Corpus) partsContaining(ctx context.Context, term string, fn func(pp *p
 	if !partChars(term) {
 		return
 	}
-	work := querywork.Of(ctx)
-	ix := c.ix
-	ids := ix.vocab.Candidates(term)
-	sig := vocab.Signature(term)
 	// Without dead parts every listed part has postings (a part's postings
 	// go only when it dies), so none is looked up before it matches.
-	live := ix.dead == 0
+	c.ix.partsWith(term, querywork.Of(ctx), c.ix.dead == 0, true, fn)
+}
+
+// partsWith calls fn with the postings of each of term's candidate parts
+// that contains it and is longer, in vocabulary order, paying for the
+// parts scanned from work as scanParts does (live and short are its); it
+// reports false when the budget ran out first.
+func (ix *index) partsWith(term string, work *querywork.Budget, live, short bool, fn func(q *postings)) bool {
+	ids := ix.vocab.Candidates(term)
+	sig := vocab.Signature(term)
 	for {
-		i, left, cost := ix.scanParts(ids, sig, len(term), work.Left(), live, true)
+		i, left, cost := ix.scanParts(ids, sig, len(term), work.Left(), live, short)
 		work.Spend(work.Left() - left)
 		switch {
 		case cost > 0:
 			work.Spend(cost) // (fails, recording the cut)
-			return
+			return false
 		case i == len(ids) || cost < 0:
-			return
+			return true
 		}
 		if id := ids[i]; strings.Contains(ix.vocab.Parts[id], term) {
-			fn(ix.partRefs.At(id))
+			if q := ix.partRefs.At(id); q != nil {
+				fn(q)
+			}
 		}
 		ids = ids[i+1:]
 	}

@@ -4,11 +4,9 @@ import (
 	"context"
 	"math/bits"
 	"slices"
-	"strings"
 
 	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/text"
-	"github.com/toolsearch/toolsearch/internal/vocab"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
@@ -117,26 +115,8 @@ func (ix *index) scoreTerm(a *accumulator, term string, t *termState, pos []int3
 // term that contains it, in vocabulary order, paying for the parts
 // compared from work; it reports false when the budget ran out first.
 func (ix *index) substrings(term string, work *querywork.Budget, fn func(q *postings)) bool {
-	ids := ix.vocab.Candidates(term)
-	sig := vocab.Signature(term)
-	for {
-		// (The parts no longer than term are the exact rule, or too short.)
-		i, left, cost := ix.scanParts(ids, sig, len(term), work.Left(), true, false)
-		work.Spend(work.Left() - left)
-		switch {
-		case cost > 0:
-			work.Spend(cost) // (fails, recording the cut)
-			return false
-		case i == len(ids):
-			return true
-		}
-		if id := ids[i]; strings.Contains(ix.vocab.Parts[id], term) {
-			if q := ix.partRefs.At(id); q != nil {
-				fn(q)
-			}
-		}
-		ids = ids[i+1:]
-	}
+	// (The parts no longer than term are the exact rule, or too short.)
+	return ix.partsWith(term, work, true, false, fn)
 }
 
 // spans applies the full-name fallback: the term without '_', '-' and '.'
