@@ -85,34 +85,11 @@ func TestPartScansSpendLikeEachPart(t *testing.T) {
 	require.NoError(t, err)
 	terms := []string{"ab", "xab", "abx", "bab", "aba", "abababab", "eat", "ssu", "x1", "x12", "q.b", "b-x", ".b-", "zzz", "abxy", "s1"}
 	check := func(stage string, c *Corpus) {
-		ix := c.ix
 		for _, term := range terms {
 			// What the scans cost with no limit.
-			full := querywork.New(1 << 40)
-			refPartsContaining(c, full, term, func(int) {})
-			costHybrid := 1<<40 - full.Left()
-			full = querywork.New(1 << 40)
-			refSubstrings(ix, term, full, func(*postings) {})
-			costDefault := 1<<40 - full.Left()
+			costHybrid, costDefault := partScanCosts(c, term)
 			for _, budget := range []int{0, 1, 2, 3, 5, 8, 13, 61, 62, 63, 100, 500, costHybrid / 3, costHybrid / 2, costHybrid - 1, costHybrid, costHybrid + 1, costDefault - 1, costDefault, costDefault + 1, 1 << 40} {
-				budget = max(budget, 0)
-				want := querywork.New(budget)
-				var ws, gs []int
-				refPartsContaining(c, want, term, func(s int) { ws = append(ws, s) })
-				ctx, gw := querywork.With(context.Background(), budget)
-				c.PartsContaining(ctx, term, func(s int) { gs = append(gs, s) })
-				require.Equal(t, ws, gs, "%s: the slots of %q within %d", stage, term, budget)
-				require.Equal(t, want.Left(), gw.Left(), "%s: the budget left by %q within %d", stage, term, budget)
-				require.Equal(t, want.Cut(), gw.Cut(), "%s: %q cut within %d", stage, term, budget)
-
-				want, got := querywork.New(budget), querywork.New(budget)
-				var wq, gq []*postings
-				wok := refSubstrings(ix, term, want, func(q *postings) { wq = append(wq, q) })
-				gok := ix.substrings(term, got, func(q *postings) { gq = append(gq, q) })
-				require.Equal(t, wok, gok, "%s: the substring scan of %q within %d", stage, term, budget)
-				require.Equal(t, wq, gq, "%s: the parts of %q within %d", stage, term, budget)
-				require.Equal(t, want.Left(), got.Left(), "%s: the budget left by %q within %d", stage, term, budget)
-				require.Equal(t, want.Cut(), got.Cut(), "%s: %q cut within %d", stage, term, budget)
+				requirePartScansMatch(t, stage, c, term, max(budget, 0))
 			}
 		}
 	}
@@ -165,4 +142,41 @@ func TestAppendPiecesEqualsTokenPieces(t *testing.T) {
 			require.Equal(t, want[i], got[i+1], "round %d: the pieces of %q", round, tok)
 		}
 	}
+}
+
+// partScanCosts returns what the hybrid and the default scans of term
+// cost c's keyword index with no limit (their references').
+func partScanCosts(c *Corpus, term string) (hybrid, dflt int) {
+	full := querywork.New(1 << 40)
+	refPartsContaining(c, full, term, func(int) {})
+	hybrid = 1<<40 - full.Left()
+	full = querywork.New(1 << 40)
+	refSubstrings(c.ix, term, full, func(*postings) {})
+	return hybrid, 1<<40 - full.Left()
+}
+
+// requirePartScansMatch checks the hybrid scan (Corpus.PartsContaining) and
+// the default one (index.substrings) of term within budget against their
+// references, part by part: what they find, the budget they leave, whether
+// they were cut.
+func requirePartScansMatch(t *testing.T, stage string, c *Corpus, term string, budget int) {
+	t.Helper()
+	ix := c.ix
+	want := querywork.New(budget)
+	var ws, gs []int
+	refPartsContaining(c, want, term, func(s int) { ws = append(ws, s) })
+	ctx, gw := querywork.With(context.Background(), budget)
+	c.PartsContaining(ctx, term, func(s int) { gs = append(gs, s) })
+	require.Equal(t, ws, gs, "%s: the slots of %q within %d", stage, term, budget)
+	require.Equal(t, want.Left(), gw.Left(), "%s: the budget left by %q within %d", stage, term, budget)
+	require.Equal(t, want.Cut(), gw.Cut(), "%s: %q cut within %d", stage, term, budget)
+
+	want, got := querywork.New(budget), querywork.New(budget)
+	var wq, gq []*postings
+	wok := refSubstrings(ix, term, want, func(q *postings) { wq = append(wq, q) })
+	gok := ix.substrings(term, got, func(q *postings) { gq = append(gq, q) })
+	require.Equal(t, wok, gok, "%s: the substring scan of %q within %d", stage, term, budget)
+	require.Equal(t, wq, gq, "%s: the parts of %q within %d", stage, term, budget)
+	require.Equal(t, want.Left(), got.Left(), "%s: the budget left by %q within %d", stage, term, budget)
+	require.Equal(t, want.Cut(), got.Cut(), "%s: %q cut within %d", stage, term, budget)
 }

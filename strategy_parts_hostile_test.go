@@ -68,12 +68,7 @@ func checkPartScans(t *testing.T, stage string, c *Corpus, terms []string) {
 		}
 		require.Equal(t, bruteParts(ix, term, len(term)), got, "%s: the substring scan of %q", stage, term)
 
-		full := querywork.New(1 << 40)
-		refPartsContaining(c, full, term, func(int) {})
-		costHybrid := 1<<40 - full.Left()
-		full = querywork.New(1 << 40)
-		refSubstrings(ix, term, full, func(*postings) {})
-		costDefault := 1<<40 - full.Left()
+		costHybrid, costDefault := partScanCosts(c, term)
 		budgets := []int{0, 1, 2, 3, 254, 255, 256, 257, 511, 512}
 		for _, cost := range []int{costHybrid, costDefault} {
 			for d := -3; d <= 3; d++ {
@@ -81,24 +76,7 @@ func checkPartScans(t *testing.T, stage string, c *Corpus, terms []string) {
 			}
 		}
 		for _, budget := range budgets {
-			budget = max(budget, 0)
-			want := querywork.New(budget)
-			var ws, gs []int
-			refPartsContaining(c, want, term, func(s int) { ws = append(ws, s) })
-			ctx, gw := querywork.With(context.Background(), budget)
-			c.PartsContaining(ctx, term, func(s int) { gs = append(gs, s) })
-			require.Equal(t, ws, gs, "%s: the slots of %q within %d", stage, term, budget)
-			require.Equal(t, want.Left(), gw.Left(), "%s: the budget left by %q within %d", stage, term, budget)
-			require.Equal(t, want.Cut(), gw.Cut(), "%s: %q cut within %d", stage, term, budget)
-
-			want, got := querywork.New(budget), querywork.New(budget)
-			var wq, gq []*postings
-			wok := refSubstrings(ix, term, want, func(q *postings) { wq = append(wq, q) })
-			gok := ix.substrings(term, got, func(q *postings) { gq = append(gq, q) })
-			require.Equal(t, wok, gok, "%s: the substring scan of %q within %d", stage, term, budget)
-			require.Equal(t, wq, gq, "%s: the parts of %q within %d", stage, term, budget)
-			require.Equal(t, want.Left(), got.Left(), "%s: the budget left by %q within %d", stage, term, budget)
-			require.Equal(t, want.Cut(), got.Cut(), "%s: %q cut within %d", stage, term, budget)
+			requirePartScansMatch(t, stage, c, term, max(budget, 0))
 		}
 	}
 }
