@@ -30,7 +30,8 @@ type index struct {
 	// same maps the first tool of a key that tools share (their texts
 	// are the same: names of the same words, the same description) to
 	// the others, in corpus order: rows holds only the first, and a
-	// search gives each the cosine of their one vector.
+	// search gives each the cosine of their one vector. Made by
+	// table.attach, with want.
 	same map[int32][]int32
 }
 
@@ -74,17 +75,6 @@ func (s *Strategy) build(c *toolsearch.Corpus, lex toolsearch.Index, oldDocs map
 		}
 		x.docs[t.Name] = d
 		x.keys[i] = d.key
-	}
-	first := make(map[Key]int32, n)
-	for i, k := range x.keys {
-		if f, ok := first[k]; ok {
-			if x.same == nil {
-				x.same = map[int32][]int32{}
-			}
-			x.same[f] = append(x.same[f], int32(i))
-		} else {
-			first[k] = int32(i)
-		}
 	}
 	if tab == nil {
 		tab = newTable(s.dims)

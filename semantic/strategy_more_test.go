@@ -306,20 +306,7 @@ func TestFusionReserve(t *testing.T) {
 		return []toolsearch.Hit{{Tool: 0, Score: 6}, {Tool: 1, Score: 5}, {Tool: 2, Score: 4}, {Tool: 3, Score: 3.5}, {Tool: 4, Score: 3}, {Tool: 5, Score: 0.5}}
 	}
 	sem := []semHit{{tool: 5, cos: 0.62}, {tool: 0, cos: 0.61}, {tool: 6, cos: 0.6}, {tool: 1, cos: 0.2}}
-	top := func(hs []toolsearch.Hit, q queryShape) []int {
-		hs = slices.DeleteFunc(slices.Clone(hs), func(h toolsearch.Hit) bool { return !(h.Score > 0) || q.in != nil && !q.in(h.Tool) })
-		slices.SortStableFunc(hs, func(a, b toolsearch.Hit) int {
-			if c := cmp.Compare(b.Score, a.Score); c != 0 {
-				return c
-			}
-			return a.Tool - b.Tool
-		})
-		var out []int
-		for _, h := range hs[:min(q.k, len(hs))] {
-			out = append(out, h.Tool)
-		}
-		return out
-	}
+	top := func(hs []toolsearch.Hit, q queryShape) []int { return topOf(hs, q.k, q.in) }
 	fu := fusion{max: 0.9}
 	// A weak word match (best score 6): w = 0.9/(1 + 1.44) ≈ 0.37, over
 	// fuseReserve.

@@ -73,14 +73,25 @@ func (t *table) attach(x *index, store Store, report func(error)) (missing []int
 	}
 	x.want = map[Key]int32{}
 	ready := 0
+	// Tools of one key: the first holds the row (or waits for it), x.same
+	// lists the others under it.
+	same := func(first int32, i int) {
+		if x.same == nil {
+			x.same = map[int32][]int32{}
+		}
+		x.same[first] = append(x.same[first], int32(i))
+	}
 	for i, k := range x.keys {
-		// (Tools of one key: the first holds the row, x.same the others.)
 		if r, ok := t.rowOf[k]; ok {
-			if rows[r] < 0 {
+			if f := rows[r]; f >= 0 {
+				same(f, i)
+			} else {
 				rows[r] = int32(i)
 			}
 			ready++
-		} else if _, dup := x.want[k]; !dup {
+		} else if f, dup := x.want[k]; dup {
+			same(f, i)
+		} else {
 			x.want[k] = int32(i)
 		}
 	}
