@@ -205,12 +205,21 @@ func PatchList[P any](e *MapEdit[[]P], k string, gone []int32, join []P, slotOf 
 		}
 	}
 	nl = append(nl, join...)
+	putList(e, k, had, nl, len(nl) == 0)
+}
+
+// putList sets the list under k, which the map had or not, to l: deleted
+// when empty, under a clone of k when new (so that the map never keeps a
+// caller's larger string alive).
+func putList[V any](e *MapEdit[V], k string, had bool, l V, empty bool) {
 	switch {
-	case len(nl) == 0:
-		e.Del(k)
+	case empty:
+		if had {
+			e.Del(k)
+		}
 	case had:
-		e.Set(k, nl)
+		e.Set(k, l)
 	default:
-		e.Set(strings.Clone(k), nl)
+		e.Set(strings.Clone(k), l)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"iter"
 	"math"
 	"sort"
-	"strings"
 )
 
 // ListPage is the most elements a page of a List holds. A page a patch
@@ -175,14 +174,5 @@ func emit[T any](out [][]T, els []T) [][]T {
 func PatchSorted[P any](e *MapEdit[List[P]], k string, gone []int32, join []P, slotOf func(P) int32) {
 	l, had := e.Get(k)
 	nl := l.Patch(gone, join, slotOf)
-	switch {
-	case nl.Len() == 0:
-		if had {
-			e.Del(k)
-		}
-	case had:
-		e.Set(k, nl)
-	default:
-		e.Set(strings.Clone(k), nl)
-	}
+	putList(e, k, had, nl, nl.Len() == 0)
 }
