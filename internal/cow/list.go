@@ -24,6 +24,25 @@ type List[T any] struct {
 	n     int
 }
 
+// ListPages returns the number of pages of a list of n elements that
+// AppendList makes.
+func ListPages(n int) int { return (n + ListPage - 1) / ListPage }
+
+// AppendList returns the list of els, which are in slot order, and heads
+// with the list's header appended: the list's pages share els' array,
+// which nothing may write again, and its header shares heads' array, from
+// len(heads) on. Lists made one after another into a heads of capacity
+// for all their pages (ListPages) share one header array; a patch of one
+// never writes it.
+func AppendList[T any](heads [][]T, els []T) (List[T], [][]T) {
+	if len(els) == 0 {
+		return List[T]{}, heads
+	}
+	from := len(heads)
+	heads = emit(heads, els)
+	return List[T]{pages: heads[from:len(heads):len(heads)], n: len(els)}, heads
+}
+
 // Len returns the number of elements.
 func (l List[T]) Len() int { return l.n }
 
