@@ -162,7 +162,7 @@ func refBuildIndex(tools []*entry, old *index) *index {
 	for p, ls := range lists {
 		for f := range fields {
 			slices.Sort(ls[f])
-			*p.list(f) = slotList{}.Patch(nil, ls[f], slotOf)
+			*p.list(f) = slotList{}.PatchPages(nil, ls[f], slotOf, slotPage)
 		}
 	}
 	ed := ix.shards.Edit()

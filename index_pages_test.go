@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/toolsearch/toolsearch/internal/cow"
 )
 
 // TestKeywordChangeSharesPages: in a registry whose tools all have the
@@ -16,7 +14,7 @@ import (
 // long lists share all their pages with the version before but the one
 // or two the change wrote.
 func TestKeywordChangeSharesPages(t *testing.T) {
-	const n = 40 * cow.ListPage
+	const n = 40 * slotPage
 	var r Registry
 	var tools []Tool
 	for i := range n {
