@@ -59,16 +59,24 @@ type postings struct {
 }
 
 // slotList is a postings list: slots in increasing order, in pages of at
-// most slotPage.
+// most slotPage(its length) slots, or of the size the list was written
+// with when it was longer or shorter.
 type slotList = cow.List[int32]
 
-// slotPage is the most slots a page of a postings list holds: a change
-// copies the page it writes (4 bytes a slot) and the list's header (24
-// bytes a page), so that a long list is best in pages of about the square
-// root of six times its length. A list of every tool of a registry of
-// 100k tools (400 KB) costs a change 6 KB in pages of 1,024 slots (20 KB
-// in pages of 128); of 1M tools, 27 KB (190 KB).
-const slotPage = 1024
+// slotPage returns the most slots a page of a postings list of n slots
+// holds: a change copies the page it writes (4 bytes a slot) and the
+// list's header (24 bytes a page), which together cost least in pages of
+// about the square root of 6n, the power of two nearest it here, from
+// cow.ListPage to 4,096. A list of every tool of a registry of 100k tools
+// (400 KB) costs a change 6 KB in pages of 1,024 (20 KB in pages of 128);
+// of 1M tools, 20 KB in pages of 2,048 (190 KB).
+func slotPage(n int) int {
+	p := cow.ListPage
+	for p < 4096 && 2*p*p <= 6*n { // p√2 ≤ √(6n): 2p is nearer
+		p *= 2
+	}
+	return p
+}
 
 // slotOf is the slot of a posting, for cow.List.Patch.
 func slotOf(s int32) int32 { return s }
@@ -343,7 +351,7 @@ func (ix *index) update(remove, add []*entry) *index {
 			if len(d.gone[f]) == 0 && len(d.join[f]) == 0 {
 				continue
 			}
-			*l = l.PatchPages(d.gone[f], d.join[f], slotOf, slotPage)
+			*l = l.PatchPages(d.gone[f], d.join[f], slotOf, slotPage(l.Len()))
 		}
 		switch hasPart := p.parts() > 0; {
 		case hadPart && !hasPart:

@@ -103,11 +103,13 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 	// The lists, cut into pages of arena, with their headers in one array.
 	npages := 0
 	for k := range len(b.last) {
-		npages += cow.ListPages(int(start[k+1]-start[k]), slotPage)
+		n := int(start[k+1] - start[k])
+		npages += cow.ListPages(n, slotPage(n))
 	}
 	heads := make([][]int32, 0, npages)
 	list := func(k int) (l slotList) {
-		l, heads = cow.AppendList(heads, arena[start[k]:start[k+1]:start[k+1]], slotPage)
+		els := arena[start[k]:start[k+1]:start[k+1]]
+		l, heads = cow.AppendList(heads, els, slotPage(len(els)))
 		return l
 	}
 

@@ -162,7 +162,7 @@ func refBuildIndex(tools []*entry, old *index) *index {
 	for p, ls := range lists {
 		for f := range fields {
 			slices.Sort(ls[f])
-			*p.list(f) = slotList{}.PatchPages(nil, ls[f], slotOf, slotPage)
+			*p.list(f) = slotList{}.PatchPages(nil, ls[f], slotOf, slotPage(len(ls[f])))
 		}
 	}
 	ed := ix.shards.Edit()

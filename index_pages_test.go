@@ -14,7 +14,7 @@ import (
 // long lists share all their pages with the version before but the one
 // or two the change wrote.
 func TestKeywordChangeSharesPages(t *testing.T) {
-	const n = 40 * slotPage
+	const n = 40 * 1024
 	var r Registry
 	var tools []Tool
 	for i := range n {

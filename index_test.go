@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -113,14 +114,15 @@ func viewOf(t *testing.T, ix *index) indexView {
 }
 
 // checkSlotList fails t unless l, token tok's list of field f, is in
-// strictly increasing slot order, in pages of 1 to slotPage slots (at
-// least a quarter of that when it has several), adding up to its length.
+// strictly increasing slot order, in pages of 1 to 4,096 slots (the most
+// slotPage gives; at least a quarter of cow.ListPage when it has
+// several), adding up to its length.
 func checkSlotList(t *testing.T, tok string, f field, l slotList) {
 	t.Helper()
 	n, last := 0, int32(-1)
 	pages := l.Pages()
 	for _, pg := range pages {
-		if len(pg) == 0 || len(pg) > slotPage || len(pages) > 1 && len(pg) < slotPage/4 {
+		if len(pg) == 0 || len(pg) > slotPage(math.MaxInt32) || len(pages) > 1 && len(pg) < cow.ListPage/4 {
 			t.Fatalf("token %q, field %d: a page of %d slots, of %d pages", tok, f, len(pg), len(pages))
 		}
 		for _, s := range pg {

@@ -85,9 +85,10 @@ func (l List[T]) Patch(gone []int32, join []T, slotOf func(T) int32) List[T] {
 }
 
 // PatchPages is Patch writing pages of at most page elements (and at
-// least page/4, but for a list's only page). A list's patches all give
-// the same page: a larger one trades a longer copy of the page a change
-// writes for a shorter header, which a patch copies whole.
+// least page/4, but for a list's only page); the pages it leaves alone
+// keep their sizes, which earlier patches with another page may have
+// given. A larger page trades a longer copy of the page a change writes
+// for a shorter header, which a patch copies whole.
 func (l List[T]) PatchPages(gone []int32, join []T, slotOf func(T) int32, page int) List[T] {
 	if len(gone) == 0 && len(join) == 0 {
 		return l
