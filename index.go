@@ -3,7 +3,6 @@ package toolsearch
 import (
 	"hash/maphash"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/toolsearch/toolsearch/internal/cow"
@@ -88,11 +87,19 @@ func (p *postings) parts() int { return p.part.Len() + p.mpart.Len() }
 // slots, then of one page.
 func hasSlot(l slotList, s int32) bool {
 	pages := l.Pages()
-	i := sort.Search(len(pages), func(i int) bool { return pages[i][0] > s }) - 1
-	if i < 0 {
+	lo, hi := 0, len(pages) // the page is the last before hi whose first slot is not above s
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if pages[m][0] <= s {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == 0 {
 		return false
 	}
-	_, found := slices.BinarySearch(pages[i], s)
+	_, found := slices.BinarySearch(pages[lo-1], s)
 	return found
 }
 

@@ -62,3 +62,23 @@ func TestKeywordChangeSharesPages(t *testing.T) {
 		}
 	}
 }
+
+// TestHasSlot: hasSlot finds every slot of a list of many pages, and no
+// other, before, between and after them.
+func TestHasSlot(t *testing.T) {
+	var slots []int32
+	for s := int32(3); s < 20000; s += 3 {
+		slots = append(slots, s)
+	}
+	for _, l := range []slotList{{}, slotList{}.PatchPages(nil, slots[:1], slotOf, 128), slotList{}.PatchPages(nil, slots, slotOf, 128)} {
+		in := map[int32]bool{}
+		for s := range l.All() {
+			in[s] = true
+		}
+		for s := int32(-1); s < 20010; s++ {
+			if hasSlot(l, s) != in[s] {
+				t.Fatalf("hasSlot(%d) in a list of %d: %v", s, l.Len(), !in[s])
+			}
+		}
+	}
+}
