@@ -24,7 +24,7 @@ import (
 // to less than theta, a tool not touched yet cannot reach the best k, nor
 // can a touched one whose score plus that sum is below theta. The items
 // left then score the remaining candidates only: a binary search of a
-// list in slot order, or the name rules checked on the tool's own parts
+// postings list (every one is in slot order), or the name rules checked on the tool's own parts
 // (an item is applied to every tool as before when that is cheaper). The
 // hits, with their scores and rules, are those of the exhaustive path.
 //
@@ -175,8 +175,8 @@ func (ps *pruneScratch) isLive(s int32) bool { return ps.mark[s>>6]&(1<<(s&63)) 
 
 // probe returns a lower bound of the final K-th best score: the K best
 // tools in scope so far, each scored in full by the items left (read from
-// its name parts, or by a binary search of a list in slot order; a list
-// out of order adds nothing to the bound), and the least of their scores.
+// its name parts, or by a binary search of a text item's list, which is in
+// slot order), and the least of their scores.
 // It returns false when fewer than K tools in scope have a score.
 func (k *keywordIndex) probe(a *accumulator, q Query, left []keywordItem) (uint32, bool) {
 	ps := &a.prune
