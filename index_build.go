@@ -11,11 +11,11 @@ import (
 // Building an index from scratch (index.go describes the index). One pass
 // over the tools' tokens gives each distinct token an id and records, per
 // tool, the (token, field) keys it has; a counting sort then lays every
-// postings list out in one array, in tool order, with no list grown by
-// appending; the tokens' postings are made in one slab and put in the
-// shards once each. The result is the index that appending each tool's
-// slot to its tokens' lists, in order, would give: the same lists in the
-// same order and the same vocabulary ids (a part's id is its rank among
+// postings list out in one array, in slot order, with no list grown by
+// appending, and cuts it into pages; the tokens' postings are made in one
+// slab and put in the shards once each. The result is the index that
+// adding each tool's slot to its tokens' lists, in order, would give: the
+// same lists and the same vocabulary ids (a part's id is its rank among
 // the parts by first appearance).
 
 // parallelBuild is the number of tools from which building an index, a
@@ -77,19 +77,40 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 	arena := make([]int32, len(b.keys))
 	next := make([]int32, len(b.last))
 	copy(next, start)
-	from := int32(0)
+	// The tools in slot order (the slots of a build are its tools'
+	// positions unless old gave them theirs), so every list is in slot
+	// order.
+	bySlot := make([]int32, ix.nslots)
+	for i := range bySlot {
+		bySlot[i] = -1
+	}
 	for i, e := range tools {
+		bySlot[e.slot] = int32(i)
+	}
+	for s, i := range bySlot {
+		if i < 0 {
+			continue
+		}
+		from := int32(0)
+		if i > 0 {
+			from = b.ends[i-1]
+		}
 		for _, k := range b.keys[from:b.ends[i]] {
-			arena[next[k]] = e.slot
+			arena[next[k]] = int32(s)
 			next[k]++
 		}
-		from = b.ends[i]
 	}
-	list := func(k int) []int32 {
-		if start[k] == start[k+1] {
-			return nil
-		}
-		return arena[start[k]:start[k+1]:start[k+1]]
+	// The lists, cut into pages of arena, with their headers in one array.
+	npages := 0
+	for k := range len(b.last) {
+		n := int(start[k+1] - start[k])
+		npages += cow.ListPages(n, slotPage(n))
+	}
+	heads := make([][]int32, 0, npages)
+	list := func(k int) (l slotList) {
+		els := arena[start[k]:start[k+1]:start[k+1]]
+		l, heads = cow.AppendList(heads, els, slotPage(len(els)))
+		return l
 	}
 
 	slab := make([]postings, len(b.toks))
@@ -99,9 +120,6 @@ func buildIndex(tools []*entry, pool *scratchPool, old *index) *index {
 			part: list(k + int(fieldPart)), mpart: list(k + int(fieldMCPPart)),
 			hint: list(k + int(fieldHint)), desc: list(k + int(fieldDesc)),
 			vid: b.vids[id],
-		}
-		for f := range fields {
-			slab[id].setOrder(f)
 		}
 	}
 	// As many shards as appending tool after tool ends with: the estimate

@@ -14,9 +14,10 @@ import (
 // TestBuildIndexEqualsAppending builds indexes of random catalogs, from
 // scratch and over a previous index (whose tools keep their slots), with
 // buildIndex and with refBuildIndex (each tool's slot appended to its
-// tokens' lists, tool after tool), and checks that they are the same
-// index: shards, postings lists in the same order, vocabulary ids, join
-// filter, slots and counts.
+// tokens' lists, tool after tool, and the lists sorted), and checks that
+// they are the same index: shards, postings lists (in slot order, in
+// pages as cow.List cuts them), vocabulary ids, join filter, slots and
+// counts.
 func TestBuildIndexEqualsAppending(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 1))
 	for round := range sweepSize(40, 400) {
@@ -85,7 +86,9 @@ func requireSameIndex(t *testing.T, a, b *index, round int) {
 		}
 	}
 	require.True(t, a.joins.Equal(b.joins), "round %d: join filter", round)
-	same := func(x, y []int32) bool { return slices.Equal(x, y) && (x == nil) == (y == nil) }
+	same := func(x, y slotList) bool {
+		return x.Len() == y.Len() && slices.EqualFunc(x.Pages(), y.Pages(), slices.Equal)
+	}
 	for i := range as {
 		require.Len(t, bs[i], len(as[i]), "round %d: shard %d", round, i)
 		for tok, p := range as[i] {
@@ -101,7 +104,8 @@ func requireSameIndex(t *testing.T, a, b *index, round int) {
 	}
 }
 
-// refBuildIndex indexes tools, given in pool order, by appending each one's slot to its tokens' lists. A tool that old (the
+// refBuildIndex indexes tools, given in pool order, by appending each
+// one's slot to its tokens' lists, then sorting them. A tool that old (the
 // index being replaced, or nil) holds keeps its slot, so that the indexes
 // of other strategies, kept by slot, stay valid; the others take free
 // slots, lowest first.
@@ -121,6 +125,7 @@ func refBuildIndex(tools []*entry, old *index) *index {
 		joins += len(e.parts) * (len(e.parts) - 1) / 2
 	}
 	ix.joins = vocab.NewJoinFilter(joins)
+	lists := map[*postings]*[fields][]int32{}
 	for _, e := range tools {
 		slot := e.slot
 		e.tokens(func(tok string, f field) {
@@ -131,7 +136,12 @@ func refBuildIndex(tools []*entry, old *index) *index {
 				sh[strings.Clone(tok)] = p // tok may be a run of a text
 				ix.words++
 			}
-			l := p.list(f)
+			ls := lists[p]
+			if ls == nil {
+				ls = new([fields][]int32)
+				lists[p] = ls
+			}
+			l := &ls[f]
 			if n := len(*l); n > 0 && (*l)[n-1] == slot {
 				return // a repeated token of this tool
 			}
@@ -149,7 +159,12 @@ func refBuildIndex(tools []*entry, old *index) *index {
 	if n := cow.ShardCount(ix.words); n > len(ix.building) {
 		ix.refReshard(n) // more words than estimated
 	}
-	ix.refCompact()
+	for p, ls := range lists {
+		for f := range fields {
+			slices.Sort(ls[f])
+			*p.list(f) = slotList{}.PatchPages(nil, ls[f], slotOf, slotPage(len(ls[f])))
+		}
+	}
 	ed := ix.shards.Edit()
 	for i, sh := range ix.building {
 		ed.Set(int32(i), sh)
@@ -168,31 +183,6 @@ func (ix *index) refReshard(n int) {
 	for _, sh := range old {
 		for tok, p := range sh {
 			ix.building[tokenHash(tok)&uint64(n-1)][tok] = p
-		}
-	}
-}
-
-// refCompact moves every postings list into one array with no spare capacity,
-// dropping what appending left unused. Only for an index being built.
-func (ix *index) refCompact() {
-	total := 0
-	for _, sh := range ix.building {
-		for _, p := range sh {
-			total += len(p.part) + len(p.mpart) + len(p.hint) + len(p.desc)
-		}
-	}
-	arena := make([]int32, 0, total)
-	move := func(l []int32) []int32 {
-		if len(l) == 0 {
-			return nil
-		}
-		n := len(arena)
-		arena = append(arena, l...)
-		return arena[n:len(arena):len(arena)]
-	}
-	for _, sh := range ix.building {
-		for _, p := range sh {
-			p.part, p.mpart, p.hint, p.desc = move(p.part), move(p.mpart), move(p.hint), move(p.desc)
 		}
 	}
 }

@@ -128,22 +128,26 @@ func (a *accumulator) credit(s int32, c *acc, w uint32, r Rule) {
 
 // nameRule gives the tools of list w points for rule r, unless a name rule
 // already fired for them on this term.
-func (a *accumulator) nameRule(list []int32, w uint32, r Rule, t *termState) {
-	for _, s := range list {
-		c := &a.acc[s]
-		if c.gen == t.g || t.skip(c) {
-			continue
+func (a *accumulator) nameRule(list slotList, w uint32, r Rule, t *termState) {
+	for _, pg := range list.Pages() {
+		for _, s := range pg {
+			c := &a.acc[s]
+			if c.gen == t.g || t.skip(c) {
+				continue
+			}
+			a.credit(s, c, w, r)
+			c.gen = t.g
 		}
-		a.credit(s, c, w, r)
-		c.gen = t.g
 	}
 }
 
 // textRule gives the tools of list w points for the hint or description
 // rule r, which also satisfies a required term.
-func (a *accumulator) textRule(list []int32, w uint32, r Rule, t *termState) {
-	for _, s := range list {
-		a.textHit(s, w, r, t)
+func (a *accumulator) textRule(list slotList, w uint32, r Rule, t *termState) {
+	for _, pg := range list.Pages() {
+		for _, s := range pg {
+			a.textHit(s, w, r, t)
+		}
 	}
 }
 
@@ -170,20 +174,25 @@ func (a *accumulator) markAlive(g uint32) {
 // intersect returns the slots in every list of lists (sorted shortest
 // first; slots below slots), spending a unit of work per element read. The
 // slice is reused by the next call.
-func (a *accumulator) intersect(lists [][]int32, slots int, work *querywork.Budget) []int32 {
-	cands := append(a.cands[:0], lists[0]...)
-	if !work.Spend(len(lists[0])) {
+func (a *accumulator) intersect(lists []slotList, slots int, work *querywork.Budget) []int32 {
+	cands := a.cands[:0]
+	for _, pg := range lists[0].Pages() {
+		cands = append(cands, pg...)
+	}
+	if !work.Spend(lists[0].Len()) {
 		return cands[:0]
 	}
 	if n := (slots + 63) / 64; len(a.mark) < n {
 		a.mark = make([]uint64, n)
 	}
 	for _, l := range lists[1:] {
-		if len(cands) == 0 || !work.Spend(len(l)+len(cands)) {
+		if len(cands) == 0 || !work.Spend(l.Len()+len(cands)) {
 			break
 		}
-		for _, s := range l {
-			a.mark[s>>6] |= 1 << (s & 63)
+		for _, pg := range l.Pages() {
+			for _, s := range pg {
+				a.mark[s>>6] |= 1 << (s & 63)
+			}
 		}
 		kept := cands[:0]
 		for _, s := range cands {
@@ -191,8 +200,10 @@ func (a *accumulator) intersect(lists [][]int32, slots int, work *querywork.Budg
 				kept = append(kept, s)
 			}
 		}
-		for _, s := range l {
-			a.mark[s>>6] = 0
+		for _, pg := range l.Pages() {
+			for _, s := range pg {
+				a.mark[s>>6] = 0
+			}
 		}
 		cands = kept
 	}
@@ -222,8 +233,7 @@ type keywordItem struct {
 	lo, hi int       // (name) the term's parts containing it: subs[lo:hi]
 	substr bool      // (name) the term was scanned for the substring rule
 	span   bool      // (name) the full-name rule may fire
-	list   []int32   // (text) the postings
-	sorted bool      // (text) list is in slot order
+	list   slotList  // (text) the postings
 	w      uint32    // (text) the weight
 	r      Rule      // (text) the rule
 }

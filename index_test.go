@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -41,7 +42,9 @@ func viewOf(t *testing.T, ix *index) indexView {
 			}
 			var got [fields][]string
 			for f := range fields {
-				for _, s := range *p.list(field(f)) {
+				l := *p.list(field(f))
+				checkSlotList(t, tok, f, l)
+				for s := range l.All() {
 					e := ix.slot(s)
 					if e == nil {
 						t.Fatalf("token %q lists free slot %d", tok, s)
@@ -108,6 +111,31 @@ func viewOf(t *testing.T, ix *index) indexView {
 	slices.Sort(v.parts)
 	v.parts = slices.Compact(v.parts)
 	return v
+}
+
+// checkSlotList fails t unless l, token tok's list of field f, is in
+// strictly increasing slot order, in pages of 1 to 4,096 slots (the most
+// slotPage gives; at least a quarter of cow.ListPage when it has
+// several), adding up to its length.
+func checkSlotList(t *testing.T, tok string, f field, l slotList) {
+	t.Helper()
+	n, last := 0, int32(-1)
+	pages := l.Pages()
+	for _, pg := range pages {
+		if len(pg) == 0 || len(pg) > slotPage(math.MaxInt32) || len(pages) > 1 && len(pg) < cow.ListPage/4 {
+			t.Fatalf("token %q, field %d: a page of %d slots, of %d pages", tok, f, len(pg), len(pages))
+		}
+		for _, s := range pg {
+			if s <= last {
+				t.Fatalf("token %q, field %d: slot %d after %d", tok, f, s, last)
+			}
+			last = s
+		}
+		n += len(pg)
+	}
+	if n != l.Len() {
+		t.Fatalf("token %q, field %d: %d slots in pages, length %d", tok, f, n, l.Len())
+	}
 }
 
 // rebuilt returns a snapshot of r built from scratch, from copies of its

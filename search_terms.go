@@ -117,5 +117,5 @@ func (ix *index) docFreq(w string) int {
 	if p == nil {
 		return 0
 	}
-	return len(p.part) + len(p.hint) + len(p.desc)
+	return p.part.Len() + p.hint.Len() + p.desc.Len()
 }

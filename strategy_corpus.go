@@ -124,10 +124,10 @@ func (c *Corpus) Changes(prev *Corpus, fn func(slot, was, is int)) {
 // [a-z0-9.-]) finds nothing.
 func (c *Corpus) PartsContaining(ctx context.Context, term string, fn func(slot int)) {
 	c.partsContaining(ctx, term, func(pp *postings) {
-		for _, s := range pp.part {
+		for s := range pp.part.All() {
 			fn(int(s))
 		}
-		for _, s := range pp.mpart {
+		for s := range pp.mpart.All() {
 			fn(int(s))
 		}
 	})

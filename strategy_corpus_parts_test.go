@@ -32,10 +32,10 @@ func refPartsContaining(c *Corpus, work *querywork.Budget, term string, fn func(
 			break
 		}
 		if part != term && strings.Contains(part, term) {
-			for _, s := range pp.part {
+			for s := range pp.part.All() {
 				fn(int(s))
 			}
-			for _, s := range pp.mpart {
+			for s := range pp.mpart.All() {
 				fn(int(s))
 			}
 		}

@@ -129,12 +129,14 @@ func (ix *index) spans(a *accumulator, term string, t *termState) {
 		return
 	}
 	flat := text.Unseparated(term)
-	mark := func(l []int32, on bool) {
-		for _, s := range l {
-			if on {
-				a.mark[s>>6] |= 1 << (s & 63)
-			} else {
-				a.mark[s>>6] &^= 1 << (s & 63)
+	mark := func(l slotList, on bool) {
+		for _, pg := range l.Pages() {
+			for _, s := range pg {
+				if on {
+					a.mark[s>>6] |= 1 << (s & 63)
+				} else {
+					a.mark[s>>6] &^= 1 << (s & 63)
+				}
 			}
 		}
 	}
@@ -144,15 +146,17 @@ func (ix *index) spans(a *accumulator, term string, t *termState) {
 			mark(p.mpart, true)
 		}
 	}
-	check := func(l []int32) {
-		for _, s := range l {
-			c := &a.acc[s]
-			if a.mark[s>>6]&(1<<(s&63)) == 0 || c.gen == t.g || t.skip(c) {
-				continue
-			}
-			a.mark[s>>6] &^= 1 << (s & 63) // checked
-			if spansParts(term, ix.slot(s).parts) {
-				a.credit(s, c, weightFullName, RuleFullName)
+	check := func(l slotList) {
+		for _, pg := range l.Pages() {
+			for _, s := range pg {
+				c := &a.acc[s]
+				if a.mark[s>>6]&(1<<(s&63)) == 0 || c.gen == t.g || t.skip(c) {
+					continue
+				}
+				a.mark[s>>6] &^= 1 << (s & 63) // checked
+				if spansParts(term, ix.slot(s).parts) {
+					a.credit(s, c, weightFullName, RuleFullName)
+				}
 			}
 		}
 	}
@@ -203,11 +207,11 @@ func (ix *index) slowWord(a *accumulator, term string, t *termState, f field, po
 	if f == fieldHint {
 		w, r = weightHint, RuleHint
 	}
-	var lists [][]int32
+	var lists []slotList
 	none := false
 	text.TermRuns(term, func(run string) {
 		p := ix.lookup(run)
-		if p == nil || len(*p.list(f)) == 0 {
+		if p == nil || p.list(f).Len() == 0 {
 			none = true
 		} else if !none {
 			lists = append(lists, *p.list(f))
@@ -216,7 +220,7 @@ func (ix *index) slowWord(a *accumulator, term string, t *termState, f field, po
 	if none {
 		return
 	}
-	slices.SortFunc(lists, func(x, y []int32) int { return len(x) - len(y) })
+	slices.SortFunc(lists, func(x, y slotList) int { return x.Len() - y.Len() })
 	cands := a.intersect(lists, ix.nslots, work)
 	byPos := func(x, y int32) int { return int(pos[x] - pos[y]) }
 	if !slices.IsSortedFunc(cands, byPos) { // (they are, after a full build)

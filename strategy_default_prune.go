@@ -24,7 +24,7 @@ import (
 // to less than theta, a tool not touched yet cannot reach the best k, nor
 // can a touched one whose score plus that sum is below theta. The items
 // left then score the remaining candidates only: a binary search of a
-// list in slot order, or the name rules checked on the tool's own parts
+// postings list (every one is in slot order), or the name rules checked on the tool's own parts
 // (an item is applied to every tool as before when that is cheaper). The
 // hits, with their scores and rules, are those of the exhaustive path.
 //
@@ -65,11 +65,11 @@ func (k *keywordIndex) rankPruned(q Query, all []string, a *accumulator, work *q
 			continue
 		}
 		if p != nil {
-			if len(p.hint) > 0 {
-				ps.items = append(ps.items, keywordItem{cost: len(p.hint), bound: weightHint, list: p.hint, sorted: p.inOrder(fieldHint), w: weightHint, r: RuleHint})
+			if n := p.hint.Len(); n > 0 {
+				ps.items = append(ps.items, keywordItem{cost: n, bound: weightHint, list: p.hint, w: weightHint, r: RuleHint})
 			}
-			if len(p.desc) > 0 {
-				ps.items = append(ps.items, keywordItem{cost: len(p.desc), bound: weightDescription, list: p.desc, sorted: p.inOrder(fieldDesc), w: weightDescription, r: RuleDescription})
+			if n := p.desc.Len(); n > 0 {
+				ps.items = append(ps.items, keywordItem{cost: n, bound: weightDescription, list: p.desc, w: weightDescription, r: RuleDescription})
 			}
 		}
 	}
@@ -105,16 +105,18 @@ func (k *keywordIndex) rankPruned(q Query, all []string, a *accumulator, work *q
 			}
 		case it.name:
 			ix.applyNameLive(a, it)
-		case it.sorted && len(ps.live)*bits.Len(uint(len(it.list))) < it.cost:
+		case len(ps.live)*bits.Len(uint(it.list.Len())) < it.cost:
 			for _, s := range ps.live {
 				if it.has(s) {
 					a.credit(s, &a.acc[s], it.w, it.r)
 				}
 			}
 		default:
-			for _, s := range it.list {
-				if ps.isLive(s) {
-					a.credit(s, &a.acc[s], it.w, it.r)
+			for _, pg := range it.list.Pages() {
+				for _, s := range pg {
+					if ps.isLive(s) {
+						a.credit(s, &a.acc[s], it.w, it.r)
+					}
 				}
 			}
 		}
@@ -173,8 +175,8 @@ func (ps *pruneScratch) isLive(s int32) bool { return ps.mark[s>>6]&(1<<(s&63)) 
 
 // probe returns a lower bound of the final K-th best score: the K best
 // tools in scope so far, each scored in full by the items left (read from
-// its name parts, or by a binary search of a list in slot order; a list
-// out of order adds nothing to the bound), and the least of their scores.
+// its name parts, or by a binary search of a text item's list, which is in
+// slot order), and the least of their scores.
 // It returns false when fewer than K tools in scope have a score.
 func (k *keywordIndex) probe(a *accumulator, q Query, left []keywordItem) (uint32, bool) {
 	ps := &a.prune
@@ -206,7 +208,7 @@ func (k *keywordIndex) probe(a *accumulator, q Query, left []keywordItem) (uint3
 			case it.name:
 				w, _ := it.nameHit(k.ix.slot(s))
 				sc += w
-			case it.sorted && it.has(s):
+			case it.has(s):
 				sc += it.w
 			}
 		}
@@ -215,17 +217,14 @@ func (k *keywordIndex) probe(a *accumulator, q Query, left []keywordItem) (uint3
 	return least, true
 }
 
-// has reports whether a text item's list, in slot order, holds s.
-func (it *keywordItem) has(s int32) bool {
-	_, found := slices.BinarySearch(it.list, s)
-	return found
-}
+// has reports whether a text item's list holds s.
+func (it *keywordItem) has(s int32) bool { return hasSlot(it.list, s) }
 
 // weighName sets the cost and bound of a name item.
 func (ix *index) weighName(a *accumulator, it *keywordItem) {
-	bound := func(l []int32, w uint32) {
-		if len(l) > 0 {
-			it.cost += len(l)
+	bound := func(l slotList, w uint32) {
+		if l.Len() > 0 {
+			it.cost += l.Len()
 			it.bound = max(it.bound, w)
 		}
 	}
@@ -248,8 +247,10 @@ func (ix *index) applyItem(a *accumulator, it *keywordItem) {
 		ix.applyName(a, it)
 		return
 	}
-	for _, s := range it.list {
-		a.credit(s, &a.acc[s], it.w, it.r)
+	for _, pg := range it.list.Pages() {
+		for _, s := range pg {
+			a.credit(s, &a.acc[s], it.w, it.r)
+		}
 	}
 }
 
@@ -275,11 +276,13 @@ func (ix *index) applyName(a *accumulator, it *keywordItem) {
 // its postings.
 func (ix *index) applyNameLive(a *accumulator, it *keywordItem) {
 	ps := &a.prune
-	rule := func(list []int32, w uint32, r Rule) {
-		for _, s := range list {
-			if c := &a.acc[s]; ps.isLive(s) && c.gen != it.g {
-				a.credit(s, c, w, r)
-				c.gen = it.g
+	rule := func(list slotList, w uint32, r Rule) {
+		for _, pg := range list.Pages() {
+			for _, s := range pg {
+				if c := &a.acc[s]; ps.isLive(s) && c.gen != it.g {
+					a.credit(s, c, w, r)
+					c.gen = it.g
+				}
 			}
 		}
 	}

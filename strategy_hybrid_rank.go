@@ -449,11 +449,15 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 		}
 		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
 			x.c.partsContaining(ctx, t.word, func(pp *postings) {
-				for _, d := range pp.part {
-					credit(d, creditPart)
+				for _, ds := range pp.part.Pages() {
+					for _, d := range ds {
+						credit(d, creditPart)
+					}
 				}
-				for _, d := range pp.mpart {
-					credit(d, creditPart)
+				for _, ds := range pp.mpart.Pages() {
+					for _, d := range ds {
+						credit(d, creditPart)
+					}
 				}
 			})
 		}

@@ -55,10 +55,10 @@ func checkPartScans(t *testing.T, stage string, c *Corpus, terms []string) {
 		require.Equal(t, want, got, "%s: the tools with a part containing %q", stage, term)
 		got = got[:0]
 		require.True(t, ix.substrings(term, querywork.New(1<<40), func(q *postings) {
-			for _, s := range q.part {
+			for s := range q.part.All() {
 				got = append(got, int(s))
 			}
-			for _, s := range q.mpart {
+			for s := range q.mpart.All() {
 				got = append(got, int(s))
 			}
 		}))

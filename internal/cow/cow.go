@@ -54,44 +54,85 @@ func SlotIn(gone []int32, s int32) bool {
 	return found
 }
 
-// pageBits sets the page size of a paged array: 1,024 elements.
-const pageBits = 10
+// A paged array is a tree of two levels: a top array of mids, each a
+// fixed array of pointers to leaves, each a fixed array of elements. An
+// edit copies the top array (a pointer per midSize elements), and the
+// mids and leaves it writes, once each: a change of a few elements
+// costs a few leaves and mids, whatever the array's size.
+const (
+	leafBits = 5 // 32 elements a leaf
+	midBits  = 8 // 256 leaves a mid
+	leafSize = 1 << leafBits
+	midSize  = 1 << midBits
+)
 
-// Paged is an array of T split into pages, shared between index versions.
+type pagedLeaf[T any] [leafSize]T
+
+type pagedMid[T any] [midSize]*pagedLeaf[T]
+
+// Paged is an array of T split into pages (leaves), shared between index
+// versions. The zero Paged is empty.
 type Paged[T any] struct {
-	pages [][]T
+	top    []*pagedMid[T]
+	leaves int // the leaves that exist: every one below leaves
 }
 
 // At returns element i; i must have been set in this or an earlier
 // version, or lie on a page that exists.
-func (p *Paged[T]) At(i int32) T { return p.pages[i>>pageBits][i&(1<<pageBits-1)] }
+func (p *Paged[T]) At(i int32) T {
+	return p.top[i>>(leafBits+midBits)][(i>>leafBits)&(midSize-1)][i&(leafSize-1)]
+}
 
 // Has reports whether element i lies on a page of p.
-func (p *Paged[T]) Has(i int32) bool { return int(i>>pageBits) < len(p.pages) }
+func (p *Paged[T]) Has(i int32) bool { return int(i>>leafBits) < p.leaves }
 
 // PagedEdit builds the next version of a paged array.
 type PagedEdit[T any] struct {
-	p      Paged[T]
-	cloned []bool // by page
+	p Paged[T]
+	// own has, for each mid this edit wrote, a bit per leaf it wrote;
+	// nil for a mid shared with the earlier version.
+	own []*[midSize / 64]uint64
 }
 
 // Edit starts the next version of p; p is not changed.
 func (p *Paged[T]) Edit() *PagedEdit[T] {
-	return &PagedEdit[T]{p: Paged[T]{pages: slices.Clone(p.pages)}, cloned: make([]bool, len(p.pages))}
+	return &PagedEdit[T]{p: Paged[T]{top: slices.Clone(p.top), leaves: p.leaves}, own: make([]*[midSize / 64]uint64, len(p.top))}
 }
 
-// Set writes element i, copying its page first if this edit has not.
+// mid returns mid m, this edit's own.
+func (e *PagedEdit[T]) mid(m int) (*pagedMid[T], *[midSize / 64]uint64) {
+	if e.own[m] == nil {
+		c := *e.p.top[m]
+		e.p.top[m] = &c
+		e.own[m] = new([midSize / 64]uint64)
+	}
+	return e.p.top[m], e.own[m]
+}
+
+// Set writes element i, copying its leaf (and the leaf's mid) first if
+// this edit has not.
 func (e *PagedEdit[T]) Set(i int32, v T) {
-	pg := int(i >> pageBits)
-	for len(e.p.pages) <= pg {
-		e.p.pages = append(e.p.pages, make([]T, 1<<pageBits))
-		e.cloned = append(e.cloned, true)
+	l := int(i >> leafBits)
+	for e.p.leaves <= l { // new leaves, up to l's
+		n := e.p.leaves
+		if n>>midBits == len(e.p.top) {
+			e.p.top = append(e.p.top, new(pagedMid[T]))
+			e.own = append(e.own, new([midSize / 64]uint64))
+		}
+		mid, own := e.mid(n >> midBits)
+		k := n & (midSize - 1)
+		mid[k] = new(pagedLeaf[T])
+		own[k>>6] |= 1 << (k & 63)
+		e.p.leaves++
 	}
-	if !e.cloned[pg] {
-		e.p.pages[pg] = slices.Clone(e.p.pages[pg])
-		e.cloned[pg] = true
+	mid, own := e.mid(l >> midBits)
+	k := l & (midSize - 1)
+	if own[k>>6]&(1<<(k&63)) == 0 {
+		c := *mid[k]
+		mid[k] = &c
+		own[k>>6] |= 1 << (k & 63)
 	}
-	e.p.pages[pg][i&(1<<pageBits-1)] = v
+	mid[k][i&(leafSize-1)] = v
 }
 
 // At returns element i of the version being built, which must lie on a

@@ -1,6 +1,7 @@
 package cow
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 
@@ -45,6 +46,63 @@ func TestEditsNeverChangeAPublishedVersion(t *testing.T) {
 	assert.Equal(t, 5, p2.At(1))
 	assert.True(t, p2.Has(3000))
 	assert.False(t, p2.Has(1<<20))
+}
+
+// TestPagedEditCopiesOnlyWhatItWrites: an edit of a few elements of a
+// large paged array shares every leaf and mid with the version before but
+// those it wrote, and leaves that version unchanged; an array grown by
+// an edit reads zero where nothing was set.
+func TestPagedEditCopiesOnlyWhatItWrites(t *testing.T) {
+	const n = 20 * midSize * leafSize
+	e := (&Paged[int32]{}).Edit()
+	for i := range int32(n) {
+		e.Set(i, i)
+	}
+	p := e.Done()
+	require.Equal(t, n/leafSize, p.leaves)
+	e = p.Edit()
+	set := []int32{0, 5, 6, n / 2, n - 1}
+	for _, i := range set {
+		e.Set(i, -i)
+	}
+	e.Set(n+leafSize+3, 7) // two leaves more
+	q := e.Done()
+	leaves, mids := map[*pagedLeaf[int32]]bool{}, map[*pagedMid[int32]]bool{}
+	for _, m := range p.top {
+		mids[m] = true
+		for _, l := range m {
+			if l != nil {
+				leaves[l] = true
+			}
+		}
+	}
+	sharedLeaves, sharedMids := 0, 0
+	for _, m := range q.top {
+		if mids[m] {
+			sharedMids++
+		}
+		for _, l := range m {
+			if leaves[l] {
+				sharedLeaves++
+			}
+		}
+	}
+	assert.Equal(t, n/leafSize-3, sharedLeaves, "the leaves of 0, 5 and 6, of n/2 and of n-1 are copied")
+	assert.Equal(t, len(p.top)-3, sharedMids, "and their mids")
+	for i := range int32(n) {
+		want := i
+		if slices.Contains(set, i) {
+			want = -i
+		}
+		if p.At(i) != i || q.At(i) != want {
+			t.Fatalf("element %d: %d and %d, want %d and %d", i, p.At(i), q.At(i), i, want)
+		}
+	}
+	assert.Equal(t, int32(0), q.At(n+2), "a new leaf reads zero")
+	assert.Equal(t, int32(7), q.At(n+leafSize+3))
+	assert.True(t, q.Has(n+2*leafSize-1))
+	assert.False(t, q.Has(n+2*leafSize))
+	assert.False(t, p.Has(n))
 }
 
 // TestSlotIn: short lists are scanned, long ones searched (sorted).

@@ -6,12 +6,14 @@ import (
 	"sort"
 )
 
-// ListPage is the most elements a page of a List holds. A page a patch
-// writes holds at least ListPage/4, unless it is the list's only page.
+// ListPage is the most elements a page of a List holds, unless its
+// patches give another size (PatchPages). A page a patch writes holds at
+// least a quarter of that, unless it is the list's only page: a page left
+// smaller takes its neighbour in.
 const ListPage = 128
 
-// listMinPage is the fewest elements a page a patch writes holds, unless
-// the list has no other page: a page left smaller takes its neighbour in.
+// listMinPage is the fewest elements a page of at most ListPage that a
+// patch writes holds, unless the list has no other page.
 const listMinPage = ListPage / 4
 
 // List is a list of T in slot order, split into pages shared between
@@ -22,6 +24,25 @@ const listMinPage = ListPage / 4
 type List[T any] struct {
 	pages [][]T // each non-empty, in slot order
 	n     int
+}
+
+// ListPages returns the number of pages of at most page elements of a
+// list of n elements that AppendList makes.
+func ListPages(n, page int) int { return (n + page - 1) / page }
+
+// AppendList returns the list of els, which are in slot order, in pages
+// of at most page elements, and heads with the list's header appended:
+// the list's pages share els' array, which nothing may write again, and
+// its header shares heads' array, from len(heads) on. Lists made one
+// after another into a heads of capacity for all their pages (ListPages)
+// share one header array; a patch of one never writes it.
+func AppendList[T any](heads [][]T, els []T, page int) (List[T], [][]T) {
+	if len(els) == 0 {
+		return List[T]{}, heads
+	}
+	from := len(heads)
+	heads = emit(heads, els, page)
+	return List[T]{pages: heads[from:len(heads):len(heads)], n: len(els)}, heads
 }
 
 // Len returns the number of elements.
@@ -58,13 +79,22 @@ func (l List[T]) Slice() []T {
 // slot of join is not one of l's unless gone has it (an element of join
 // whose slot l keeps goes after l's). l is not changed. The pages that
 // keep their elements are shared with l; the others are written anew,
-// with the neighbour of one left small.
+// with the neighbour of one left small, in pages of at most ListPage.
 func (l List[T]) Patch(gone []int32, join []T, slotOf func(T) int32) List[T] {
+	return l.PatchPages(gone, join, slotOf, ListPage)
+}
+
+// PatchPages is Patch writing pages of at most page elements (and at
+// least page/4, but for a list's only page); the pages it leaves alone
+// keep their sizes, which earlier patches with another page may have
+// given. A larger page trades a longer copy of the page a change writes
+// for a shorter header, which a patch copies whole.
+func (l List[T]) PatchPages(gone []int32, join []T, slotOf func(T) int32, page int) List[T] {
 	if len(gone) == 0 && len(join) == 0 {
 		return l
 	}
 	pages := l.pages
-	out := make([][]T, 0, len(pages)+len(join)/ListPage+2)
+	out := make([][]T, 0, len(pages)+len(join)/page+2)
 	n := l.n + len(join)
 	var carry []T // elements written anew, not yet in out
 	i := 0
@@ -110,8 +140,8 @@ func (l List[T]) Patch(gone []int32, join []T, slotOf func(T) int32) List[T] {
 		switch {
 		case len(carry) == 0: // the page is gone
 			carry = nil
-		case len(carry) >= listMinPage:
-			out = emit(out, carry)
+		case len(carry) >= page/4:
+			out = emit(out, carry, page)
 			carry = nil
 		}
 	}
@@ -120,12 +150,12 @@ func (l List[T]) Patch(gone []int32, join []T, slotOf func(T) int32) List[T] {
 		carry = append(carry, join...)
 	}
 	if len(carry) > 0 {
-		if len(carry) < listMinPage && len(out) > 0 {
+		if len(carry) < page/4 && len(out) > 0 {
 			last := out[len(out)-1]
 			out = out[:len(out)-1]
 			carry = append(append(make([]T, 0, len(last)+len(carry)), last...), carry...)
 		}
-		out = emit(out, carry)
+		out = emit(out, carry, page)
 	}
 	if n == 0 {
 		return List[T]{}
@@ -155,11 +185,11 @@ func merge[T any](dst, pg []T, gone []int32, join []T, slotOf func(T) int32) ([]
 	return append(dst, join[j:]...), cut
 }
 
-// emit appends els to out as pages of at most ListPage elements, of
+// emit appends els to out as pages of at most page elements, of
 // sizes as even as can be. The pages share els' array, which nothing
 // writes again.
-func emit[T any](out [][]T, els []T) [][]T {
-	k := (len(els) + ListPage - 1) / ListPage
+func emit[T any](out [][]T, els []T, page int) [][]T {
+	k := (len(els) + page - 1) / page
 	for p := range k {
 		a, b := p*len(els)/k, (p+1)*len(els)/k
 		out = append(out, els[a:b:b])

@@ -18,6 +18,14 @@ func elemSlot(e elem) int32 { return e.slot }
 // checkList checks l's invariants and that it holds want.
 func checkList(t *testing.T, l List[elem], want []elem, msg string) {
 	t.Helper()
+	checkListPages(t, l, want, ListPage, ListPage, msg)
+}
+
+// checkListPages is checkList for a list patched with PatchPages(page),
+// lo ≤ page ≤ hi: its pages hold at most hi elements, and at least lo/4
+// but for a list's only page.
+func checkListPages(t *testing.T, l List[elem], want []elem, lo, hi int, msg string) {
+	t.Helper()
 	require.Equal(t, len(want), l.Len(), "%s: length", msg)
 	if len(want) == 0 {
 		require.Empty(t, l.Slice(), msg)
@@ -27,7 +35,10 @@ func checkList(t *testing.T, l List[elem], want []elem, msg string) {
 	require.Equal(t, l.Slice(), append([]elem{}, slices.Collect(l.All())...), "%s: All and Slice agree", msg)
 	for i, pg := range l.Pages() {
 		require.NotEmpty(t, pg, "%s: page %d", msg, i)
-		require.LessOrEqual(t, len(pg), ListPage, "%s: page %d", msg, i)
+		require.LessOrEqual(t, len(pg), hi, "%s: page %d", msg, i)
+		if len(l.Pages()) > 1 {
+			require.GreaterOrEqual(t, len(pg), lo/4, "%s: page %d of %d", msg, i, len(l.Pages()))
+		}
 		require.Equal(t, len(pg), cap(pg), "%s: page %d has no room an append could write", msg, i)
 	}
 }
@@ -47,11 +58,20 @@ func patchModel(l []elem, gone []int32, join []elem) []elem {
 
 // TestListPatchMatchesModel: random patches of random lists (slots
 // leaving, joining and coming back, from a few elements to many pages)
-// give what a plain slice does; every published version keeps its
-// contents after the patches that follow it.
+// give what a plain slice does, in pages of the size given (Patch, or
+// PatchPages with smaller and larger pages, or with a page that changes
+// from patch to patch); every published version keeps its contents after
+// the patches that follow it.
 func TestListPatchMatchesModel(t *testing.T) {
-	for seed := range uint64(40) {
+	for seed := range uint64(80) {
 		rng := rand.New(rand.NewPCG(seed, 7))
+		// Patch, and PatchPages with pages of 16 and 1,024, and of 16 to
+		// 256 (0: chosen each round).
+		page := []int{ListPage, 16, 1024, 0}[seed%4]
+		lo, hi := page, page
+		if page == 0 {
+			lo, hi = 16, 256
+		}
 		space := int32(8 + rng.IntN(3000)) // slots 0 … space-1
 		var l List[elem]
 		var model []elem
@@ -100,10 +120,17 @@ func TestListPatchMatchesModel(t *testing.T) {
 				slices.Sort(gone)
 				slices.SortFunc(join, func(a, b elem) int { return int(a.slot - b.slot) })
 			}
-			l = l.Patch(gone, join, elemSlot)
+			switch page {
+			case ListPage:
+				l = l.Patch(gone, join, elemSlot)
+			case 0:
+				l = l.PatchPages(gone, join, elemSlot, lo<<rng.IntN(5))
+			default:
+				l = l.PatchPages(gone, join, elemSlot, page)
+			}
 			model = patchModel(model, gone, join)
 			msg := "seed " + strconv.Itoa(int(seed)) + " round " + strconv.Itoa(round)
-			checkList(t, l, model, msg)
+			checkListPages(t, l, model, lo, hi, msg)
 			published = append(published, version{l, slices.Clone(model)})
 			for i, v := range published {
 				require.Equal(t, len(v.want), v.l.Len(), "%s: version %d", msg, i)

@@ -14,7 +14,7 @@ import (
 // sortedPage is the number of items a Sorted is built with per page; a
 // page that grows to twice that is split, one that shrinks below a
 // quarter is merged with its neighbour.
-const sortedPage = 1 << pageBits
+const sortedPage = 1024
 
 // Sorted is a list of T kept in the order of the cmp its changes are
 // given, split into pages shared between versions, with a count per page
