@@ -169,6 +169,12 @@ type hybridScratch struct {
 	all  []int32  // tools touched by the query
 	cred []int32  // tools the current term gives a name credit, each once
 	mark []uint64 // a bit per slot: in cred and not yet scored; all clear between terms
+
+	probe   []probeTerm // the terms of a probed query
+	credBuf []int32     // their credited tools
+	credOf  []uint32    // per slot: the credit of term i at bits 2i, 2i+1
+	cand    []int32     // its candidates
+	fresh   []uint64    // a bit per slot: a candidate not yet scored
 }
 
 // Rank appends the best q.K tools in scope with a query term and every
@@ -183,15 +189,37 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 		notes = []string{hybridTermsCut(len(terms), hybridMaxAccTerms)}
 		terms = keepTerms(terms, hybridMaxAccTerms)
 	}
+	sc := x.getScratch()
+	best := qu.TopHits(hits)
+	work := querywork.Of(ctx) // pays for the name parts compared
+	if x.probeWorth(qu, terms) {
+		x.rankProbe(ctx, terms, sc, work, &best)
+	} else {
+		x.rankTerms(ctx, terms, sc, work, &best)
+	}
+	x.scratch.put(sc)
+	return best.Hits(), notes, nil
+}
+
+// getScratch returns a scratch from the pool, its arrays as long as the
+// slots of x.
+func (x *hybridIndex) getScratch() *hybridScratch {
 	sc := x.scratch.get()
 	if slots := x.c.Slots(); len(sc.acc) < slots {
 		sc.acc = make([]hybridAcc, slots+slots/8)
 		sc.mark = make([]uint64, (len(sc.acc)+63)/64)
+		sc.fresh = make([]uint64, len(sc.mark))
+		sc.credOf = make([]uint32, len(sc.acc))
 	}
+	return sc
+}
+
+// rankTerms scores the terms one at a time into sc's accumulators, then
+// offers every tool they reached to best.
+func (x *hybridIndex) rankTerms(ctx context.Context, terms []hybridTerm, sc *hybridScratch, work *querywork.Budget, best *TopHits) {
 	p := x.p
 	q := hybridQuery{lens: x.lens, credits: [4]float64{0, p.name, p.namePart, p.name * p.typo}}
 	var required, counted uint16
-	work := querywork.Of(ctx) // pays for the name parts compared
 	for _, t := range terms {
 		x.scoreTerm(ctx, sc, &q, t, work)
 		if t.required {
@@ -201,7 +229,6 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 			counted++
 		}
 	}
-	best := qu.TopHits(hits)
 	thr := best.threshold() // Below(s) is s < thr, until the next Offer
 	prune := p.nameCover >= 0
 	// cover[m] is the coverage factor of m matched terms, (m/counted)^coverage
@@ -251,8 +278,6 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 		}
 	}
 	sc.all = sc.all[:0]
-	x.scratch.put(sc)
-	return best.Hits(), notes, nil
 }
 
 // hybridCoverCached is how many coverage factors a query computes once.
