@@ -6,24 +6,25 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/cow"
 	"github.com/toolsearch/toolsearch/internal/querywork"
-	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 // Probing: a query of several terms one of which is far more common than
-// the others ("create issue the"), or with a required term, need not read
-// every posting of its common terms. The terms' name credits are gathered
-// first, in query order, so that the work budget is spent and cut as when
-// every term is scored in turn. The candidates are the tools the cheap
-// terms reach (with a required term: the tools its cheapest required term
-// reaches, since every hit has it); each is scored whole, every term
-// looked up in slot order in that term's postings and credits and added in
-// query order, so its score is the same float as term at a time. A tool
-// that only the common terms reach scores at most the sum of their bounds
-// (idf × (k1 + 1), the limit of the saturation), times the coverage of
-// that many terms and the largest name-cover factor; while that is not
-// below the k-th best score found, the cheapest common term joins the
-// cheap ones and its tools are scored too. The hits are those of scoring
-// every term in turn: the same tools, scores and rules.
+// the others ("create issue the"), or with a required term, need not
+// score every posting of its common terms. The terms' name credits are
+// gathered first, in query order, so that the work budget is spent and
+// cut as when every term is scored in turn. The candidates are the tools
+// the cheap terms reach (with a required term: the tools its cheapest
+// required term reaches, since every hit has it). Each term's postings
+// and credits are then read in query order, as term at a time, but only
+// a candidate's are scored (a bit per slot tells), so a candidate's score
+// is the same float as term at a time gives. A tool that only the common
+// terms reach scores at most the sum of their bounds (idf × (k1 + 1), the
+// limit of the saturation), times the coverage of that many terms and
+// the largest name-cover factor (1 + nameCover × their number, a tool
+// having at least one own name word); while that is not below the k-th
+// best score found, the cheapest common term joins the cheap ones and its
+// new candidates are scored too. The hits are those of scoring every term
+// in turn: the same tools, scores and rules.
 
 // probeMaxTerms is the most terms a probed query has.
 const probeMaxTerms = 16
@@ -73,50 +74,23 @@ func (x *hybridIndex) probeWorth(qu Query, terms []hybridTerm) bool {
 // query order as scoreTerm gathers them.
 func (x *hybridIndex) gatherProbe(ctx context.Context, sc *hybridScratch, terms []hybridTerm, work *querywork.Budget) {
 	p := &x.p
-	credOf := sc.credOf
+	credOf, mark := sc.credOf, sc.mark
 	sc.probe = sc.probe[:0]
-	sc.credBuf = sc.credBuf[:0]
+	sc.credBuf, sc.kindBuf = sc.credBuf[:0], sc.kindBuf[:0]
 	for ti, t := range terms {
 		pt := probeTerm{stem: t.stem, post: x.post.Get(t.stem), required: t.required, stop: t.stop}
 		start := len(sc.credBuf)
-		sh := 2 * uint(ti)
-		credit := func(d int32, c Rule) {
-			if credOf[d]>>sh&3 == 0 {
-				credOf[d] |= uint32(c) << sh
-				sc.credBuf = append(sc.credBuf, d)
-			}
-		}
-		if !t.stop {
-			for _, ds := range x.joins.Get(t.stem).Pages() {
-				for _, d := range ds {
-					credit(d, creditJoin)
-				}
-			}
-			if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
-				x.c.partsContaining(ctx, t.word, func(pp *postings) {
-					for _, d := range pp.part {
-						credit(d, creditPart)
-					}
-					for _, d := range pp.mpart {
-						credit(d, creditPart)
-					}
-				})
-			}
-			if pt.post.Len() == 0 && len(sc.credBuf) == start && len(t.word) >= minTypoLen {
-				for _, cw := range x.typoWords(t.word) {
-					for ps := range x.post.Get(words.Stem(cw)).All() {
-						if ps.name() {
-							credit(ps.slot, creditTypo)
-						}
-					}
-				}
-			}
-		}
+		sc.credBuf, sc.kindBuf = x.gatherCredits(ctx, t, pt.post, work, mark, sc.credBuf, sc.kindBuf)
 		ncred := len(sc.credBuf) - start
 		both := 0 // postings of credited tools
 		if ncred > 0 {
 			for _, pg := range pt.post.Pages() {
-				both += creditedIn(pg, credOf, sh)
+				both += marked(pg, mark)
+			}
+			sh := 2 * uint(ti)
+			for i, d := range sc.credBuf[start:] {
+				mark[d>>6] &^= 1 << (d & 63)
+				credOf[d] |= uint32(sc.kindBuf[start+i]) << sh
 			}
 		}
 		pt.cost = pt.post.Len() + ncred
@@ -144,20 +118,6 @@ func (x *hybridIndex) gatherProbe(ctx context.Context, sc *hybridScratch, terms 
 		pt.cred = sc.credBuf[off : off+n : off+n]
 		off += n
 	}
-}
-
-// creditedIn returns how many postings of pg have a credit at bit sh of
-// credOf.
-//
-//go:noinline
-func creditedIn(pg []hybridPost, credOf []uint32, sh uint) int {
-	n := 0
-	for i := range pg {
-		if credOf[pg[i].slot]>>sh&3 != 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // probeScored says how many of a probed query's terms gave candidates:
@@ -355,13 +315,7 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 			s *= coverFactor(int(a.matched), int(counted), p.coverage)
 		}
 		if a.nameHits > 0 {
-			nw := int32(a.own)
-			if a.own == ownLarge {
-				nw = x.info.At(d).own
-			}
-			if nw > 0 {
-				s *= 1 + p.nameCover*float64(a.nameHits)/float64(nw)
-			}
+			s = x.nameCovered(s, &a, d)
 		}
 		if s >= thr {
 			best.Offer(x.c.Position(int(d)), s, a.rules)
