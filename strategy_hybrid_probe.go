@@ -13,7 +13,7 @@ import (
 // score every posting of its common terms. The terms' name credits are
 // gathered first, in query order, so that the work budget is spent and
 // cut as when every term is scored in turn. The candidates are the tools
-// the cheap terms reach (with a required term: the tools its cheapest
+// the cheapest term reaches (with a required term: the tools its cheapest
 // required term reaches, since every hit has it). Each term's postings
 // and credits are then read in query order, as term at a time, but only
 // a candidate's are scored (a bit per slot tells), so a candidate's score
@@ -22,16 +22,16 @@ import (
 // limit of the saturation), times the coverage of that many terms and
 // the largest name-cover factor (1 + nameCover × their number, a tool
 // having at least one own name word); while that is not below the k-th
-// best score found, the cheapest common term joins the cheap ones and its
-// new candidates are scored too. The hits are those of scoring every term
+// best score found, the next cheapest term joins those that give
+// candidates and its new candidates are scored too. The hits are those of scoring every term
 // in turn: the same tools, scores and rules.
 
 // probeMaxTerms is the most terms a probed query has.
 const probeMaxTerms = 16
 
-// probeMinCost is the fewest postings and credits the common terms must
-// hold, and probeRatio how many times the cheap terms' they must be, for
-// probing to be worth it.
+// probeMinCost is the fewest postings the commonest term must have, and
+// probeRatio how many times the other terms' together, for probing to be
+// worth it.
 const (
 	probeMinCost = 256
 	probeRatio   = 2
@@ -146,33 +146,19 @@ func (x *hybridIndex) rankProbe(ctx context.Context, terms []hybridTerm, sc *hyb
 	}
 	ord := order[:len(pts)]
 	slices.SortStableFunc(ord, func(a, b int) int { return pts[a].cost - pts[b].cost })
-	cheap := 0
+	// The candidates come from the cheapest term first (with a required
+	// term: the cheapest required one, whose tools are the only ones that
+	// can be hits); the others join while the bound below says a tool
+	// they alone reach could be a hit.
 	if required > 0 {
-		// Every hit has each required term: the cheapest one's tools are
-		// the only candidates.
 		for j, i := range ord {
 			if pts[i].required {
 				ord[0], ord[j] = ord[j], ord[0]
 				break
 			}
 		}
-		cheap = 1
-	} else {
-		// The common terms: the costliest ones while they hold probeRatio
-		// times what the others do.
-		total := 0
-		for _, i := range ord {
-			total += pts[i].cost
-		}
-		common := 0
-		for cheap = len(ord); cheap > 1; cheap-- {
-			c := pts[ord[cheap-1]].cost
-			if common+c < probeRatio*(total-common-c) {
-				break
-			}
-			common += c
-		}
 	}
+	cheap := 1
 	first := cheap
 	mark, fresh := sc.mark, sc.fresh
 	sc.cand = sc.cand[:0]
