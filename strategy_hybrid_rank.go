@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolsearch/toolsearch/internal/cow"
 	"github.com/toolsearch/toolsearch/internal/querywork"
 	"github.com/toolsearch/toolsearch/internal/words"
 )
@@ -168,7 +169,15 @@ type hybridScratch struct {
 	acc  []hybridAcc
 	all  []int32  // tools touched by the query
 	cred []int32  // tools the current term gives a name credit, each once
+	kind []Rule   // their credits
 	mark []uint64 // a bit per slot: in cred and not yet scored; all clear between terms
+
+	probe   []probeTerm // the terms of a probed query
+	credBuf []int32     // their credited tools
+	kindBuf []Rule      // and credits
+	credOf  []uint32    // per slot: the credit of term i at bits 2i, 2i+1
+	cand    []int32     // its candidates
+	fresh   []uint64    // a bit per slot: a candidate not yet scored
 }
 
 // Rank appends the best q.K tools in scope with a query term and every
@@ -183,15 +192,37 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 		notes = []string{hybridTermsCut(len(terms), hybridMaxAccTerms)}
 		terms = keepTerms(terms, hybridMaxAccTerms)
 	}
+	sc := x.getScratch()
+	best := qu.TopHits(hits)
+	work := querywork.Of(ctx) // pays for the name parts compared
+	if x.probeWorth(qu, terms) {
+		x.rankProbe(ctx, terms, sc, work, &best)
+	} else {
+		x.rankTerms(ctx, terms, sc, work, &best)
+	}
+	x.scratch.put(sc)
+	return best.Hits(), notes, nil
+}
+
+// getScratch returns a scratch from the pool, its arrays as long as the
+// slots of x.
+func (x *hybridIndex) getScratch() *hybridScratch {
 	sc := x.scratch.get()
 	if slots := x.c.Slots(); len(sc.acc) < slots {
 		sc.acc = make([]hybridAcc, slots+slots/8)
 		sc.mark = make([]uint64, (len(sc.acc)+63)/64)
+		sc.fresh = make([]uint64, len(sc.mark))
+		sc.credOf = make([]uint32, len(sc.acc))
 	}
+	return sc
+}
+
+// rankTerms scores the terms one at a time into sc's accumulators, then
+// offers every tool they reached to best.
+func (x *hybridIndex) rankTerms(ctx context.Context, terms []hybridTerm, sc *hybridScratch, work *querywork.Budget, best *TopHits) {
 	p := x.p
 	q := hybridQuery{lens: x.lens, credits: [4]float64{0, p.name, p.namePart, p.name * p.typo}}
 	var required, counted uint16
-	work := querywork.Of(ctx) // pays for the name parts compared
 	for _, t := range terms {
 		x.scoreTerm(ctx, sc, &q, t, work)
 		if t.required {
@@ -201,7 +232,6 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 			counted++
 		}
 	}
-	best := qu.TopHits(hits)
 	thr := best.threshold() // Below(s) is s < thr, until the next Offer
 	prune := p.nameCover >= 0
 	// cover[m] is the coverage factor of m matched terms, (m/counted)^coverage
@@ -237,13 +267,7 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 			if prune && s*(1+p.nameCover*float64(a.nameHits)) < thr {
 				continue
 			}
-			nw := int32(a.own)
-			if a.own == ownLarge {
-				nw = x.info.At(d).own
-			}
-			if nw > 0 {
-				s *= 1 + p.nameCover*float64(a.nameHits)/float64(nw)
-			}
+			s = x.nameCovered(s, &a, d)
 		}
 		if s >= thr {
 			best.Offer(x.c.Position(int(d)), s, a.rules&^(3<<creditShift))
@@ -251,8 +275,20 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 		}
 	}
 	sc.all = sc.all[:0]
-	x.scratch.put(sc)
-	return best.Hits(), notes, nil
+}
+
+// nameCovered returns s times the name-cover factor of the tool at slot
+// d, whose accumulator a has name hits: 1 + nameCover × nameHits / own,
+// or 1 for a tool without own name words.
+func (x *hybridIndex) nameCovered(s float64, a *hybridAcc, d int32) float64 {
+	nw := int32(a.own)
+	if a.own == ownLarge {
+		nw = x.info.At(d).own
+	}
+	if nw > 0 {
+		s *= 1 + x.p.nameCover*float64(a.nameHits)/float64(nw)
+	}
+	return s
 }
 
 // hybridCoverCached is how many coverage factors a query computes once.
@@ -420,6 +456,56 @@ func marked(pg []hybridPost, mark []uint64) int {
 	return n
 }
 
+// gatherCredits appends to slots and kinds the tools term t gives a name
+// credit and the credit (creditJoin, creditPart, creditTypo): those whose
+// adjacent name words join into the term, those with a name part
+// containing it (paid from work), and, when nothing else reaches the
+// term, those with a name word one edit from it. Each tool comes once,
+// with the first of these rules, and has its bit set in mark (clear
+// between terms).
+func (x *hybridIndex) gatherCredits(ctx context.Context, t hybridTerm, post cow.List[hybridPost], work *querywork.Budget, mark []uint64, slots []int32, kinds []Rule) ([]int32, []Rule) {
+	if t.stop {
+		return slots, kinds
+	}
+	start := len(slots)
+	credit := func(d int32, c Rule) {
+		if bit := uint64(1) << (d & 63); mark[d>>6]&bit == 0 {
+			mark[d>>6] |= bit
+			slots = append(slots, d)
+			kinds = append(kinds, c)
+		}
+	}
+	for _, ds := range x.joins.Get(t.stem).Pages() {
+		for _, d := range ds {
+			credit(d, creditJoin)
+		}
+	}
+	if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
+		x.c.partsContaining(ctx, t.word, func(pp *postings) {
+			for _, ds := range pp.part.Pages() {
+				for _, d := range ds {
+					credit(d, creditPart)
+				}
+			}
+			for _, ds := range pp.mpart.Pages() {
+				for _, d := range ds {
+					credit(d, creditPart)
+				}
+			}
+		})
+	}
+	if post.Len() == 0 && len(slots) == start && len(t.word) >= minTypoLen {
+		for _, cw := range x.typoWords(t.word) {
+			for ps := range x.post.Get(words.Stem(cw)).All() {
+				if ps.name() {
+					credit(ps.slot, creditTypo)
+				}
+			}
+		}
+	}
+	return slots, kinds
+}
+
 // scoreTerm adds term t to the scores in sc. The tools a term reaches are
 // the stem's postings and the tools its name credits reach (the full-name
 // rule, the name-part rule and, when nothing else matches, the typo rule;
@@ -431,45 +517,11 @@ func marked(pg []hybridPost, mark []uint64) int {
 func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybridQuery, t hybridTerm, work *querywork.Budget) {
 	p := &x.p
 	acc, mark := sc.acc, sc.mark
-	sc.cred = sc.cred[:0]
-	credit := func(d int32, c Rule) {
-		if bit := uint64(1) << (d & 63); mark[d>>6]&bit == 0 {
-			mark[d>>6] |= bit
-			sc.cred = append(sc.cred, d)
-			a := &acc[d]
-			a.rules = a.rules&^(3<<creditShift) | c<<creditShift
-		}
-	}
 	post := x.post.Get(t.stem)
-	if !t.stop {
-		for _, ds := range x.joins.Get(t.stem).Pages() {
-			for _, d := range ds {
-				credit(d, creditJoin)
-			}
-		}
-		if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
-			x.c.partsContaining(ctx, t.word, func(pp *postings) {
-				for _, ds := range pp.part.Pages() {
-					for _, d := range ds {
-						credit(d, creditPart)
-					}
-				}
-				for _, ds := range pp.mpart.Pages() {
-					for _, d := range ds {
-						credit(d, creditPart)
-					}
-				}
-			})
-		}
-		if post.Len() == 0 && len(sc.cred) == 0 && len(t.word) >= minTypoLen {
-			for _, cw := range x.typoWords(t.word) {
-				for ps := range x.post.Get(words.Stem(cw)).All() {
-					if ps.name() {
-						credit(ps.slot, creditTypo)
-					}
-				}
-			}
-		}
+	sc.cred, sc.kind = x.gatherCredits(ctx, t, post, work, mark, sc.cred[:0], sc.kind[:0])
+	for i, d := range sc.cred {
+		a := &acc[d]
+		a.rules = a.rules&^(3<<creditShift) | sc.kind[i]<<creditShift
 	}
 	both := 0 // postings of credited tools
 	if len(sc.cred) > 0 {

@@ -1,0 +1,311 @@
+package toolsearch
+
+import (
+	"context"
+	"slices"
+
+	"github.com/toolsearch/toolsearch/internal/cow"
+	"github.com/toolsearch/toolsearch/internal/querywork"
+)
+
+// Probing: a query of several terms one of which is far more common than
+// the others ("create issue the"), or with a required term, need not
+// score every posting of its common terms. The terms' name credits are
+// gathered first, in query order, so that the work budget is spent and
+// cut as when every term is scored in turn. The candidates are the tools
+// the cheapest term reaches (with a required term: the tools its cheapest
+// required term reaches, since every hit has it). Each term's postings
+// and credits are then read in query order, as term at a time, but only
+// a candidate's are scored (a bit per slot tells), so a candidate's score
+// is the same float as term at a time gives. A tool that only the common
+// terms reach scores at most the sum of their bounds (idf × (k1 + 1), the
+// limit of the saturation), times the coverage of that many terms and
+// the largest name-cover factor (1 + nameCover × their number, a tool
+// having at least one own name word); while that is not below the k-th
+// best score found, the next cheapest term joins those that give
+// candidates and its new candidates are scored too. The hits are those of scoring every term
+// in turn: the same tools, scores and rules.
+
+// probeMaxTerms is the most terms a probed query has.
+const probeMaxTerms = 16
+
+// probeMinCost is the fewest postings the commonest term must have, and
+// probeRatio how many times the other terms' together, for probing to be
+// worth it.
+const (
+	probeMinCost = 256
+	probeRatio   = 2
+)
+
+// probeTerm is one term of a probed query.
+type probeTerm struct {
+	post            cow.List[hybridPost]
+	cred            []int32 // the credited tools, their credits in hybridScratch.credOf
+	stem            string
+	weight          float64 // idf (× the stop-word share)
+	matched, needed uint16
+	empty           bool // the term reaches no tool
+	required, stop  bool
+	cost            int // postings and credits
+}
+
+// probeWorth reports whether the query is probed: at most K ≤
+// collectAllAbove hits, 2 to probeMaxTerms terms, and either a required
+// term or one term with most of the postings. Only the postings are known
+// before the credits are gathered.
+func (x *hybridIndex) probeWorth(qu Query, terms []hybridTerm) bool {
+	if qu.K <= 0 || qu.K > collectAllAbove || len(terms) < 2 || len(terms) > probeMaxTerms ||
+		x.p.nameCover < 0 || x.p.coverage < 0 {
+		return false
+	}
+	total, most := 0, 0
+	for _, t := range terms {
+		n := x.post.Get(t.stem).Len()
+		total += n
+		most = max(most, n)
+		if t.required {
+			return true
+		}
+	}
+	return most >= probeMinCost && most >= probeRatio*(total-most)
+}
+
+// gatherProbe fills sc.probe with the terms, their credits gathered in
+// query order as scoreTerm gathers them.
+func (x *hybridIndex) gatherProbe(ctx context.Context, sc *hybridScratch, terms []hybridTerm, work *querywork.Budget) {
+	p := &x.p
+	credOf, mark := sc.credOf, sc.mark
+	sc.probe = sc.probe[:0]
+	sc.credBuf, sc.kindBuf = sc.credBuf[:0], sc.kindBuf[:0]
+	for ti, t := range terms {
+		pt := probeTerm{stem: t.stem, post: x.post.Get(t.stem), required: t.required, stop: t.stop}
+		start := len(sc.credBuf)
+		sc.credBuf, sc.kindBuf = x.gatherCredits(ctx, t, pt.post, work, mark, sc.credBuf, sc.kindBuf)
+		ncred := len(sc.credBuf) - start
+		both := 0 // postings of credited tools
+		if ncred > 0 {
+			for _, pg := range pt.post.Pages() {
+				both += marked(pg, mark)
+			}
+			sh := 2 * uint(ti)
+			for i, d := range sc.credBuf[start:] {
+				mark[d>>6] &^= 1 << (d & 63)
+				credOf[d] |= uint32(sc.kindBuf[start+i]) << sh
+			}
+		}
+		pt.cost = pt.post.Len() + ncred
+		if n := pt.post.Len() + ncred - both; n > 0 {
+			pt.weight = idf(n, x.n)
+			if t.stop {
+				pt.weight *= p.stop
+			}
+		} else {
+			pt.empty = true
+		}
+		if !t.stop {
+			pt.matched = 1
+			if t.required {
+				pt.needed = 1
+			}
+		}
+		sc.probe = append(sc.probe, pt)
+	}
+	// The credits live in sc.credBuf, which may have moved as it grew.
+	off := 0
+	for i := range sc.probe {
+		pt := &sc.probe[i]
+		n := pt.cost - pt.post.Len()
+		pt.cred = sc.credBuf[off : off+n : off+n]
+		off += n
+	}
+}
+
+// probeScored says how many of a probed query's terms gave candidates:
+// first at the start, cheap in the end (the others were looked up only).
+type probeScored struct{ first, cheap int }
+
+// rankProbe is Rank for a query probeWorth accepts.
+func (x *hybridIndex) rankProbe(ctx context.Context, terms []hybridTerm, sc *hybridScratch, work *querywork.Budget, best *TopHits) probeScored {
+	x.gatherProbe(ctx, sc, terms, work)
+	pts := sc.probe
+	p := &x.p
+	var required, counted uint16
+	for _, t := range terms {
+		if t.required {
+			required++
+		}
+		if !t.stop {
+			counted++
+		}
+	}
+	// order: the terms by cost, cheapest first; the first cheap of them
+	// give the candidates, the others are common.
+	var order [probeMaxTerms]int
+	for i := range pts {
+		order[i] = i
+	}
+	ord := order[:len(pts)]
+	slices.SortStableFunc(ord, func(a, b int) int { return pts[a].cost - pts[b].cost })
+	// The candidates come from the cheapest term first (with a required
+	// term: the cheapest required one, whose tools are the only ones that
+	// can be hits); the others join while the bound below says a tool
+	// they alone reach could be a hit.
+	if required > 0 {
+		for j, i := range ord {
+			if pts[i].required {
+				ord[0], ord[j] = ord[j], ord[0]
+				break
+			}
+		}
+	}
+	cheap := 1
+	first := cheap
+	mark, fresh := sc.mark, sc.fresh
+	sc.cand = sc.cand[:0]
+	scored := 0 // sc.cand[:scored] are scored
+	for j := 0; ; j++ {
+		if j < cheap {
+			// The tools of term ord[j] not yet candidates.
+			pt := &pts[ord[j]]
+			if !pt.empty {
+				add := func(d int32) {
+					if bit := uint64(1) << (d & 63); mark[d>>6]&bit == 0 {
+						mark[d>>6] |= bit
+						fresh[d>>6] |= bit
+						sc.cand = append(sc.cand, d)
+					}
+				}
+				for _, pg := range pt.post.Pages() {
+					for i := range pg {
+						add(pg[i].slot)
+					}
+				}
+				for _, d := range pt.cred {
+					add(d)
+				}
+			}
+			if j+1 < cheap {
+				continue
+			}
+			x.scoreFresh(sc, sc.cand[scored:], required, counted, best)
+			scored = len(sc.cand)
+		}
+		if required > 0 || j+1 >= len(ord) {
+			break
+		}
+		// A tool the common terms alone reach scores at most bound.
+		var sum float64
+		var nCommon, countedCommon int
+		for _, i := range ord[j+1:] {
+			sum += pts[i].weight * (p.k1 + 1)
+			nCommon++
+			if !pts[i].stop {
+				countedCommon++
+			}
+		}
+		bound := sum * (1 + p.nameCover*float64(nCommon))
+		if p.coverage != 0 && counted > 0 {
+			bound *= coverFactor(min(countedCommon, int(counted)), int(counted), p.coverage)
+		}
+		if bound*(1+1e-9) < best.threshold() {
+			break
+		}
+		cheap = j + 2 // the cheapest common term joins the cheap ones
+	}
+	for _, d := range sc.cand {
+		mark[d>>6] &^= 1 << (d & 63)
+	}
+	for _, d := range sc.credBuf {
+		sc.credOf[d] = 0
+	}
+	sc.cand = sc.cand[:0]
+	return probeScored{first, cheap}
+}
+
+// scoreFresh scores the tools of cand, whose bits are set in sc.fresh, on
+// every term in query order, as scoreTerm does, and offers them to best
+// as Rank's final pass does; it clears their bits in sc.fresh.
+func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, counted uint16, best *TopHits) {
+	if len(cand) == 0 {
+		return
+	}
+	p := &x.p
+	q := hybridQuery{lens: x.lens}
+	credits := [4]float64{0, p.name, p.namePart, p.name * p.typo}
+	k1, k1p1 := p.k1, p.k1+1
+	acc, fresh, credOf := sc.acc, sc.fresh, sc.credOf
+	for i := range sc.probe {
+		pt := &sc.probe[i]
+		if pt.empty {
+			continue
+		}
+		sh := 2 * uint(i)
+		weight, matched, needed := pt.weight, pt.matched, pt.needed
+		for _, pg := range pt.post.Pages() {
+			for j := range pg {
+				ps := &pg[j]
+				d := ps.slot
+				if fresh[d>>6]&(1<<(d&63)) == 0 {
+					continue
+				}
+				var w float64
+				if fastWeight(ps) {
+					w = float64(q.lens.weight(p, ps))
+				} else {
+					w = float64(x.postWeight(&q, ps, pt.stem))
+				}
+				a := &acc[d]
+				f := ps.flags
+				if c := Rule(credOf[d] >> sh & 3); c != 0 {
+					credOf[d] &^= 3 << sh // taken: the credit loop below skips it
+					if f&postName == 0 {
+						w += credits[c]
+						a.rules |= creditRules[c]
+					}
+				}
+				if f&(postName|postServer) == postName {
+					a.nameHits++
+					a.own = ps.own
+				}
+				a.rules |= f & postRules
+				a.score += weight * w * k1p1 / (w + k1)
+				a.matched += matched
+				a.needed += needed
+			}
+		}
+		for _, d := range pt.cred {
+			c := Rule(credOf[d] >> sh & 3)
+			if c == 0 || fresh[d>>6]&(1<<(d&63)) == 0 {
+				continue
+			}
+			credOf[d] &^= 3 << sh
+			a := &acc[d]
+			a.rules |= creditRules[c]
+			w := credits[c]
+			a.score += weight * w * k1p1 / (w + k1)
+			a.matched += matched
+			a.needed += needed
+		}
+	}
+	covered := p.coverage != 0 && counted > 0
+	thr := best.threshold()
+	for _, d := range cand {
+		fresh[d>>6] &^= 1 << (d & 63)
+		a := acc[d]
+		acc[d] = hybridAcc{}
+		s := a.score
+		if !(s > 0) || a.needed < required || a.matched == 0 && counted > 0 {
+			continue
+		}
+		if covered {
+			s *= coverFactor(int(a.matched), int(counted), p.coverage)
+		}
+		if a.nameHits > 0 {
+			s = x.nameCovered(s, &a, d)
+		}
+		if s >= thr {
+			best.Offer(x.c.Position(int(d)), s, a.rules)
+			thr = best.threshold()
+		}
+	}
+}
