@@ -5,6 +5,7 @@
 # Usage: scripts/instr/run.sh [SIZE] [REPS] [--check]
 #   SIZE  catalog size in tools (default 10000)
 #   REPS  times each case ranks its 200 queries while counted (default 2)
+#   INSTR_STRATEGIES  a regexp of the cases to count (default floor|default|bm25|hybrid)
 #   --check  also count hybrid keywords-3 as two whole runs of the test
 #         binary (REPS+1 and 1 times the queries) and print their difference
 #         per posting: it matches the toggled count when that is right.
@@ -40,7 +41,7 @@ run() {
 }
 ir() { awk '/^(summary|totals):/ {print $2; exit}' "$1"; }
 
-run cg "^BenchmarkPostings\$/^(floor|default|bm25|hybrid)\$/^keywords-[13]\$/^$n\$" "${reps}x" \
+run cg "^BenchmarkPostings\$/^(${INSTR_STRATEGIES:-floor|default|bm25|hybrid})\$/^keywords-[13]\$/^$n\$" "${reps}x" \
 	--collect-atstart=no --toggle-collect="$fn" --dump-after="$fn"
 mapfile -t cases < <(awk '/^BenchmarkPostings\// {split($1, a, "/"); print a[2] " " a[3]}' "$tmp/cg.log")
 mapfile -t posts < <(awk '/^BenchmarkPostings\/hybrid\// {split($1, a, "/"); for (i = 1; i < NF; i++) if ($(i+1) == "postings/query") print a[3] " " $i}' "$tmp/cg.log")
