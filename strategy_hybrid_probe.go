@@ -25,6 +25,10 @@ import (
 // best score found, the next cheapest term joins those that give
 // candidates and its new candidates are scored too. The hits are those of scoring every term
 // in turn: the same tools, scores and rules.
+//
+// A query of one term needs neither: each tool it reaches scores from one
+// posting and its name credit, so rankOne offers each tool as its posting
+// is read, without the accumulators.
 
 // probeMaxTerms is the most terms a probed query has.
 const probeMaxTerms = 16
@@ -306,6 +310,86 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 		if s >= thr {
 			best.Offer(x.c.Position(int(d)), s, a.rules)
 			thr = best.threshold()
+		}
+	}
+}
+
+// rankOne ranks a query of one term. Each tool the term reaches scores
+// from its one posting and its name credit, so its score is computed and
+// offered as its posting is read, without the accumulators or a second
+// pass over the tools: the same floats as rankTerms (its sum starts at 0,
+// and the coverage factor of a tool matching the one term is (1/1)^c = 1).
+func (x *hybridIndex) rankOne(ctx context.Context, t hybridTerm, sc *hybridScratch, work *querywork.Budget, best *TopHits) {
+	p := &x.p
+	q := hybridQuery{lens: x.lens, credits: [4]float64{0, p.name, p.namePart, p.name * p.typo}}
+	mark, credOf := sc.mark, sc.credOf
+	post := x.post.Get(t.stem)
+	sc.cred, sc.kind = x.gatherCredits(ctx, t, post, work, mark, sc.cred[:0], sc.kind[:0])
+	both := 0 // postings of credited tools
+	if len(sc.cred) > 0 {
+		for i, d := range sc.cred {
+			credOf[d] = uint32(sc.kind[i])
+		}
+		for _, pg := range post.Pages() {
+			both += marked(pg, mark)
+		}
+	}
+	n := post.Len() + len(sc.cred) - both
+	if n == 0 {
+		return // nothing was credited either
+	}
+	weight := idf(n, x.n) // a lone term is never a stop word kept after others
+	k1, k1p1 := p.k1, p.k1+1
+	prune := p.nameCover >= 0
+	thr := best.threshold()
+	lens := q.lens
+	for _, pg := range post.Pages() {
+		for i := range pg {
+			ps := &pg[i]
+			d := ps.slot
+			var w float64
+			if fastWeight(ps) {
+				w = float64(lens.weight(p, ps))
+			} else {
+				w = float64(x.postWeight(&q, ps, t.stem))
+			}
+			f := ps.flags
+			rules := f & postRules
+			if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
+				mark[d>>6] &^= 1 << (d & 63)
+				c := credOf[d]
+				credOf[d] = 0
+				if f&postName == 0 {
+					w += q.credits[c]
+					rules |= creditRules[c]
+				}
+			}
+			s := weight * w * k1p1 / (w + k1)
+			if !(s > 0) {
+				continue
+			}
+			if f&(postName|postServer) == postName { // one own name word hit
+				if prune && s*(1+p.nameCover) < thr {
+					continue
+				}
+				s = x.nameCovered(s, &hybridAcc{nameHits: 1, own: ps.own}, d)
+			}
+			if s >= thr {
+				best.Offer(x.c.Position(int(d)), s, rules)
+				thr = best.threshold()
+			}
+		}
+	}
+	for _, d := range sc.cred { // those without a posting, in the order credited
+		if bit := uint64(1) << (d & 63); mark[d>>6]&bit != 0 {
+			mark[d>>6] &^= bit
+			c := credOf[d]
+			credOf[d] = 0
+			w := q.credits[c]
+			if s := weight * w * k1p1 / (w + k1); s > 0 && s >= thr {
+				best.Offer(x.c.Position(int(d)), s, creditRules[c])
+				thr = best.threshold()
+			}
 		}
 	}
 }

@@ -259,3 +259,93 @@ func TestHybridProbeBoundIsTight(t *testing.T) {
 	}
 	require.Greater(t, heavyIn, 20, "the tool only the common word reaches is among the hits")
 }
+
+// A query of one term, scored and offered posting by posting, gets the
+// hits of scoring it into the accumulators: the same tools, float scores
+// and rules, for common and rare words, name parts (credits with and
+// without a posting), misspelt words (the typo credit), required and
+// stop words alone, every K (all hits, the collect-all path), with and
+// without a scope, under a tight work budget and on patched versions.
+func TestHybridOneTermMatchesTermAtATime(t *testing.T) {
+	st := HybridStrategy().(hybridStrategy)
+	kinds := map[string]int{}
+	for seed := range 4 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 17))
+		tools := probeCatalog(rng, 300+rng.IntN(700))
+		r := newRegistry(t, nil)
+		require.NoError(t, r.Register(tools...))
+		var prev Index
+		for round := range 3 {
+			if round > 0 {
+				for range 40 {
+					i := rng.IntN(len(tools))
+					if rng.IntN(2) == 0 {
+						r.Remove(tools[i].Name)
+					} else {
+						tools[i].Description = "data " + tools[rng.IntN(len(tools))].Description
+						require.NoError(t, r.Replace(tools[i]))
+					}
+				}
+			}
+			c := corpusOf(r, r.load())
+			x := indexFor(st, c, prev).(*hybridIndex)
+			prev = x
+			for qi := range 120 {
+				var text string
+				switch qi % 8 {
+				case 0:
+					text = []string{"data", "file", "list", "get"}[rng.IntN(4)]
+				case 1:
+					f := strings.Fields(tools[rng.IntN(len(tools))].Description)
+					text = f[rng.IntN(len(f))]
+				case 2:
+					text = []string{"custom", "ssue", "chan", "paymen", "ist"}[rng.IntN(5)] // name parts
+				case 3:
+					text = []string{"paymnet", "chanel", "isue", "calender"}[rng.IntN(4)] // typos
+				case 4:
+					text = "+" + []string{"data", "issue", "slack"}[rng.IntN(3)]
+				case 5:
+					text = []string{"the", "for", "a"}[rng.IntN(3)]
+				case 6:
+					text = "data data DATA"
+				default:
+					text = []string{"github", "GitHub", "e-mail", "Slack"}[rng.IntN(4)]
+				}
+				terms := x.terms(text)
+				if len(terms) != 1 {
+					continue
+				}
+				kinds[text]++
+				k := []int{1, 2, 5, 10, collectAllAbove, collectAllAbove + 1, -1}[qi%7]
+				q := Query{Text: text, K: k}
+				if qi%3 == 0 {
+					q.In = func(pos int) bool { return pos%3 != 1 }
+				}
+				budget := func() context.Context {
+					if qi%5 == 0 {
+						ctx, _ := querywork.With(context.Background(), 40) // the name-part scans cut part-way
+						return ctx
+					}
+					return context.Background()
+				}
+				sc := x.getScratch()
+				want := q.TopHits(nil)
+				ctx := budget()
+				x.rankTerms(ctx, terms, sc, querywork.Of(ctx), &want)
+				got := q.TopHits(nil)
+				ctx = budget()
+				x.rankOne(ctx, terms[0], sc, querywork.Of(ctx), &got)
+				x.scratch.put(sc)
+				require.Equal(t, want.Hits(), got.Hits(), "seed %d round %d: %q, K %d", seed, round, text, k)
+				for i := range sc.mark {
+					require.Zero(t, sc.mark[i], "marks left set")
+				}
+				for _, c := range sc.credOf {
+					require.Zero(t, c, "credits left set")
+				}
+			}
+		}
+	}
+	t.Logf("one-term queries: %v", kinds)
+	require.GreaterOrEqual(t, len(kinds), 15, "kinds of one-term query")
+}

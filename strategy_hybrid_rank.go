@@ -195,9 +195,12 @@ func (x *hybridIndex) Rank(ctx context.Context, qu Query, hits []Hit) ([]Hit, []
 	sc := x.getScratch()
 	best := qu.TopHits(hits)
 	work := querywork.Of(ctx) // pays for the name parts compared
-	if x.probeWorth(qu, terms) {
+	switch {
+	case len(terms) == 1:
+		x.rankOne(ctx, terms[0], sc, work, &best)
+	case x.probeWorth(qu, terms):
 		x.rankProbe(ctx, terms, sc, work, &best)
-	} else {
+	default:
 		x.rankTerms(ctx, terms, sc, work, &best)
 	}
 	x.scratch.put(sc)
