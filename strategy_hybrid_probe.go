@@ -86,11 +86,8 @@ func (x *hybridIndex) gatherProbe(ctx context.Context, sc *hybridScratch, terms 
 		start := len(sc.credBuf)
 		sc.credBuf, sc.kindBuf = x.gatherCredits(ctx, t, pt.post, work, mark, sc.credBuf, sc.kindBuf)
 		ncred := len(sc.credBuf) - start
-		both := 0 // postings of credited tools
+		both := sc.postedCredits(pt.post, sc.credBuf[start:]) // postings of credited tools
 		if ncred > 0 {
-			for _, pg := range pt.post.Pages() {
-				both += marked(pg, mark)
-			}
 			sh := 2 * uint(ti)
 			for i, d := range sc.credBuf[start:] {
 				mark[d>>6] &^= 1 << (d & 63)
@@ -238,6 +235,7 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 	credits := [4]float64{0, p.name, p.namePart, p.name * p.typo}
 	k1, k1p1 := p.k1, p.k1+1
 	acc, fresh, credOf := sc.acc, sc.fresh, sc.credOf
+	sorted := false // cand is in slot order
 	for i := range sc.probe {
 		pt := &sc.probe[i]
 		if pt.empty {
@@ -245,36 +243,46 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 		}
 		sh := 2 * uint(i)
 		weight, matched, needed := pt.weight, pt.matched, pt.needed
-		for _, pg := range pt.post.Pages() {
-			for j := range pg {
-				ps := &pg[j]
-				d := ps.slot
-				if fresh[d>>6]&(1<<(d&63)) == 0 {
-					continue
+		// add adds the posting ps of a candidate.
+		add := func(ps *hybridPost) {
+			d := ps.slot
+			var w float64
+			if fastWeight(ps) {
+				w = float64(q.lens.weight(p, ps))
+			} else {
+				w = float64(x.postWeight(&q, ps, pt.stem))
+			}
+			a := &acc[d]
+			f := ps.flags
+			if c := Rule(credOf[d] >> sh & 3); c != 0 {
+				credOf[d] &^= 3 << sh // taken: the credit loop below skips it
+				if f&postName == 0 {
+					w += credits[c]
+					a.rules |= creditRules[c]
 				}
-				var w float64
-				if fastWeight(ps) {
-					w = float64(q.lens.weight(p, ps))
-				} else {
-					w = float64(x.postWeight(&q, ps, pt.stem))
-				}
-				a := &acc[d]
-				f := ps.flags
-				if c := Rule(credOf[d] >> sh & 3); c != 0 {
-					credOf[d] &^= 3 << sh // taken: the credit loop below skips it
-					if f&postName == 0 {
-						w += credits[c]
-						a.rules |= creditRules[c]
+			}
+			if f&(postName|postServer) == postName {
+				a.nameHits++
+				a.own = ps.own
+			}
+			a.rules |= f & postRules
+			a.score += weight * w * k1p1 / (w + k1)
+			a.matched += matched
+			a.needed += needed
+		}
+		if pt.post.Len() >= probeSeekRatio*len(cand) {
+			if !sorted {
+				slices.Sort(cand)
+				sorted = true
+			}
+			seekSlots(pt.post.Pages(), cand, add)
+		} else {
+			for _, pg := range pt.post.Pages() {
+				for j := range pg {
+					if d := pg[j].slot; fresh[d>>6]&(1<<(d&63)) != 0 {
+						add(&pg[j])
 					}
 				}
-				if f&(postName|postServer) == postName {
-					a.nameHits++
-					a.own = ps.own
-				}
-				a.rules |= f & postRules
-				a.score += weight * w * k1p1 / (w + k1)
-				a.matched += matched
-				a.needed += needed
 			}
 		}
 		for _, d := range pt.cred {
@@ -314,6 +322,79 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 	}
 }
 
+// marked returns how many postings of pg have their slot marked in mark.
+// (A call per page: scoreTerm's loop over the pages would keep fewer of
+// its own variables in registers.)
+//
+//go:noinline
+func marked(pg []hybridPost, mark []uint64) int {
+	n := 0
+	for i := range pg {
+		if d := pg[i].slot; mark[d>>6]&(1<<(d&63)) != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// creditSeekRatio is how many times the credited tools a term's postings
+// must number for postedCredits to look each up rather than count the
+// marked postings.
+const creditSeekRatio = 12
+
+// postedCredits returns how many of the credited tools cred, marked in
+// sc.mark, have a posting in post: the marked postings counted, or, when
+// the postings outnumber the credited tools many times over, each looked
+// up in slot order.
+func (sc *hybridScratch) postedCredits(post cow.List[hybridPost], cred []int32) int {
+	if len(cred) == 0 {
+		return 0
+	}
+	n := 0
+	if post.Len() < creditSeekRatio*len(cred) {
+		for _, pg := range post.Pages() {
+			n += marked(pg, sc.mark)
+		}
+		return n
+	}
+	sc.sorted = append(sc.sorted[:0], cred...)
+	slices.Sort(sc.sorted)
+	seekSlots(post.Pages(), sc.sorted, func(*hybridPost) { n++ })
+	return n
+}
+
+// probeSeekRatio is how many times the candidates a term's postings
+// must number for the candidates to be looked up in them (seekSlots)
+// rather than the postings read through.
+const probeSeekRatio = 8
+
+// seekSlots calls f with the posting of each of slots (in slot order)
+// that pages (postings in slot order) has: a binary search within each
+// page that can hold it.
+func seekSlots(pages [][]hybridPost, slots []int32, f func(*hybridPost)) {
+	pi, lo := 0, 0 // the page, and where in it the next slot can be
+	for _, d := range slots {
+		for pi < len(pages) && (len(pages[pi]) == 0 || pages[pi][len(pages[pi])-1].slot < d) {
+			pi, lo = pi+1, 0
+		}
+		if pi == len(pages) {
+			return
+		}
+		pg := pages[pi]
+		hi := len(pg)
+		for lo < hi {
+			if m := int(uint(lo+hi) >> 1); pg[m].slot < d {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		if lo < len(pg) && pg[lo].slot == d {
+			f(&pg[lo])
+		}
+	}
+}
+
 // rankOne ranks a query of one term. Each tool the term reaches scores
 // from its one posting and its name credit, so its score is computed and
 // offered as its posting is read, without the accumulators or a second
@@ -325,14 +406,9 @@ func (x *hybridIndex) rankOne(ctx context.Context, t hybridTerm, sc *hybridScrat
 	mark, credOf := sc.mark, sc.credOf
 	post := x.post.Get(t.stem)
 	sc.cred, sc.kind = x.gatherCredits(ctx, t, post, work, mark, sc.cred[:0], sc.kind[:0])
-	both := 0 // postings of credited tools
-	if len(sc.cred) > 0 {
-		for i, d := range sc.cred {
-			credOf[d] = uint32(sc.kind[i])
-		}
-		for _, pg := range post.Pages() {
-			both += marked(pg, mark)
-		}
+	both := sc.postedCredits(post, sc.cred) // postings of credited tools
+	for i, d := range sc.cred {
+		credOf[d] = uint32(sc.kind[i])
 	}
 	n := post.Len() + len(sc.cred) - both
 	if n == 0 {

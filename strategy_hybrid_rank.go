@@ -178,6 +178,7 @@ type hybridScratch struct {
 	credOf  []uint32    // per slot: the credit of term i at bits 2i, 2i+1
 	cand    []int32     // its candidates
 	fresh   []uint64    // a bit per slot: a candidate not yet scored
+	sorted  []int32     // credited tools in slot order (postedCredits)
 }
 
 // Rank appends the best q.K tools in scope with a query term and every
@@ -444,21 +445,6 @@ func (p *hybridParams) sum(hint, lead, descTerm, argTerm float64, name bool) flo
 	return float32(w)
 }
 
-// marked returns how many postings of pg have their slot marked in mark.
-// (A call per page: scoreTerm's loop over the pages would keep fewer of
-// its own variables in registers.)
-//
-//go:noinline
-func marked(pg []hybridPost, mark []uint64) int {
-	n := 0
-	for i := range pg {
-		if d := pg[i].slot; mark[d>>6]&(1<<(d&63)) != 0 {
-			n++
-		}
-	}
-	return n
-}
-
 // gatherCredits appends to slots and kinds the tools term t gives a name
 // credit and the credit (creditJoin, creditPart, creditTypo): those whose
 // adjacent name words join into the term, those with a name part
@@ -526,12 +512,7 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 		a := &acc[d]
 		a.rules = a.rules&^(3<<creditShift) | sc.kind[i]<<creditShift
 	}
-	both := 0 // postings of credited tools
-	if len(sc.cred) > 0 {
-		for _, pg := range post.Pages() {
-			both += marked(pg, mark)
-		}
-	}
+	both := sc.postedCredits(post, sc.cred) // postings of credited tools
 	n := post.Len() + len(sc.cred) - both
 	if n == 0 {
 		return
