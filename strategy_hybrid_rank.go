@@ -34,7 +34,8 @@ func (x *hybridIndex) terms(query string) []hybridTerm {
 // hybridTerms is the parse of terms: known reports whether some tool has
 // a stem as a word of its own, and stops whether stop words are kept.
 func hybridTerms(query string, known func(string) bool, stops bool) []hybridTerm {
-	var all []hybridTerm
+	var allBuf [8]hybridTerm // most queries have few terms: no allocation for them
+	all := allBuf[:0]
 	var ws, pieces []string
 	for _, tok := range words.Fields(query) {
 		req := len(tok) > 1 && tok[0] == '+'
@@ -63,14 +64,31 @@ func hybridTerms(query string, known func(string) bool, stops bool) []hybridTerm
 			all = append(all, hybridTerm{word: joined, stem: js})
 		}
 	}
-	var out, stopWords []hybridTerm
-	seen := map[string]int{}
+	out := make([]hybridTerm, 0, len(all))
+	var stopWords []hybridTerm
+	var seen map[string]int // with many terms; with few, out is searched
+	if len(all) > 16 {
+		seen = make(map[string]int, len(all))
+	}
 	keep := func(t hybridTerm) {
-		if i, ok := seen[t.stem]; ok {
+		i, ok := -1, false
+		if seen != nil {
+			i, ok = seen[t.stem]
+		} else {
+			for j := range out {
+				if out[j].stem == t.stem {
+					i, ok = j, true
+					break
+				}
+			}
+		}
+		if ok {
 			out[i].required = out[i].required || t.required
 			return
 		}
-		seen[t.stem] = len(out)
+		if seen != nil {
+			seen[t.stem] = len(out)
+		}
 		out = append(out, t)
 	}
 	for _, t := range all {

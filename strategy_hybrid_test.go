@@ -1,10 +1,14 @@
 package toolsearch
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolsearch/toolsearch/internal/words"
 )
 
 func hybridSearch(t *testing.T, reg *Registry, q string) []string {
@@ -152,4 +156,38 @@ func TestOneEdit(t *testing.T) {
 		assert.Equal(t, tc.want, oneEdit(tc.a, tc.b), "oneEdit(%q, %q)", tc.a, tc.b)
 		assert.Equal(t, tc.want, oneEdit(tc.b, tc.a), "oneEdit(%q, %q)", tc.b, tc.a)
 	}
+}
+
+// A query's terms keep each stem once, where it first comes, required if
+// any of its occurrences was, the stop words after the others; in short
+// queries and in long ones alike.
+func TestHybridTermsKeepEachStemOnce(t *testing.T) {
+	known := func(string) bool { return false }
+	stems := func(ts []hybridTerm) (out []string) {
+		for _, x := range ts {
+			s := x.stem
+			if x.required {
+				s = "+" + s
+			}
+			if x.stop {
+				s += "/stop"
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	require.Equal(t, []string{"+list", "issu", "the/stop"},
+		stems(hybridTerms("list the Issues +list issue list", known, true)))
+	require.Equal(t, []string{"+list", "issu"}, stems(hybridTerms("list the Issues +list issue list", known, false)))
+
+	var long, want []string
+	for i := range 30 {
+		w := fmt.Sprintf("zq%c%c", 'a'+i%26, 'a'+i/26)
+		long = append(long, w, strings.ToUpper(w))
+		want = append(want, words.Stem(w))
+	}
+	long = append(long, "+zqda", "+zqdb", "for")
+	want[3], want[29] = "+"+want[3], "+"+want[29]
+	want = append(want, "for/stop")
+	require.Equal(t, want, stems(hybridTerms(strings.Join(long, " "), known, true)))
 }
