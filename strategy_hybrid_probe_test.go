@@ -93,18 +93,14 @@ func probeQuery(rng *rand.Rand, tools []Tool) string {
 	return strings.Join(ws, " ")
 }
 
-// A query probed (its candidates from the cheap terms, the common terms
-// looked up) gets the hits of scoring every term in turn: the same tools,
-// float scores and rules, for every K up to the collect-all limit, with
-// and without a scope, under a tight work budget, and on index versions
-// patched by removals and replacements. The probe prunes some queries
-// (not every term's tools scored) and widens others.
-func TestHybridProbeMatchesTermAtATime(t *testing.T) {
+// probeVersions calls f with three index versions of each of seeds
+// catalogs of probeCatalog (least to least+spread tools): built, then twice
+// patched by 40 removals or replacements.
+func probeVersions(t *testing.T, seeds, stream uint64, least, spread int, f func(seed, round int, rng *rand.Rand, tools []Tool, x *hybridIndex)) {
 	st := HybridStrategy().(hybridStrategy)
-	var probed, pruned, widened, required int
-	for seed := range 6 {
-		rng := rand.New(rand.NewPCG(uint64(seed), 71))
-		tools := probeCatalog(rng, 400+rng.IntN(900))
+	for seed := range seeds {
+		rng := rand.New(rand.NewPCG(seed, stream))
+		tools := probeCatalog(rng, least+rng.IntN(spread))
 		r := newRegistry(t, nil)
 		require.NoError(t, r.Register(tools...))
 		var prev Index
@@ -120,53 +116,65 @@ func TestHybridProbeMatchesTermAtATime(t *testing.T) {
 					}
 				}
 			}
-			c := corpusOf(r, r.load())
-			x := indexFor(st, c, prev).(*hybridIndex)
+			x := indexFor(st, corpusOf(r, r.load()), prev).(*hybridIndex)
 			prev = x
-			for qi := range 150 {
-				text := probeQuery(rng, tools)
-				terms := x.terms(text)
-				k := []int{1, 2, 5, 10, collectAllAbove}[qi%5]
-				q := Query{Text: text, K: k}
-				if qi%3 == 0 {
-					q.In = func(pos int) bool { return pos%3 != 1 }
-				}
-				if !x.probeWorth(q, terms) {
-					continue
-				}
-				probed++
-				ctx := context.Background()
-				if qi%7 == 0 {
-					ctx, _ = querywork.With(ctx, 40) // the name-part scans cut part-way
-				}
-				sc := x.getScratch()
-				want := q.TopHits(nil)
-				x.rankTerms(ctx, terms, sc, querywork.Of(ctx), &want)
-				if qi%7 == 0 {
-					ctx, _ = querywork.With(context.Background(), 40)
-				}
-				got := q.TopHits(nil)
-				scored := x.rankProbe(ctx, terms, sc, querywork.Of(ctx), &got)
-				x.scratch.put(sc)
-				require.Equal(t, want.Hits(), got.Hits(), "seed %d round %d: %q, K %d", seed, round, text, k)
-				for i := range sc.mark {
-					require.Zero(t, sc.mark[i]|sc.fresh[i], "marks left set")
-				}
-				for _, c := range sc.credOf {
-					require.Zero(t, c, "credits left set")
-				}
-				switch {
-				case slices.ContainsFunc(terms, func(t hybridTerm) bool { return t.required }):
-					required++
-				case scored.cheap < len(terms):
-					pruned++
-				}
-				if scored.cheap > scored.first {
-					widened++
-				}
-			}
+			f(int(seed), round, rng, tools, x)
 		}
 	}
+}
+
+// A query probed (its candidates from the cheap terms, the common terms
+// looked up) gets the hits of scoring every term in turn: the same tools,
+// float scores and rules, for every K up to the collect-all limit, with
+// and without a scope, under a tight work budget, and on index versions
+// patched by removals and replacements. The probe prunes some queries
+// (not every term's tools scored) and widens others.
+func TestHybridProbeMatchesTermAtATime(t *testing.T) {
+	var probed, pruned, widened, required int
+	probeVersions(t, 6, 71, 400, 900, func(seed, round int, rng *rand.Rand, tools []Tool, x *hybridIndex) {
+		for qi := range 150 {
+			text := probeQuery(rng, tools)
+			terms := x.terms(text)
+			k := []int{1, 2, 5, 10, collectAllAbove}[qi%5]
+			q := Query{Text: text, K: k}
+			if qi%3 == 0 {
+				q.In = func(pos int) bool { return pos%3 != 1 }
+			}
+			if !x.probeWorth(q, terms) {
+				continue
+			}
+			probed++
+			ctx := context.Background()
+			if qi%7 == 0 {
+				ctx, _ = querywork.With(ctx, 40) // the name-part scans cut part-way
+			}
+			sc := x.getScratch()
+			want := q.TopHits(nil)
+			x.rankTerms(ctx, terms, sc, querywork.Of(ctx), &want)
+			if qi%7 == 0 {
+				ctx, _ = querywork.With(context.Background(), 40)
+			}
+			got := q.TopHits(nil)
+			scored := x.rankProbe(ctx, terms, sc, querywork.Of(ctx), &got)
+			x.scratch.put(sc)
+			require.Equal(t, want.Hits(), got.Hits(), "seed %d round %d: %q, K %d", seed, round, text, k)
+			for i := range sc.mark {
+				require.Zero(t, sc.mark[i]|sc.fresh[i], "marks left set")
+			}
+			for _, c := range sc.credOf {
+				require.Zero(t, c, "credits left set")
+			}
+			switch {
+			case slices.ContainsFunc(terms, func(t hybridTerm) bool { return t.required }):
+				required++
+			case scored.cheap < len(terms):
+				pruned++
+			}
+			if scored.cheap > scored.first {
+				widened++
+			}
+		}
+	})
 	t.Logf("%d queries probed: %d pruned, %d widened, %d with a required term", probed, pruned, widened, required)
 	require.Greater(t, pruned, 50, "queries whose common terms were only looked up")
 	require.Greater(t, widened, 20, "queries whose first bound was not below the k-th score")
@@ -267,85 +275,63 @@ func TestHybridProbeBoundIsTight(t *testing.T) {
 // stop words alone, every K (all hits, the collect-all path), with and
 // without a scope, under a tight work budget and on patched versions.
 func TestHybridOneTermMatchesTermAtATime(t *testing.T) {
-	st := HybridStrategy().(hybridStrategy)
 	kinds := map[string]int{}
-	for seed := range 4 {
-		rng := rand.New(rand.NewPCG(uint64(seed), 17))
-		tools := probeCatalog(rng, 300+rng.IntN(700))
-		r := newRegistry(t, nil)
-		require.NoError(t, r.Register(tools...))
-		var prev Index
-		for round := range 3 {
-			if round > 0 {
-				for range 40 {
-					i := rng.IntN(len(tools))
-					if rng.IntN(2) == 0 {
-						r.Remove(tools[i].Name)
-					} else {
-						tools[i].Description = "data " + tools[rng.IntN(len(tools))].Description
-						require.NoError(t, r.Replace(tools[i]))
-					}
-				}
+	probeVersions(t, 4, 17, 300, 700, func(seed, round int, rng *rand.Rand, tools []Tool, x *hybridIndex) {
+		for qi := range 120 {
+			var text string
+			switch qi % 8 {
+			case 0:
+				text = []string{"data", "file", "list", "get"}[rng.IntN(4)]
+			case 1:
+				f := strings.Fields(tools[rng.IntN(len(tools))].Description)
+				text = f[rng.IntN(len(f))]
+			case 2:
+				text = []string{"custom", "ssue", "chan", "paymen", "ist"}[rng.IntN(5)] // name parts
+			case 3:
+				text = []string{"paymnet", "chanel", "isue", "calender"}[rng.IntN(4)] // typos
+			case 4:
+				text = "+" + []string{"data", "issue", "slack"}[rng.IntN(3)]
+			case 5:
+				text = []string{"the", "for", "a"}[rng.IntN(3)]
+			case 6:
+				text = "data data DATA"
+			default:
+				text = []string{"github", "GitHub", "e-mail", "Slack"}[rng.IntN(4)]
 			}
-			c := corpusOf(r, r.load())
-			x := indexFor(st, c, prev).(*hybridIndex)
-			prev = x
-			for qi := range 120 {
-				var text string
-				switch qi % 8 {
-				case 0:
-					text = []string{"data", "file", "list", "get"}[rng.IntN(4)]
-				case 1:
-					f := strings.Fields(tools[rng.IntN(len(tools))].Description)
-					text = f[rng.IntN(len(f))]
-				case 2:
-					text = []string{"custom", "ssue", "chan", "paymen", "ist"}[rng.IntN(5)] // name parts
-				case 3:
-					text = []string{"paymnet", "chanel", "isue", "calender"}[rng.IntN(4)] // typos
-				case 4:
-					text = "+" + []string{"data", "issue", "slack"}[rng.IntN(3)]
-				case 5:
-					text = []string{"the", "for", "a"}[rng.IntN(3)]
-				case 6:
-					text = "data data DATA"
-				default:
-					text = []string{"github", "GitHub", "e-mail", "Slack"}[rng.IntN(4)]
+			terms := x.terms(text)
+			if len(terms) != 1 {
+				continue
+			}
+			kinds[text]++
+			k := []int{1, 2, 5, 10, collectAllAbove, collectAllAbove + 1, -1}[qi%7]
+			q := Query{Text: text, K: k}
+			if qi%3 == 0 {
+				q.In = func(pos int) bool { return pos%3 != 1 }
+			}
+			budget := func() context.Context {
+				if qi%5 == 0 {
+					ctx, _ := querywork.With(context.Background(), 40) // the name-part scans cut part-way
+					return ctx
 				}
-				terms := x.terms(text)
-				if len(terms) != 1 {
-					continue
-				}
-				kinds[text]++
-				k := []int{1, 2, 5, 10, collectAllAbove, collectAllAbove + 1, -1}[qi%7]
-				q := Query{Text: text, K: k}
-				if qi%3 == 0 {
-					q.In = func(pos int) bool { return pos%3 != 1 }
-				}
-				budget := func() context.Context {
-					if qi%5 == 0 {
-						ctx, _ := querywork.With(context.Background(), 40) // the name-part scans cut part-way
-						return ctx
-					}
-					return context.Background()
-				}
-				sc := x.getScratch()
-				want := q.TopHits(nil)
-				ctx := budget()
-				x.rankTerms(ctx, terms, sc, querywork.Of(ctx), &want)
-				got := q.TopHits(nil)
-				ctx = budget()
-				x.rankOne(ctx, terms[0], sc, querywork.Of(ctx), &got)
-				x.scratch.put(sc)
-				require.Equal(t, want.Hits(), got.Hits(), "seed %d round %d: %q, K %d", seed, round, text, k)
-				for i := range sc.mark {
-					require.Zero(t, sc.mark[i], "marks left set")
-				}
-				for _, c := range sc.credOf {
-					require.Zero(t, c, "credits left set")
-				}
+				return context.Background()
+			}
+			sc := x.getScratch()
+			want := q.TopHits(nil)
+			ctx := budget()
+			x.rankTerms(ctx, terms, sc, querywork.Of(ctx), &want)
+			got := q.TopHits(nil)
+			ctx = budget()
+			x.rankOne(ctx, terms[0], sc, querywork.Of(ctx), &got)
+			x.scratch.put(sc)
+			require.Equal(t, want.Hits(), got.Hits(), "seed %d round %d: %q, K %d", seed, round, text, k)
+			for i := range sc.mark {
+				require.Zero(t, sc.mark[i], "marks left set")
+			}
+			for _, c := range sc.credOf {
+				require.Zero(t, c, "credits left set")
 			}
 		}
-	}
+	})
 	t.Logf("one-term queries: %v", kinds)
 	require.GreaterOrEqual(t, len(kinds), 15, "kinds of one-term query")
 }
