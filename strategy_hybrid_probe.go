@@ -16,7 +16,9 @@ import (
 // the cheapest term reaches (with a required term: the tools its cheapest
 // required term reaches, since every hit has it). Each term's postings
 // and credits are then read in query order, as term at a time, but only
-// a candidate's are scored (a bit per slot tells), so a candidate's score
+// a candidate's are scored (a bit per slot tells, or, for a term with
+// many times more postings than candidates, each candidate is looked up
+// in them: seekSlots), so a candidate's score
 // is the same float as term at a time gives. A tool that only the common
 // terms reach scores at most the sum of their bounds (idf × (k1 + 1), the
 // limit of the saturation), times the coverage of that many terms and
@@ -53,10 +55,11 @@ type probeTerm struct {
 	cost            int // postings and credits
 }
 
-// probeWorth reports whether the query is probed: at most K ≤
-// collectAllAbove hits, 2 to probeMaxTerms terms, and either a required
-// term or one term with most of the postings. Only the postings are known
-// before the credits are gathered.
+// probeWorth reports whether the query is probed: 1 ≤ K ≤
+// collectAllAbove hits, 2 to probeMaxTerms terms, nameCover and coverage
+// at least 0 (the bound needs both), and either a required term or one
+// term with most of the postings. Only the postings are known before the
+// credits are gathered.
 func (x *hybridIndex) probeWorth(qu Query, terms []hybridTerm) bool {
 	if qu.K <= 0 || qu.K > collectAllAbove || len(terms) < 2 || len(terms) > probeMaxTerms ||
 		x.p.nameCover < 0 || x.p.coverage < 0 {
@@ -125,7 +128,9 @@ func (x *hybridIndex) gatherProbe(ctx context.Context, sc *hybridScratch, terms 
 // first at the start, cheap in the end (the others were looked up only).
 type probeScored struct{ first, cheap int }
 
-// rankProbe is Rank for a query probeWorth accepts.
+// rankProbe is Rank for a query probeWorth accepts (at most
+// probeMaxTerms terms: their credits share a uint32 per slot, two bits
+// each).
 func (x *hybridIndex) rankProbe(ctx context.Context, terms []hybridTerm, sc *hybridScratch, work *querywork.Budget, best *TopHits) probeScored {
 	x.gatherProbe(ctx, sc, terms, work)
 	pts := sc.probe
@@ -220,12 +225,14 @@ func (x *hybridIndex) rankProbe(ctx context.Context, terms []hybridTerm, sc *hyb
 		sc.credOf[d] = 0
 	}
 	sc.cand = sc.cand[:0]
+	clear(sc.probe) // the pooled scratch holds no posting lists of this version
 	return probeScored{first, cheap}
 }
 
 // scoreFresh scores the tools of cand, whose bits are set in sc.fresh, on
 // every term in query order, as scoreTerm does, and offers them to best
-// as Rank's final pass does; it clears their bits in sc.fresh.
+// as rankTerms' final pass does; it clears their bits in sc.fresh. It may
+// sort cand in place.
 func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, counted uint16, best *TopHits) {
 	if len(cand) == 0 {
 		return
@@ -323,8 +330,8 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 }
 
 // marked returns how many postings of pg have their slot marked in mark.
-// (A call per page: scoreTerm's loop over the pages would keep fewer of
-// its own variables in registers.)
+// (A call per page: a loop over the pages in its caller would keep fewer
+// of the caller's variables in registers.)
 //
 //go:noinline
 func marked(pg []hybridPost, mark []uint64) int {
@@ -368,9 +375,9 @@ func (sc *hybridScratch) postedCredits(post cow.List[hybridPost], cred []int32) 
 // rather than the postings read through.
 const probeSeekRatio = 8
 
-// seekSlots calls f with the posting of each of slots (in slot order)
-// that pages (postings in slot order) has: a binary search within each
-// page that can hold it.
+// seekSlots calls f with the posting of each of slots (ascending and
+// distinct) that pages (postings in slot order) has: a binary search
+// within each page that can hold it.
 func seekSlots(pages [][]hybridPost, slots []int32, f func(*hybridPost)) {
 	pi, lo := 0, 0 // the page, and where in it the next slot can be
 	for _, d := range slots {

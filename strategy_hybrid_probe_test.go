@@ -335,3 +335,51 @@ func TestHybridOneTermMatchesTermAtATime(t *testing.T) {
 	t.Logf("one-term queries: %v", kinds)
 	require.GreaterOrEqual(t, len(kinds), 15, "kinds of one-term query")
 }
+
+// Probed queries with a stop word that most tools have and no required
+// term, and with two required terms, get the hits of scoring every term
+// in turn: a tool only the stop word reaches (it counts no match) is not
+// a hit, and a hit has every required term.
+func TestHybridProbeStopWordsAndRequired(t *testing.T) {
+	st := HybridStrategy().(hybridStrategy)
+	var tools []Tool
+	for i := range 600 {
+		d := "the thing number " + fmt.Sprint(i)
+		if i%3 == 0 {
+			d += " file"
+		}
+		if i%50 == 7 {
+			d += " zebra"
+		}
+		if i%7 == 1 {
+			d = "a thing"
+		}
+		tools = append(tools, Tool{Name: fmt.Sprintf("tool_%d", i), Description: d})
+	}
+	x := st.Index(NewCorpus(tools)).(*hybridIndex)
+	probedStop := 0
+	for _, text := range []string{"zebra the", "the zebra file", "the file zebra", "+zebra +file the", "+file the +zebra", "+the zebra"} {
+		for _, k := range []int{1, 3, 12, collectAllAbove} {
+			for _, scoped := range []bool{false, true} {
+				q := Query{Text: text, K: k}
+				if scoped {
+					q.In = func(pos int) bool { return pos%4 != 0 }
+				}
+				terms := x.terms(text)
+				require.True(t, x.probeWorth(q, terms), "%q is probed", text)
+				if !strings.Contains(text, "+") {
+					probedStop++
+				}
+				sc := x.getScratch()
+				want := q.TopHits(nil)
+				x.rankTerms(context.Background(), terms, sc, querywork.Of(context.Background()), &want)
+				got := q.TopHits(nil)
+				x.rankProbe(context.Background(), terms, sc, querywork.Of(context.Background()), &got)
+				x.scratch.put(sc)
+				require.NotEmpty(t, want.Hits(), "%q", text)
+				require.Equal(t, want.Hits(), got.Hits(), "%q, K %d, scoped %v", text, k, scoped)
+			}
+		}
+	}
+	require.Equal(t, 24, probedStop)
+}

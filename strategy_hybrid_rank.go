@@ -188,7 +188,7 @@ type hybridScratch struct {
 	all  []int32  // tools touched by the query
 	cred []int32  // tools the current term gives a name credit, each once
 	kind []Rule   // their credits
-	mark []uint64 // a bit per slot: in cred and not yet scored; all clear between terms
+	mark []uint64 // a bit per slot: in cred and not yet scored (a probe: a candidate); clear between queries
 
 	probe   []probeTerm // the terms of a probed query
 	credBuf []int32     // their credited tools
