@@ -238,8 +238,7 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 		return
 	}
 	p := &x.p
-	q := hybridQuery{lens: x.lens}
-	credits := [4]float64{0, p.name, p.namePart, p.name * p.typo}
+	q := x.newQuery()
 	k1, k1p1 := p.k1, p.k1+1
 	acc, fresh, credOf := sc.acc, sc.fresh, sc.credOf
 	sorted := false // cand is in slot order
@@ -264,7 +263,7 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 			if c := Rule(credOf[d] >> sh & 3); c != 0 {
 				credOf[d] &^= 3 << sh // taken: the credit loop below skips it
 				if f&postName == 0 {
-					w += credits[c]
+					w += q.credits[c]
 					a.rules |= creditRules[c]
 				}
 			}
@@ -300,7 +299,7 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 			credOf[d] &^= 3 << sh
 			a := &acc[d]
 			a.rules |= creditRules[c]
-			w := credits[c]
+			w := q.credits[c]
 			a.score += weight * w * k1p1 / (w + k1)
 			a.matched += matched
 			a.needed += needed
@@ -327,6 +326,13 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 			thr = best.threshold()
 		}
 	}
+}
+
+// newQuery returns the per-query values of x's version: its length
+// normalisations and the name credits' weights.
+func (x *hybridIndex) newQuery() hybridQuery {
+	p := &x.p
+	return hybridQuery{lens: x.lens, credits: [4]float64{0, p.name, p.namePart, p.name * p.typo}}
 }
 
 // marked returns how many postings of pg have their slot marked in mark.
@@ -409,7 +415,7 @@ func seekSlots(pages [][]hybridPost, slots []int32, f func(*hybridPost)) {
 // and the coverage factor of a tool matching the one term is (1/1)^c = 1).
 func (x *hybridIndex) rankOne(ctx context.Context, t hybridTerm, sc *hybridScratch, work *querywork.Budget, best *TopHits) {
 	p := &x.p
-	q := hybridQuery{lens: x.lens, credits: [4]float64{0, p.name, p.namePart, p.name * p.typo}}
+	q := x.newQuery()
 	mark, credOf := sc.mark, sc.credOf
 	post := x.post.Get(t.stem)
 	sc.cred, sc.kind = x.gatherCredits(ctx, t, post, work, mark, sc.cred[:0], sc.kind[:0])

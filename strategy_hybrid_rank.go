@@ -243,7 +243,7 @@ func (x *hybridIndex) getScratch() *hybridScratch {
 // offers every tool they reached to best.
 func (x *hybridIndex) rankTerms(ctx context.Context, terms []hybridTerm, sc *hybridScratch, work *querywork.Budget, best *TopHits) {
 	p := x.p
-	q := hybridQuery{lens: x.lens, credits: [4]float64{0, p.name, p.namePart, p.name * p.typo}}
+	q := x.newQuery()
 	var required, counted uint16
 	for _, t := range terms {
 		x.scoreTerm(ctx, sc, &q, t, work)
