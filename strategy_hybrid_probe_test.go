@@ -223,6 +223,18 @@ func TestHybridProbeMatchesReference(t *testing.T) {
 	require.Greater(t, probed, 30, "queries probed")
 }
 
+// termsAndProbe returns the hits of q (whose terms are terms) scored term
+// at a time and probed, without a work budget.
+func termsAndProbe(x *hybridIndex, q Query, terms []hybridTerm) (want, got []Hit) {
+	ctx := context.Background()
+	sc := x.getScratch()
+	defer x.scratch.put(sc)
+	w, g := q.TopHits(nil), q.TopHits(nil)
+	x.rankTerms(ctx, terms, sc, querywork.Of(ctx), &w)
+	x.rankProbe(ctx, terms, sc, querywork.Of(ctx), &g)
+	return w.Hits(), g.Hits()
+}
+
 // The bound on a tool only the common terms reach is close to what such a
 // tool can score: one whose single own name word is the common word and
 // whose hint repeats it scores within a few percent of it, times the
@@ -252,14 +264,9 @@ func TestHybridProbeBoundIsTight(t *testing.T) {
 				q := Query{Text: "zebra file", K: k}
 				terms := x.terms(q.Text)
 				require.True(t, x.probeWorth(q, terms))
-				sc := x.getScratch()
-				want := q.TopHits(nil)
-				x.rankTerms(context.Background(), terms, sc, querywork.Of(context.Background()), &want)
-				got := q.TopHits(nil)
-				x.rankProbe(context.Background(), terms, sc, querywork.Of(context.Background()), &got)
-				x.scratch.put(sc)
-				require.Equal(t, want.Hits(), got.Hits(), "description length %d, hint %d, K %d", length, reps, k)
-				if slices.ContainsFunc(want.Hits(), func(h Hit) bool { return c.Tool(h.Tool).Name == "mcp__srv__file" }) {
+				want, got := termsAndProbe(x, q, terms)
+				require.Equal(t, want, got, "description length %d, hint %d, K %d", length, reps, k)
+				if slices.ContainsFunc(want, func(h Hit) bool { return c.Tool(h.Tool).Name == "mcp__srv__file" }) {
 					heavyIn++
 				}
 			}
@@ -370,14 +377,9 @@ func TestHybridProbeStopWordsAndRequired(t *testing.T) {
 				if !strings.Contains(text, "+") {
 					probedStop++
 				}
-				sc := x.getScratch()
-				want := q.TopHits(nil)
-				x.rankTerms(context.Background(), terms, sc, querywork.Of(context.Background()), &want)
-				got := q.TopHits(nil)
-				x.rankProbe(context.Background(), terms, sc, querywork.Of(context.Background()), &got)
-				x.scratch.put(sc)
-				require.NotEmpty(t, want.Hits(), "%q", text)
-				require.Equal(t, want.Hits(), got.Hits(), "%q, K %d, scoped %v", text, k, scoped)
+				want, got := termsAndProbe(x, q, terms)
+				require.NotEmpty(t, want, "%q", text)
+				require.Equal(t, want, got, "%q, K %d, scoped %v", text, k, scoped)
 			}
 		}
 	}
