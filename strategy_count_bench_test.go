@@ -56,7 +56,7 @@ func BenchmarkPostings(b *testing.B) {
 // rankerOf returns a function ranking a query for the best 5 with the
 // floor ("floor") or the ranked form of the strategy of that name, its
 // index built.
-func rankerOf(b *testing.B, r *Registry, snap *snapshot, name string) func(q string) {
+func rankerOf(b testing.TB, r *Registry, snap *snapshot, name string) func(q string) {
 	if name == "floor" {
 		f := buildFloor(slices.Collect(snap.deferredTools()))
 		var a floorAcc

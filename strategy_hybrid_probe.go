@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"context"
+	"math"
 	"slices"
 
 	"github.com/toolsearch/toolsearch/internal/cow"
@@ -306,6 +307,14 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 		}
 	}
 	covered := p.coverage != 0 && counted > 0
+	// cover[m] is the coverage factor of m matched terms (a probed query
+	// has at most probeMaxTerms < hybridCoverCached).
+	var cover [hybridCoverCached]float64
+	if covered {
+		for m := range min(int(counted)+1, len(cover)) {
+			cover[m] = coverFactor(m, int(counted), p.coverage)
+		}
+	}
 	thr := best.threshold()
 	for _, d := range cand {
 		fresh[d>>6] &^= 1 << (d & 63)
@@ -316,7 +325,11 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 			continue
 		}
 		if covered {
-			s *= coverFactor(int(a.matched), int(counted), p.coverage)
+			if int(a.matched) < len(cover) {
+				s *= cover[a.matched]
+			} else {
+				s *= coverFactor(int(a.matched), int(counted), p.coverage)
+			}
 		}
 		if a.nameHits > 0 {
 			s = x.nameCovered(s, &a, d)
@@ -432,25 +445,31 @@ func (x *hybridIndex) rankOne(ctx context.Context, t hybridTerm, sc *hybridScrat
 	prune := p.nameCover >= 0
 	thr := best.threshold()
 	lens := q.lens
+	sk := oneSkip{mark: mark, credOf: credOf, lens: lens, p: p, credits: q.credits}
+	sk.setMin(p, thr, weight)
 	for _, pg := range post.Pages() {
-		for i := range pg {
+		for i := 0; ; i++ {
+			if i = sk.next(pg, i); i >= len(pg) {
+				break
+			}
 			ps := &pg[i]
 			d := ps.slot
-			var w float64
-			if fastWeight(ps) {
-				w = float64(lens.weight(p, ps))
-			} else {
-				w = float64(x.postWeight(&q, ps, t.stem))
-			}
 			f := ps.flags
 			rules := f & postRules
-			if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
-				mark[d>>6] &^= 1 << (d & 63)
-				c := credOf[d]
-				credOf[d] = 0
-				if f&postName == 0 {
-					w += q.credits[c]
-					rules |= creditRules[c]
+			var w float64
+			if fastWeight(ps) { // next has its weight and credit
+				w = sk.w
+				rules |= creditRules[sk.c]
+			} else {
+				w = float64(x.postWeight(&q, ps, t.stem))
+				if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
+					mark[d>>6] &^= 1 << (d & 63)
+					c := credOf[d]
+					credOf[d] = 0
+					if f&postName == 0 {
+						w += q.credits[c]
+						rules |= creditRules[c]
+					}
 				}
 			}
 			s := weight * w * k1p1 / (w + k1)
@@ -466,6 +485,7 @@ func (x *hybridIndex) rankOne(ctx context.Context, t hybridTerm, sc *hybridScrat
 			if s >= thr {
 				best.Offer(x.c.Position(int(d)), s, rules)
 				thr = best.threshold()
+				sk.setMin(p, thr, weight)
 			}
 		}
 	}
@@ -481,4 +501,86 @@ func (x *hybridIndex) rankOne(ctx context.Context, t hybridTerm, sc *hybridScrat
 			}
 		}
 	}
+}
+
+// oneSkip is what a one-term query needs to pass over the postings that
+// cannot reach the kept hits.
+type oneSkip struct {
+	mark    []uint64 // the credited tools not yet scored
+	credOf  []uint32 // their credits
+	lens    *hybridLens
+	p       *hybridParams
+	credits [4]float64 // hybridQuery.credits
+	wmin    float64    // oneMinWeight of the kept hits' threshold, for a posting without an own name word hit
+	wname   float64    // and for one with (its score can be raised by the name-cover factor)
+	w       float64    // the weight of the posting next returned, with its name credit
+	c       uint32     // and that credit (0: none)
+}
+
+// next returns the index of the first posting of pg from i on that a
+// one-term query must score: one whose weight is not in hybridLens'
+// tables, or whose weight with its tool's name credit, if any, is at
+// least wmin; for the latter it leaves the weight and credit in sk.w and
+// sk.c. The others cannot reach the kept hits (see oneMinWeight). The
+// credit of a posting with a fast weight is taken here (its mark and
+// credit cleared) as rankOne takes it: added unless a name word has the
+// term. (A call per page keeps the loop's variables in registers.)
+//
+//go:noinline
+func (sk *oneSkip) next(pg []hybridPost, i int) int {
+	mark, credOf, lens, p, wmin, wname := sk.mark, sk.credOf, sk.lens, sk.p, sk.wmin, sk.wname
+	for ; i < len(pg); i++ {
+		ps := &pg[i]
+		f := ps.flags
+		if f&postFast == 0 {
+			return i
+		}
+		w := float64(lens.weight(p, ps))
+		var c uint32
+		if d := ps.slot; mark[d>>6]&(1<<(d&63)) != 0 {
+			mark[d>>6] &^= 1 << (d & 63)
+			c = credOf[d]
+			credOf[d] = 0
+			if f&postName == 0 {
+				w += sk.credits[c%4]
+			} else {
+				c = 0
+			}
+		}
+		if w >= wmin || f&(postName|postServer) == postName && w >= wname {
+			sk.w, sk.c = w, c
+			return i
+		}
+	}
+	return i
+}
+
+// setMin sets the weights below which a posting cannot reach thr, the
+// kept hits' threshold, in a one-term query of idf weight.
+func (sk *oneSkip) setMin(p *hybridParams, thr, weight float64) {
+	sk.wmin = p.oneMinWeight(thr, weight, 1)
+	sk.wname = p.oneMinWeight(thr, weight, max(1, 1+p.nameCover))
+}
+
+// oneMinWeight returns a weight below which a posting of a one-term query
+// whose idf is weight cannot score thr: its score, weight × w(k1 + 1)/(w +
+// k1) times at most factor (the name-cover factor of one own name word
+// hit is at most 1 + nameCover, and 1 without that hit), is then below
+// thr. The saturation rises with w, so the
+// weight that gives thr is found once, not a division per posting; both
+// the target and that weight are lowered by a relative 1e-6, far more
+// than the rounding of either computation, so a posting it leaves out
+// scores below thr as the scoring computes it. With thr not above 0, or
+// weights that could make a posting's weight negative (the saturation
+// then no longer rises with it), nothing is left out.
+func (p *hybridParams) oneMinWeight(thr, weight, factor float64) float64 {
+	if !(thr > 0) || !(weight > 0) || !(p.k1 > 0) || !(p.b >= 0 && p.b <= 1) ||
+		!(p.name >= 0 && p.namePart >= 0 && p.typo >= 0 && p.hint >= 0 && p.lead >= 0 && p.arg >= 0) {
+		return math.Inf(-1)
+	}
+	y := thr / (weight * factor) * (1 - 1e-6)
+	if k1p1 := p.k1 + 1; y < k1p1 {
+		return y * p.k1 / (k1p1 - y) * (1 - 1e-6)
+	}
+	return math.Inf(1)
 }

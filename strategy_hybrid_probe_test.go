@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -384,4 +385,35 @@ func TestHybridProbeStopWordsAndRequired(t *testing.T) {
 		}
 	}
 	require.Equal(t, 24, probedStop)
+}
+
+// TestOneMinWeight pins the weight below which a one-term posting cannot
+// reach a threshold: a posting at that weight scores below it, as the
+// scoring computes it, times the largest factor, but no more than a
+// relative 1e-5 below it; with
+// nothing to reach, or parameters the bound does not hold for, nothing
+// is left out.
+func TestOneMinWeight(t *testing.T) {
+	p := hybridDefaults
+	k1, k1p1 := p.k1, p.k1+1
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		weight := 0.01 + 10*rng.Float64()
+		factor := []float64{1, 1 + p.nameCover}[rng.IntN(2)]
+		thr := weight * factor * k1p1 * rng.Float64() * 0.999
+		w := p.oneMinWeight(thr, weight, factor)
+		require.Greater(t, w, 0.0)
+		s := weight * w * k1p1 / (w + k1)
+		require.Less(t, s*factor, thr, "thr %v weight %v factor %v: w %v", thr, weight, factor, w)
+		require.GreaterOrEqual(t, s*factor, thr*(1-1e-5), "thr %v weight %v factor %v: w %v leaves out too much", thr, weight, factor, w)
+	}
+	require.Equal(t, math.Inf(1), p.oneMinWeight(2*k1p1, 1, 1), "no weight reaches the threshold")
+	require.Equal(t, math.Inf(-1), p.oneMinWeight(0, 1, 1), "a threshold of 0 leaves nothing out")
+	require.Equal(t, math.Inf(-1), p.oneMinWeight(math.Inf(-1), 1, 1))
+	neg := hybridDefaults
+	neg.arg = -0.3
+	require.Equal(t, math.Inf(-1), neg.oneMinWeight(1, 1, 1), "a negative field weight leaves nothing out")
+	wide := hybridDefaults
+	wide.b = 1.5
+	require.Equal(t, math.Inf(-1), wide.oneMinWeight(1, 1, 1), "b above 1 leaves nothing out")
 }
