@@ -547,7 +547,7 @@ func (sk *oneSkip) next(pg []hybridPost, i int) int {
 				c = 0
 			}
 		}
-		if w >= wmin || f&(postName|postServer) == postName && w >= wname {
+		if w >= wname && (w >= wmin || f&(postName|postServer) == postName) { // (wname ≤ wmin)
 			sk.w, sk.c = w, c
 			return i
 		}
