@@ -426,6 +426,8 @@ func seekSlots(pages [][]hybridPost, slots []int32, f func(*hybridPost)) {
 // offered as its posting is read, without the accumulators or a second
 // pass over the tools: the same floats as rankTerms (its sum starts at 0,
 // and the coverage factor of a tool matching the one term is (1/1)^c = 1).
+// Once K hits are kept, postings whose weight cannot reach their
+// threshold are passed over without being scored (oneSkip.next).
 func (x *hybridIndex) rankOne(ctx context.Context, t hybridTerm, sc *hybridScratch, work *querywork.Budget, best *TopHits) {
 	p := &x.p
 	q := x.newQuery()
@@ -520,11 +522,13 @@ type oneSkip struct {
 // next returns the index of the first posting of pg from i on that a
 // one-term query must score: one whose weight is not in hybridLens'
 // tables, or whose weight with its tool's name credit, if any, is at
-// least wmin; for the latter it leaves the weight and credit in sk.w and
-// sk.c. The others cannot reach the kept hits (see oneMinWeight). The
-// credit of a posting with a fast weight is taken here (its mark and
-// credit cleared) as rankOne takes it: added unless a name word has the
-// term. (A call per page keeps the loop's variables in registers.)
+// least wmin (wname for a posting with an own name word hit, whose
+// name-cover factor can raise its score); for the latter it leaves the
+// weight and credit in sk.w and sk.c. The others cannot reach the kept
+// hits (see oneMinWeight). The credit of a posting with a fast weight is
+// taken here (its mark and credit cleared) as rankOne takes it: added
+// unless a name word has the term. (A call per page and per posting
+// scored keeps the loop's variables in registers.)
 //
 //go:noinline
 func (sk *oneSkip) next(pg []hybridPost, i int) int {
