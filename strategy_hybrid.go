@@ -540,3 +540,39 @@ func oneEdit(a, b string) bool {
 	}
 	return false
 }
+
+// hybridCoverCached is how many coverage factors a query computes once.
+const hybridCoverCached = 64
+
+// coverFactor is the coverage factor of a tool matching m of the query's
+// counted terms.
+func coverFactor(m, counted int, coverage float64) float64 {
+	if coverage == 1 {
+		return float64(m) / float64(counted) // what math.Pow gives
+	}
+	return math.Pow(float64(m)/float64(counted), coverage)
+}
+
+// coverTable holds a query's coverage factors: those of 0 to
+// hybridCoverCached − 1 matched terms computed once, by coverFactor.
+type coverTable struct {
+	f        [hybridCoverCached]float64
+	counted  int
+	coverage float64
+}
+
+// init computes the factors of a query with counted terms.
+func (t *coverTable) init(counted int, coverage float64) {
+	t.counted, t.coverage = counted, coverage
+	for m := range min(counted+1, len(t.f)) {
+		t.f[m] = coverFactor(m, counted, coverage)
+	}
+}
+
+// factor is the coverage factor of m matched terms.
+func (t *coverTable) factor(m int) float64 {
+	if m < len(t.f) {
+		return t.f[m]
+	}
+	return coverFactor(m, t.counted, t.coverage)
+}

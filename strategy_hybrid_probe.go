@@ -307,13 +307,9 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 		}
 	}
 	covered := p.coverage != 0 && counted > 0
-	// cover[m] is the coverage factor of m matched terms (a probed query
-	// has at most probeMaxTerms < hybridCoverCached).
-	var cover [hybridCoverCached]float64
+	var cover coverTable
 	if covered {
-		for m := range min(int(counted)+1, len(cover)) {
-			cover[m] = coverFactor(m, int(counted), p.coverage)
-		}
+		cover.init(int(counted), p.coverage)
 	}
 	thr := best.threshold()
 	for _, d := range cand {
@@ -325,11 +321,7 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 			continue
 		}
 		if covered {
-			if int(a.matched) < len(cover) {
-				s *= cover[a.matched]
-			} else {
-				s *= coverFactor(int(a.matched), int(counted), p.coverage)
-			}
+			s *= cover.factor(int(a.matched))
 		}
 		if a.nameHits > 0 {
 			s = x.nameCovered(s, &a, d)

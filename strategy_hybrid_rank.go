@@ -256,14 +256,10 @@ func (x *hybridIndex) rankTerms(ctx context.Context, terms []hybridTerm, sc *hyb
 	}
 	thr := best.threshold() // Below(s) is s < thr, until the next Offer
 	prune := p.nameCover >= 0
-	// cover[m] is the coverage factor of m matched terms, (m/counted)^coverage
-	// (m/counted when coverage is 1, what math.Pow gives), for m < len(cover).
-	var cover [hybridCoverCached]float64
+	var cover coverTable
 	covered := p.coverage != 0 && counted > 0
 	if covered {
-		for m := range min(int(counted)+1, len(cover)) {
-			cover[m] = coverFactor(m, int(counted), p.coverage)
-		}
+		cover.init(int(counted), p.coverage)
 	}
 	acc := sc.acc
 	for _, d := range sc.all {
@@ -275,11 +271,7 @@ func (x *hybridIndex) rankTerms(ctx context.Context, terms []hybridTerm, sc *hyb
 			continue
 		}
 		if covered {
-			if int(a.matched) < len(cover) {
-				s *= cover[a.matched]
-			} else {
-				s *= coverFactor(int(a.matched), int(counted), p.coverage)
-			}
+			s *= cover.factor(int(a.matched))
 		}
 		// The name-cover factor, 1 + nameCover × nameHits / own, is 1
 		// without name hits, and at most 1 + nameCover × nameHits: a
@@ -311,18 +303,6 @@ func (x *hybridIndex) nameCovered(s float64, a *hybridAcc, d int32) float64 {
 		s *= 1 + x.p.nameCover*float64(a.nameHits)/float64(nw)
 	}
 	return s
-}
-
-// hybridCoverCached is how many coverage factors a query computes once.
-const hybridCoverCached = 64
-
-// coverFactor is the coverage factor of a tool matching m of the query's
-// counted terms.
-func coverFactor(m, counted int, coverage float64) float64 {
-	if coverage == 1 {
-		return float64(m) / float64(counted) // what math.Pow gives
-	}
-	return math.Pow(float64(m)/float64(counted), coverage)
 }
 
 // keepTerms returns the first n of terms, the required ones first, in
