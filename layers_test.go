@@ -54,7 +54,7 @@ var rootLayers = []struct {
 		"snapshot.go", "snapshot_toolmap.go", "snapshot_names.go", "snapshot_prefix.go",
 		"snapshot_suggest.go", "snapshot_listing.go", "snapshot_changes.go", "cache.go"}},
 	{"strategies", []string{"strategy.go", "strategy_builtin.go", "strategy_share.go", "strategy_corpus.go",
-		"strategy_best.go", "strategy_default.go", "strategy_default_prune.go", "strategy_cc332.go", "strategy_bm25.go", "strategy_hybrid.go", "strategy_hybrid_rank.go", "strategy_hybrid_probe.go",
+		"strategy_best.go", "strategy_default.go", "strategy_default_prune.go", "strategy_cc332.go", "strategy_bm25.go", "strategy_hybrid.go", "strategy_hybrid_rank.go", "strategy_hybrid_lens.go", "strategy_hybrid_probe.go", "strategy_hybrid_one.go",
 		"strategy_regex.go"}},
 	{"results", []string{"result.go", "result_json.go"}},
 	{"query pipeline", []string{"search.go", "search_prompt.go", "search_terms.go", "search_names.go", "search_cc332.go", "search_scope.go", "search_compact.go", "select.go"}},

@@ -2,7 +2,6 @@ package toolsearch
 
 import (
 	"context"
-	"math"
 	"slices"
 
 	"github.com/toolsearch/toolsearch/internal/cow"
@@ -254,7 +253,9 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 		add := func(ps *hybridPost) {
 			d := ps.slot
 			var w float64
-			if fastWeight(ps) {
+			if f := ps.flags; f&q.lens.plainMask == postFast {
+				w = float64(q.lens.plainWeight(ps))
+			} else if f&postFast != 0 {
 				w = float64(q.lens.weight(p, ps))
 			} else {
 				w = float64(x.postWeight(&q, ps, pt.stem))
@@ -411,172 +412,4 @@ func seekSlots(pages [][]hybridPost, slots []int32, f func(*hybridPost)) {
 			f(&pg[lo])
 		}
 	}
-}
-
-// rankOne ranks a query of one term. Each tool the term reaches scores
-// from its one posting and its name credit, so its score is computed and
-// offered as its posting is read, without the accumulators or a second
-// pass over the tools: the same floats as rankTerms (its sum starts at 0,
-// and the coverage factor of a tool matching the one term is (1/1)^c = 1).
-// Once K hits are kept, postings whose weight cannot reach their
-// threshold are passed over without being scored (oneSkip.next).
-func (x *hybridIndex) rankOne(ctx context.Context, t hybridTerm, sc *hybridScratch, work *querywork.Budget, best *TopHits) {
-	p := &x.p
-	q := x.newQuery()
-	mark, credOf := sc.mark, sc.credOf
-	post := x.post.Get(t.stem)
-	sc.cred, sc.kind = x.gatherCredits(ctx, t, post, work, mark, sc.cred[:0], sc.kind[:0])
-	both := sc.postedCredits(post, sc.cred) // postings of credited tools
-	for i, d := range sc.cred {
-		credOf[d] = uint32(sc.kind[i])
-	}
-	n := post.Len() + len(sc.cred) - both
-	if n == 0 {
-		return // nothing was credited either
-	}
-	weight := idf(n, x.n) // a lone term is never a stop word kept after others
-	k1, k1p1 := p.k1, p.k1+1
-	prune := p.nameCover >= 0
-	thr := best.threshold()
-	lens := q.lens
-	sk := oneSkip{mark: mark, credOf: credOf, lens: lens, p: p, credits: q.credits}
-	sk.setMin(p, thr, weight)
-	for _, pg := range post.Pages() {
-		for i := 0; ; i++ {
-			if i = sk.next(pg, i); i >= len(pg) {
-				break
-			}
-			ps := &pg[i]
-			d := ps.slot
-			f := ps.flags
-			rules := f & postRules
-			var w float64
-			if fastWeight(ps) { // next has its weight and credit
-				w = sk.w
-				rules |= creditRules[sk.c]
-			} else {
-				w = float64(x.postWeight(&q, ps, t.stem))
-				if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
-					mark[d>>6] &^= 1 << (d & 63)
-					c := credOf[d]
-					credOf[d] = 0
-					if f&postName == 0 {
-						w += q.credits[c]
-						rules |= creditRules[c]
-					}
-				}
-			}
-			s := weight * w * k1p1 / (w + k1)
-			if !(s > 0) {
-				continue
-			}
-			if f&(postName|postServer) == postName { // one own name word hit
-				if prune && s*(1+p.nameCover) < thr {
-					continue
-				}
-				s = x.nameCovered(s, &hybridAcc{nameHits: 1, own: ps.own}, d)
-			}
-			if s >= thr {
-				best.Offer(x.c.Position(int(d)), s, rules)
-				thr = best.threshold()
-				sk.setMin(p, thr, weight)
-			}
-		}
-	}
-	for _, d := range sc.cred { // those without a posting, in the order credited
-		if bit := uint64(1) << (d & 63); mark[d>>6]&bit != 0 {
-			mark[d>>6] &^= bit
-			c := credOf[d]
-			credOf[d] = 0
-			w := q.credits[c]
-			if s := weight * w * k1p1 / (w + k1); s > 0 && s >= thr {
-				best.Offer(x.c.Position(int(d)), s, creditRules[c])
-				thr = best.threshold()
-			}
-		}
-	}
-}
-
-// oneSkip is what a one-term query needs to pass over the postings that
-// cannot reach the kept hits.
-type oneSkip struct {
-	mark    []uint64 // the credited tools not yet scored
-	credOf  []uint32 // their credits
-	lens    *hybridLens
-	p       *hybridParams
-	credits [4]float64 // hybridQuery.credits
-	wmin    float64    // oneMinWeight of the kept hits' threshold, for a posting without an own name word hit
-	wname   float64    // and for one with (its score can be raised by the name-cover factor)
-	w       float64    // the weight of the posting next returned, with its name credit
-	c       uint32     // and that credit (0: none)
-}
-
-// next returns the index of the first posting of pg from i on that a
-// one-term query must score: one whose weight is not in hybridLens'
-// tables, or whose weight with its tool's name credit, if any, is at
-// least wmin (wname for a posting with an own name word hit, whose
-// name-cover factor can raise its score); for the latter it leaves the
-// weight and credit in sk.w and sk.c. The others cannot reach the kept
-// hits (see oneMinWeight). The credit of a posting with a fast weight is
-// taken here (its mark and credit cleared) as rankOne takes it: added
-// unless a name word has the term. (A call per page and per posting
-// scored keeps the loop's variables in registers.)
-//
-//go:noinline
-func (sk *oneSkip) next(pg []hybridPost, i int) int {
-	mark, credOf, lens, p, wmin, wname := sk.mark, sk.credOf, sk.lens, sk.p, sk.wmin, sk.wname
-	for ; i < len(pg); i++ {
-		ps := &pg[i]
-		f := ps.flags
-		if f&postFast == 0 {
-			return i
-		}
-		w := float64(lens.weight(p, ps))
-		var c uint32
-		if d := ps.slot; mark[d>>6]&(1<<(d&63)) != 0 {
-			mark[d>>6] &^= 1 << (d & 63)
-			c = credOf[d]
-			credOf[d] = 0
-			if f&postName == 0 {
-				w += sk.credits[c%4]
-			} else {
-				c = 0
-			}
-		}
-		if w >= wname && (w >= wmin || f&(postName|postServer) == postName) { // (wname ≤ wmin)
-			sk.w, sk.c = w, c
-			return i
-		}
-	}
-	return i
-}
-
-// setMin sets the weights below which a posting cannot reach thr, the
-// kept hits' threshold, in a one-term query of idf weight.
-func (sk *oneSkip) setMin(p *hybridParams, thr, weight float64) {
-	sk.wmin = p.oneMinWeight(thr, weight, 1)
-	sk.wname = p.oneMinWeight(thr, weight, max(1, 1+p.nameCover))
-}
-
-// oneMinWeight returns a weight below which a posting of a one-term query
-// whose idf is weight cannot score thr: its score, weight × w(k1 + 1)/(w +
-// k1) times at most factor (the name-cover factor of one own name word
-// hit is at most 1 + nameCover, and 1 without that hit), is then below
-// thr. The saturation rises with w, so the
-// weight that gives thr is found once, not a division per posting; both
-// the target and that weight are lowered by a relative 1e-6, far more
-// than the rounding of either computation, so a posting it leaves out
-// scores below thr as the scoring computes it. With thr not above 0, or
-// weights that could make a posting's weight negative (the saturation
-// then no longer rises with it), nothing is left out.
-func (p *hybridParams) oneMinWeight(thr, weight, factor float64) float64 {
-	if !(thr > 0) || !(weight > 0) || !(p.k1 > 0) || !(p.b >= 0 && p.b <= 1) ||
-		!(p.name >= 0 && p.namePart >= 0 && p.typo >= 0 && p.hint >= 0 && p.lead >= 0 && p.arg >= 0) {
-		return math.Inf(-1)
-	}
-	y := thr / (weight * factor) * (1 - 1e-6)
-	if k1p1 := p.k1 + 1; y < k1p1 {
-		return y * p.k1 / (k1p1 - y) * (1 - 1e-6)
-	}
-	return math.Inf(1)
 }

@@ -300,9 +300,15 @@ func (x *hybridIndex) nameCovered(s float64, a *hybridAcc, d int32) float64 {
 		nw = x.info.At(d).own
 	}
 	if nw > 0 {
-		s *= 1 + x.p.nameCover*float64(a.nameHits)/float64(nw)
+		s *= x.p.coverOf(int32(a.nameHits), nw)
 	}
 	return s
+}
+
+// coverOf is the name-cover factor of hits own name word hits of a tool
+// with nw own name words (nw > 0).
+func (p *hybridParams) coverOf(hits, nw int32) float64 {
+	return 1 + p.nameCover*float64(hits)/float64(nw)
 }
 
 // keepTerms returns the first n of terms, the required ones first, in
@@ -325,124 +331,6 @@ type hybridQuery struct {
 	credits [4]float64 // by hybridAcc.credit
 }
 
-// hybridLensCached is how many lengths (0 to hybridLensCached-1 words)
-// hybridLens holds the normalisations of; longer texts compute theirs.
-const hybridLensCached = 1024
-
-// The counts and lengths hybridLens holds the weights of: a posting whose
-// description and argument counts are below hybridFastCounts and whose
-// lengths are below hybridFastLens (most of them) takes its two
-// length-normalised terms from the tables, without a division.
-const (
-	hybridFastCounts = 4
-	hybridFastLens   = 256
-)
-
-// hybridLens holds the length normalisations of one index version, by
-// length in words: 1 − b + b × length/average, for the description and the
-// arguments. They depend on the average lengths, which change with every
-// tool, and on nothing else of a tool, so a table by length (16 KB, made
-// with each version) replaces a per-tool array read at random by every
-// posting. descW and argW hold the normalised terms of the weight for
-// small counts, count/norm and hybridArgument × count/norm, computed by
-// the same expressions as for any other count (16 KB).
-type hybridLens struct {
-	desc, arg       [hybridLensCached]float64
-	descW, argW     [hybridFastCounts][hybridFastLens]float64
-	b, avgDesc, avg float64
-}
-
-// makeLens returns the length normalisations of x's version.
-func (x *hybridIndex) makeLens() *hybridLens {
-	l := &hybridLens{b: x.p.b, avgDesc: 1, avg: 1}
-	if x.n > 0 {
-		l.avgDesc, l.avg = max(x.sumDesc/float64(x.n), 1), max(x.sumArg/float64(x.n), 1)
-	}
-	for i := range hybridLensCached {
-		l.desc[i], l.arg[i] = l.descNorm(float64(i)), l.argNorm(float64(i))
-	}
-	for c := range hybridFastCounts {
-		for i := range hybridFastLens {
-			l.descW[c][i], l.argW[c][i] = x.p.descTerm(float64(c), l.desc[i]), x.p.argTerm(float64(c), l.arg[i])
-		}
-	}
-	return l
-}
-
-func (l *hybridLens) descNorm(n float64) float64 { return 1 - l.b + l.b*n/l.avgDesc }
-func (l *hybridLens) argNorm(n float64) float64  { return 1 - l.b + l.b*n/l.avg }
-
-// norms returns the normalisations of the tool of posting ps.
-func (x *hybridIndex) norms(l *hybridLens, ps *hybridPost) (desc, arg float64) {
-	if ps.flags&postLong != 0 {
-		in := x.info.At(ps.slot)
-		return l.descNorm(float64(in.descLen)), l.argNorm(float64(in.args))
-	}
-	if ps.dlen < hybridLensCached {
-		desc = l.desc[ps.dlen]
-	} else {
-		desc = l.descNorm(float64(ps.dlen))
-	}
-	if ps.alen < hybridLensCached {
-		arg = l.arg[ps.alen]
-	} else {
-		arg = l.argNorm(float64(ps.alen))
-	}
-	return desc, arg
-}
-
-// fastWeight reports whether the weight of posting ps is in the tables of
-// hybridLens (hybridLens.weight, inlined), else postWeight computes it: its
-// counts and lengths are small (newHybridPost tells, once).
-func fastWeight(ps *hybridPost) bool { return ps.flags&postFast != 0 }
-
-// weight is the weight of posting ps, whose fastWeight holds.
-func (l *hybridLens) weight(p *hybridParams, ps *hybridPost) float32 {
-	return p.sum(float64(ps.hint), float64(ps.lead), l.descW[ps.desc%hybridFastCounts][ps.dlen%hybridFastLens],
-		l.argW[ps.arg%hybridFastCounts][ps.alen%hybridFastLens], ps.flags&postName != 0)
-}
-
-// postWeight is the weight of a stem's occurrences in the tool of posting
-// ps.
-func (x *hybridIndex) postWeight(q *hybridQuery, ps *hybridPost, stem string) float32 {
-	if fastWeight(ps) {
-		return q.lens.weight(&x.p, ps)
-	}
-	nd, na := x.norms(q.lens, ps)
-	if ps.flags&postBig == 0 {
-		return x.p.weight(float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg), nd, na, ps.flags&postName != 0)
-	}
-	for _, b := range x.big.Get(stem) {
-		if b.slot == ps.slot {
-			return x.p.weight(float64(b.hint), float64(b.lead), float64(b.desc), float64(b.arg), nd, na, ps.flags&postName != 0)
-		}
-	}
-	// Not reached (a postBig posting has its counts in x.big): the
-	// posting's own counts, saturated.
-	return x.p.weight(float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg), nd, na, ps.flags&postName != 0)
-}
-
-// weight is the weight of a stem's occurrences in one tool, given its
-// length normalisations: what the hybrid weights say, rounded to a float32
-// as it always was.
-func (p *hybridParams) weight(hint, lead, desc, arg, descNorm, argNorm float64, name bool) float32 {
-	return p.sum(hint, lead, p.descTerm(desc, descNorm), p.argTerm(arg, argNorm), name)
-}
-
-// descTerm and argTerm are the length-normalised terms of the weight.
-func (p *hybridParams) descTerm(desc, descNorm float64) float64 { return desc / descNorm }
-func (p *hybridParams) argTerm(arg, argNorm float64) float64    { return p.arg * arg / argNorm }
-
-// sum is the weight given its length-normalised terms, rounded to a
-// float32.
-func (p *hybridParams) sum(hint, lead, descTerm, argTerm float64, name bool) float32 {
-	w := p.hint*hint + p.lead*lead + descTerm + argTerm
-	if name {
-		w += p.name
-	}
-	return float32(w)
-}
-
 // gatherCredits appends to slots and kinds the tools term t gives a name
 // credit and the credit (creditJoin, creditPart, creditTypo): those whose
 // adjacent name words join into the term, those with a name part
@@ -454,43 +342,58 @@ func (x *hybridIndex) gatherCredits(ctx context.Context, t hybridTerm, post cow.
 	if t.stop {
 		return slots, kinds
 	}
+	cr := creditor{mark: mark, slots: slots, kinds: kinds}
 	start := len(slots)
-	credit := func(d int32, c Rule) {
-		if bit := uint64(1) << (d & 63); mark[d>>6]&bit == 0 {
-			mark[d>>6] |= bit
-			slots = append(slots, d)
-			kinds = append(kinds, c)
-		}
-	}
-	for _, ds := range x.joins.Get(t.stem).Pages() {
-		for _, d := range ds {
-			credit(d, creditJoin)
-		}
-	}
+	cr.pages(x.joins.Get(t.stem).Pages(), creditJoin)
 	if len(t.word) >= 3 && partChars(t.word) && !work.Cut() {
 		x.c.partsContaining(ctx, t.word, func(pp *postings) {
-			for _, ds := range pp.part.Pages() {
-				for _, d := range ds {
-					credit(d, creditPart)
-				}
-			}
-			for _, ds := range pp.mpart.Pages() {
-				for _, d := range ds {
-					credit(d, creditPart)
-				}
-			}
+			cr.pages(pp.part.Pages(), creditPart)
+			cr.pages(pp.mpart.Pages(), creditPart)
 		})
 	}
-	if post.Len() == 0 && len(slots) == start && len(t.word) >= minTypoLen {
+	if post.Len() == 0 && len(cr.slots) == start && len(t.word) >= minTypoLen {
 		for _, cw := range x.typoWords(t.word) {
 			for ps := range x.post.Get(words.Stem(cw)).All() {
 				if ps.name() {
-					credit(ps.slot, creditTypo)
+					cr.one(ps.slot, creditTypo)
 				}
 			}
 		}
 	}
+	slots, kinds = cr.slots, cr.kinds
 	return slots, kinds
+}
+
+// creditor gathers the credited tools: each once, marked in mark, with
+// the credit of the first rule that reaches it.
+type creditor struct {
+	mark  []uint64
+	slots []int32
+	kinds []Rule
+}
+
+// one credits the tool at slot d with c, unless it is credited.
+func (cr *creditor) one(d int32, c Rule) {
+	if bit := uint64(1) << (d & 63); cr.mark[d>>6]&bit == 0 {
+		cr.mark[d>>6] |= bit
+		cr.slots = append(cr.slots, d)
+		cr.kinds = append(cr.kinds, c)
+	}
+}
+
+// pages credits the tools of pages (slots) with c, but those already
+// credited (one's loop, with mark in a register).
+func (cr *creditor) pages(pages [][]int32, c Rule) {
+	mark := cr.mark
+	for _, ds := range pages {
+		for _, d := range ds {
+			if bit := uint64(1) << (d & 63); mark[d>>6]&bit == 0 {
+				mark[d>>6] |= bit
+				cr.slots = append(cr.slots, d)
+				cr.kinds = append(cr.kinds, c)
+			}
+		}
+	}
 }
 
 // scoreTerm adds term t to the scores in sc. The tools a term reaches are
@@ -544,7 +447,9 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 			ps := &pg[i]
 			d := ps.slot
 			var w float64
-			if fastWeight(ps) {
+			if f := ps.flags; f&lens.plainMask == postFast {
+				w = float64(lens.plainWeight(ps))
+			} else if f&postFast != 0 {
 				w = float64(lens.weight(p, ps))
 			} else {
 				w = float64(x.postWeight(q, ps, t.stem))

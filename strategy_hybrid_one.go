@@ -1,0 +1,220 @@
+package toolsearch
+
+// A query of one term: each posting scored as it is read, and those that
+// cannot reach the kept hits passed over by their weight.
+
+import (
+	"context"
+	"math"
+
+	"github.com/toolsearch/toolsearch/internal/querywork"
+)
+
+// rankOne ranks a query of one term. Each tool the term reaches scores
+// from its one posting and its name credit, so its score is computed and
+// offered as its posting is read, without the accumulators or a second
+// pass over the tools: the same floats as rankTerms (its sum starts at 0,
+// and the coverage factor of a tool matching the one term is (1/1)^c = 1).
+// Once K hits are kept, postings whose weight cannot reach their
+// threshold are passed over without being scored (oneSkip.next).
+func (x *hybridIndex) rankOne(ctx context.Context, t hybridTerm, sc *hybridScratch, work *querywork.Budget, best *TopHits) {
+	p := &x.p
+	q := x.newQuery()
+	mark, credOf := sc.mark, sc.credOf
+	post := x.post.Get(t.stem)
+	sc.cred, sc.kind = x.gatherCredits(ctx, t, post, work, mark, sc.cred[:0], sc.kind[:0])
+	both := sc.postedCredits(post, sc.cred) // postings of credited tools
+	for i, d := range sc.cred {
+		credOf[d] = uint32(sc.kind[i])
+	}
+	n := post.Len() + len(sc.cred) - both
+	if n == 0 {
+		return // nothing was credited either
+	}
+	weight := idf(n, x.n) // a lone term is never a stop word kept after others
+	k1, k1p1 := p.k1, p.k1+1
+	prune := p.nameCover >= 0
+	thr := best.threshold()
+	sk := oneSkip{mark: mark, credOf: credOf, lens: q.lens, p: p, credits: q.credits, weight: weight, k1: k1, k1p1: k1p1}
+	if both > 0 {
+		for _, c := range sc.kind {
+			sk.maxCred = max(sk.maxCred, q.credits[c])
+		}
+	}
+	sk.setMin(thr)
+	for _, pg := range post.Pages() {
+		for i := 0; ; i++ {
+			if i = sk.next(pg, i); i >= len(pg) {
+				break
+			}
+			ps := &pg[i]
+			d := ps.slot
+			f := ps.flags
+			rules := f & postRules
+			var s float64
+			if fastWeight(ps) { // next has its score (but a large name's factor) and credit
+				s = sk.s
+				rules |= creditRules[sk.c]
+				if f&(postName|postServer) == postName && ps.own == ownLarge {
+					s = x.nameCovered(s, &hybridAcc{nameHits: 1, own: ps.own}, d)
+				}
+			} else {
+				w := float64(x.postWeight(&q, ps, t.stem))
+				if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
+					mark[d>>6] &^= 1 << (d & 63)
+					c := credOf[d]
+					credOf[d] = 0
+					if f&postName == 0 {
+						w += q.credits[c]
+						rules |= creditRules[c]
+					}
+				}
+				s = weight * w * k1p1 / (w + k1)
+				if !(s > 0) {
+					continue
+				}
+				if f&(postName|postServer) == postName { // one own name word hit
+					if prune && s*(1+p.nameCover) < thr {
+						continue
+					}
+					s = x.nameCovered(s, &hybridAcc{nameHits: 1, own: ps.own}, d)
+				}
+			}
+			if s >= thr {
+				best.Offer(x.c.Position(int(d)), s, rules)
+				thr = best.threshold()
+				sk.setMin(thr)
+			}
+		}
+	}
+	for _, d := range sc.cred { // those without a posting, in the order credited
+		if bit := uint64(1) << (d & 63); mark[d>>6]&bit != 0 {
+			mark[d>>6] &^= bit
+			c := credOf[d]
+			credOf[d] = 0
+			w := q.credits[c]
+			if s := weight * w * k1p1 / (w + k1); s > 0 && s >= thr {
+				best.Offer(x.c.Position(int(d)), s, creditRules[c])
+				thr = best.threshold()
+			}
+		}
+	}
+}
+
+// oneSkip is what a one-term query needs to score its postings in a
+// tight loop and pass over those that cannot reach the kept hits.
+type oneSkip struct {
+	mark        []uint64 // the credited tools not yet scored
+	credOf      []uint32 // their credits
+	lens        *hybridLens
+	p           *hybridParams
+	credits     [4]float64 // hybridQuery.credits
+	weight      float64    // the term's idf
+	k1, k1p1    float64
+	maxCred     float64 // the largest credit of a credited tool (0 when none has a posting)
+	thr         float64 // the kept hits' threshold
+	wname, wlow float64 // a posting's weight below wname cannot reach thr, nor below wlow with its credit
+	s           float64 // the score of the posting next returned
+	c           uint32  // and its credit (0: none)
+}
+
+// next returns the index of the first posting of pg from i on that a
+// one-term query offers: one whose weight is not in hybridLens' tables
+// (the caller scores it), or one whose score reaches the threshold,
+// which it leaves in sk.s with the posting's credit in sk.c (without
+// the name-cover factor for a tool of ownLarge name words, which the
+// caller applies). A posting's credit is taken as rankOne takes it (its
+// mark and credit cleared, the credit added unless a name word has the
+// term), but not that of a posting whose weight with the largest credit
+// stays below the threshold (wlow): it cannot be offered, and the credit
+// alone, the credit loop's score, is below the threshold too. (A call per
+// page and per posting offered keeps the loop's variables in registers.)
+//
+//go:noinline
+func (sk *oneSkip) next(pg []hybridPost, i int) int {
+	mark, credOf, lens, p, wlow := sk.mark, sk.credOf, sk.lens, sk.p, sk.wlow
+	for ; i < len(pg); i++ {
+		ps := &pg[i]
+		f := ps.flags
+		var w float64
+		switch {
+		case f&lens.plainMask == postFast:
+			w = float64(lens.plainWeight(ps))
+		case f&postFast != 0:
+			w = float64(lens.weight(p, ps))
+		default:
+			return i
+		}
+		if w < wlow {
+			continue
+		}
+		var c uint32
+		if d := ps.slot; mark[d>>6]&(1<<(d&63)) != 0 {
+			mark[d>>6] &^= 1 << (d & 63)
+			c = credOf[d]
+			credOf[d] = 0
+			if f&postName == 0 {
+				w += sk.credits[c%4]
+			} else {
+				c = 0
+			}
+		}
+		if w < sk.wname {
+			continue
+		}
+		s := sk.weight * w * sk.k1p1 / (w + sk.k1)
+		if !(s > 0) {
+			continue
+		}
+		if f&(postName|postServer) == postName { // one own name word hit
+			if o := ps.own; o == ownLarge {
+				sk.s, sk.c = s, c
+				return i
+			} else if o > 0 {
+				s *= p.coverOf(1, int32(o))
+			}
+		}
+		if s >= sk.thr {
+			sk.s, sk.c = s, c
+			return i
+		}
+	}
+	return i
+}
+
+// setMin sets the threshold thr and the weights below which a posting
+// cannot reach it: oneMinWeight's for a posting whose name-cover factor
+// is the largest one own name word hit can give, and that lowered by the
+// largest credit and a relative margin (1e-9) above the rounding of the
+// credit's addition.
+func (sk *oneSkip) setMin(thr float64) {
+	sk.thr = thr
+	w := sk.p.oneMinWeight(thr, sk.weight, max(1, 1+sk.p.nameCover))
+	sk.wname, sk.wlow = w, w
+	if sk.maxCred != 0 && !math.IsInf(w, 0) {
+		sk.wlow = w - sk.maxCred - 1e-9*(math.Abs(w)+math.Abs(sk.maxCred))
+	}
+}
+
+// oneMinWeight returns a weight below which a posting of a one-term query
+// whose idf is weight cannot score thr: its score, weight × w(k1 + 1)/(w +
+// k1) times at most factor (the name-cover factor of one own name word
+// hit is at most 1 + nameCover, and 1 without that hit), is then below
+// thr. The saturation rises with w, so the
+// weight that gives thr is found once, not a division per posting; both
+// the target and that weight are lowered by a relative 1e-6, far more
+// than the rounding of either computation, so a posting it leaves out
+// scores below thr as the scoring computes it. With thr not above 0, or
+// weights that could make a posting's weight negative (the saturation
+// then no longer rises with it), nothing is left out.
+func (p *hybridParams) oneMinWeight(thr, weight, factor float64) float64 {
+	if !(thr > 0) || !(weight > 0) || !(p.k1 > 0) || !(p.b >= 0 && p.b <= 1) ||
+		!(p.name >= 0 && p.namePart >= 0 && p.typo >= 0 && p.hint >= 0 && p.lead >= 0 && p.arg >= 0) {
+		return math.Inf(-1)
+	}
+	y := thr / (weight * factor) * (1 - 1e-6)
+	if k1p1 := p.k1 + 1; y < k1p1 {
+		return y * p.k1 / (k1p1 - y) * (1 - 1e-6)
+	}
+	return math.Inf(1)
+}

@@ -1,0 +1,167 @@
+package toolsearch
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolsearch/toolsearch/internal/querywork"
+)
+
+// A query of one term, scored and offered posting by posting, gets the
+// hits of scoring it into the accumulators: the same tools, float scores
+// and rules, for common and rare words, name parts (credits with and
+// without a posting), misspelt words (the typo credit), required and
+// stop words alone, every K (all hits, the collect-all path), with and
+// without a scope, under a tight work budget and on patched versions;
+// with the default weights and with weights that change what is passed
+// over: credits larger and smaller than a description's weight, no length
+// normalisation or a full one (the weight table then unused), a negative
+// name-cover weight.
+func TestHybridOneTermMatchesTermAtATime(t *testing.T) {
+	kinds := map[string]int{}
+	variant := func(f func(p *hybridParams)) hybridStrategy {
+		p := hybridDefaults
+		f(&p)
+		return hybridStrategy{p}
+	}
+	strategies := []struct {
+		name  string
+		st    hybridStrategy
+		seeds uint64
+	}{
+		{"defaults", HybridStrategy().(hybridStrategy), 4},
+		{"large credits", variant(func(p *hybridParams) { p.name, p.namePart = 8, 6 }), 1},
+		{"small credits", variant(func(p *hybridParams) { p.name, p.namePart, p.typo = 0.4, 0.2, 0.5 }), 1},
+		{"b 0", variant(func(p *hybridParams) { p.b = 0 }), 1},
+		{"b 1", variant(func(p *hybridParams) { p.b = 1 }), 1},
+		{"negative name cover", variant(func(p *hybridParams) { p.nameCover = -0.2 }), 1},
+	}
+	for _, v := range strategies {
+		t.Run(v.name, func(t *testing.T) { oneTermMatches(t, v.st, v.seeds, kinds) })
+	}
+	t.Logf("one-term queries: %v", kinds)
+	require.GreaterOrEqual(t, len(kinds), 15, "kinds of one-term query")
+}
+
+// oneTermMatches is TestHybridOneTermMatchesTermAtATime with strategy st
+// on seeds catalogs, counting the queries by text in kinds.
+func oneTermMatches(t *testing.T, st hybridStrategy, seeds uint64, kinds map[string]int) {
+	probeVersionsWith(t, st, seeds, 17, 300, 700, func(seed, round int, rng *rand.Rand, tools []Tool, x *hybridIndex) {
+		for qi := range 120 {
+			var text string
+			switch qi % 8 {
+			case 0:
+				text = []string{"data", "file", "list", "get"}[rng.IntN(4)]
+			case 1:
+				f := strings.Fields(tools[rng.IntN(len(tools))].Description)
+				text = f[rng.IntN(len(f))]
+			case 2:
+				text = []string{"custom", "ssue", "chan", "paymen", "ist"}[rng.IntN(5)] // name parts
+			case 3:
+				text = []string{"paymnet", "chanel", "isue", "calender"}[rng.IntN(4)] // typos
+			case 4:
+				text = "+" + []string{"data", "issue", "slack"}[rng.IntN(3)]
+			case 5:
+				text = []string{"the", "for", "a"}[rng.IntN(3)]
+			case 6:
+				text = "data data DATA"
+			default:
+				text = []string{"github", "GitHub", "e-mail", "Slack"}[rng.IntN(4)]
+			}
+			terms := x.terms(text)
+			if len(terms) != 1 {
+				continue
+			}
+			kinds[text]++
+			k := []int{1, 2, 5, 10, collectAllAbove, collectAllAbove + 1, -1}[qi%7]
+			q := Query{Text: text, K: k}
+			if qi%3 == 0 {
+				q.In = func(pos int) bool { return pos%3 != 1 }
+			}
+			budget := func() context.Context {
+				if qi%5 == 0 {
+					ctx, _ := querywork.With(context.Background(), 40) // the name-part scans cut part-way
+					return ctx
+				}
+				return context.Background()
+			}
+			sc := x.getScratch()
+			want := q.TopHits(nil)
+			ctx := budget()
+			x.rankTerms(ctx, terms, sc, querywork.Of(ctx), &want)
+			got := q.TopHits(nil)
+			ctx = budget()
+			x.rankOne(ctx, terms[0], sc, querywork.Of(ctx), &got)
+			x.scratch.put(sc)
+			require.Equal(t, want.Hits(), got.Hits(), "seed %d round %d: %q, K %d", seed, round, text, k)
+			for i := range sc.mark {
+				require.Zero(t, sc.mark[i], "marks left set")
+			}
+			for _, c := range sc.credOf {
+				require.Zero(t, c, "credits left set")
+			}
+		}
+	})
+}
+
+// TestOneMinWeight pins the weight below which a one-term posting cannot
+// reach a threshold: a posting at that weight scores below it, as the
+// scoring computes it, times the largest factor, but no more than a
+// relative 1e-5 below it; with
+// nothing to reach, or parameters the bound does not hold for, nothing
+// is left out.
+func TestOneMinWeight(t *testing.T) {
+	p := hybridDefaults
+	k1, k1p1 := p.k1, p.k1+1
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		weight := 0.01 + 10*rng.Float64()
+		factor := []float64{1, 1 + p.nameCover}[rng.IntN(2)]
+		thr := weight * factor * k1p1 * rng.Float64() * 0.999
+		w := p.oneMinWeight(thr, weight, factor)
+		require.Greater(t, w, 0.0)
+		s := weight * w * k1p1 / (w + k1)
+		require.Less(t, s*factor, thr, "thr %v weight %v factor %v: w %v", thr, weight, factor, w)
+		require.GreaterOrEqual(t, s*factor, thr*(1-1e-5), "thr %v weight %v factor %v: w %v leaves out too much", thr, weight, factor, w)
+	}
+	require.Equal(t, math.Inf(1), p.oneMinWeight(2*k1p1, 1, 1), "no weight reaches the threshold")
+	require.Equal(t, math.Inf(-1), p.oneMinWeight(0, 1, 1), "a threshold of 0 leaves nothing out")
+	require.Equal(t, math.Inf(-1), p.oneMinWeight(math.Inf(-1), 1, 1))
+	neg := hybridDefaults
+	neg.arg = -0.3
+	require.Equal(t, math.Inf(-1), neg.oneMinWeight(1, 1, 1), "a negative field weight leaves nothing out")
+	wide := hybridDefaults
+	wide.b = 1.5
+	require.Equal(t, math.Inf(-1), wide.oneMinWeight(1, 1, 1), "b above 1 leaves nothing out")
+}
+
+// TestOneSkipSetMin pins the weight below which a one-term posting is
+// passed over without its credit being taken: the largest weight below it
+// plus the largest credit, added as the scoring adds it, stays below the
+// weight that could reach the threshold; with no credit both weights are
+// one; with no bound (a threshold of 0) nothing is passed over.
+func TestOneSkipSetMin(t *testing.T) {
+	p := hybridDefaults
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		sk := oneSkip{p: &p, weight: 0.01 + 10*rng.Float64(), maxCred: []float64{p.name, p.namePart, p.name * p.typo, 1e-9, 1e9}[rng.IntN(5)]}
+		sk.setMin(sk.weight * (1 + p.nameCover) * (p.k1 + 1) * rng.Float64() * 0.999)
+		require.Less(t, sk.wlow, sk.wname)
+		if x := math.Nextafter(sk.wlow, math.Inf(-1)); x >= 0 {
+			require.Less(t, x+sk.maxCred, sk.wname, "weight %v credit %v", x, sk.maxCred)
+		}
+	}
+	sk := oneSkip{p: &p, weight: 1}
+	sk.setMin(1)
+	require.Equal(t, sk.wname, sk.wlow, "no credit")
+	sk.maxCred = p.name
+	sk.setMin(0)
+	require.Equal(t, math.Inf(-1), sk.wlow, "no bound")
+	sk.setMin(2 * (p.k1 + 1))
+	require.Equal(t, math.Inf(1), sk.wlow, "nothing reaches the threshold")
+}
