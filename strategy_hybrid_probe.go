@@ -286,10 +286,8 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 			seekSlots(pt.post.Pages(), cand, add)
 		} else {
 			for _, pg := range pt.post.Pages() {
-				for j := range pg {
-					if d := pg[j].slot; fresh[d>>6]&(1<<(d&63)) != 0 {
-						add(&pg[j])
-					}
+				for j := nextMarked(pg, fresh, 0); j < len(pg); j = nextMarked(pg, fresh, j+1) {
+					add(&pg[j])
 				}
 			}
 		}
@@ -354,6 +352,20 @@ func marked(pg []hybridPost, mark []uint64) int {
 		}
 	}
 	return n
+}
+
+// nextMarked returns the index of the first posting of pg from i on whose
+// slot is marked in mark, or len(pg). (A call per page and per posting
+// found keeps the loop's variables in registers.)
+//
+//go:noinline
+func nextMarked(pg []hybridPost, mark []uint64, i int) int {
+	for ; i < len(pg); i++ {
+		if d := pg[i].slot; mark[d>>6]&(1<<(d&63)) != 0 {
+			return i
+		}
+	}
+	return i
 }
 
 // creditSeekRatio is how many times the credited tools a term's postings
