@@ -297,7 +297,7 @@ func newHybridPost(s int32, c *stemCount, d *hybridDoc) (hybridPost, bool) {
 	if c.arg > 0 {
 		ps.flags |= RuleArgument
 	}
-	if ps.flags&(postBig|postLong) == 0 && (ps.desc|ps.arg|uint16(ps.lead)) < hybridFastCounts && (ps.dlen|ps.alen) < hybridFastLens {
+	if ps.flags&(postBig|postLong) == 0 && (ps.desc|ps.arg|uint16(ps.lead)|uint16(ps.hint)) < hybridFastCounts && (ps.dlen|ps.alen) < hybridFastLens {
 		ps.flags |= postFast
 	}
 	return ps, big

@@ -4,14 +4,12 @@ package toolsearch
 // normalisations of an index version and the tables that give most
 // postings their weight without a division.
 
-import "math"
-
 // hybridLensCached is how many lengths (0 to hybridLensCached-1 words)
 // hybridLens holds the normalisations of; longer texts compute theirs.
 const hybridLensCached = 1024
 
 // The counts and lengths hybridLens holds the weights of: a posting whose
-// description, first-sentence and argument counts are below
+// hint, first-sentence, description and argument counts are below
 // hybridFastCounts and whose lengths are below hybridFastLens (most of
 // them) takes its weight from the tables, without a division.
 const (
@@ -26,19 +24,15 @@ const (
 // with each version) replaces a per-tool array read at random by every
 // posting. descW and argW hold the normalised terms of the weight for
 // small counts, count/norm and hybridArgument × count/norm, computed by
-// the same expressions as for any other count (16 KB). plain holds the
-// whole weight of a posting with small counts found only in the
-// description (no name word, hint or argument has the stem), by its
-// first-sentence count, description count and length (16 KB): the
-// posting's weight by sum's expression, whose other terms are then +0.
-// Such a posting's flags masked by plainMask are postFast; plainMask is 0
-// when the weights are such that those terms might not be +0 (a negative
-// or infinite weight, b outside [0, 1)).
+// the same expressions as for any other count (16 KB); hintLead the sum
+// of the hint and first-sentence terms, by count, and nameW what a name
+// word adds (0 without one), so that a posting's weight is four table
+// reads and no branch (hybridLens.weight).
 type hybridLens struct {
 	desc, arg       [hybridLensCached]float64
 	descW, argW     [hybridFastCounts][hybridFastLens]float64
-	plain           [hybridFastCounts][hybridFastCounts][hybridFastLens]float32
-	plainMask       Rule
+	hintLead        [hybridFastCounts][hybridFastCounts]float64
+	nameW           [postName + 1]float64
 	b, avgDesc, avg float64
 }
 
@@ -56,25 +50,13 @@ func (x *hybridIndex) makeLens() *hybridLens {
 			l.descW[c][i], l.argW[c][i] = x.p.descTerm(float64(c), l.desc[i]), x.p.argTerm(float64(c), l.arg[i])
 		}
 	}
-	if x.p.plainExact() {
-		l.plainMask = postFast | postName | RuleHint | RuleArgument
-	}
-	for ld := range hybridFastCounts {
-		for c := range hybridFastCounts {
-			for i := range hybridFastLens {
-				l.plain[ld][c][i] = x.p.sum(0, float64(ld), l.descW[c][i], 0, false)
-			}
+	for h := range hybridFastCounts {
+		for ld := range hybridFastCounts {
+			l.hintLead[h][ld] = x.p.hint*float64(h) + x.p.lead*float64(ld)
 		}
 	}
+	l.nameW[postName] = x.p.name
 	return l
-}
-
-// plainExact reports whether a posting's hint and argument terms are +0
-// when it has neither (a weight finite and not negative times 0, divided
-// by a norm above 0), so that hybridLens.plain holds its weight exactly.
-func (p *hybridParams) plainExact() bool {
-	ok := func(v float64) bool { return v >= 0 && !math.IsInf(v, 1) }
-	return ok(p.hint) && ok(p.arg) && p.b >= 0 && p.b < 1
 }
 
 func (l *hybridLens) descNorm(n float64) float64 { return 1 - l.b + l.b*n/l.avgDesc }
@@ -104,25 +86,23 @@ func (x *hybridIndex) norms(l *hybridLens, ps *hybridPost) (desc, arg float64) {
 // counts and lengths are small (newHybridPost tells, once).
 func fastWeight(ps *hybridPost) bool { return ps.flags&postFast != 0 }
 
-// weight is the weight of posting ps, whose fastWeight holds. (The hot
-// loops read plainWeight first when they can: weight with that test
-// would not be inlined.)
-func (l *hybridLens) weight(p *hybridParams, ps *hybridPost) float32 {
-	return p.sum(float64(ps.hint), float64(ps.lead), l.descW[ps.desc%hybridFastCounts][ps.dlen%hybridFastLens],
-		l.argW[ps.arg%hybridFastCounts][ps.alen%hybridFastLens], ps.flags&postName != 0)
-}
-
-// plainWeight is the weight of posting ps, whose flags masked by
-// l.plainMask are postFast: weight's, from the table of those.
-func (l *hybridLens) plainWeight(ps *hybridPost) float32 {
-	return l.plain[ps.lead%hybridFastCounts][ps.desc%hybridFastCounts][ps.dlen%hybridFastLens]
+// weight is the weight of posting ps, whose fastWeight holds: sum's
+// terms, in its order, from the tables. Without a name word sum adds
+// nothing where this adds 0, which differs only for a weight of −0
+// (which then reads +0): the score it adds is a zero either way, and
+// neither makes a tool a hit.
+func (l *hybridLens) weight(ps *hybridPost) float32 {
+	return float32(l.hintLead[ps.hint%hybridFastCounts][ps.lead%hybridFastCounts] +
+		l.descW[ps.desc%hybridFastCounts][ps.dlen%hybridFastLens] +
+		l.argW[ps.arg%hybridFastCounts][ps.alen%hybridFastLens] +
+		l.nameW[ps.flags&postName])
 }
 
 // postWeight is the weight of a stem's occurrences in the tool of posting
 // ps.
 func (x *hybridIndex) postWeight(q *hybridQuery, ps *hybridPost, stem string) float32 {
 	if fastWeight(ps) {
-		return q.lens.weight(&x.p, ps)
+		return q.lens.weight(ps)
 	}
 	nd, na := x.norms(q.lens, ps)
 	if ps.flags&postBig == 0 {

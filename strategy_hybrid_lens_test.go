@@ -13,14 +13,13 @@ import (
 	"github.com/toolsearch/toolsearch/internal/words"
 )
 
-// A posting's weight from the tables (hybridLens.plainWeight for one
-// found only in the description, hybridLens.weight for the others with
-// small counts) is, bit for bit, the weight computed from the posting's
-// counts and its tool's length normalisations, on catalogs whose stems
-// are in names, hints, first sentences, later sentences and arguments,
-// with the default weights and others; the table of the former is left
-// unused (plainMask 0) for weights it would not hold exactly.
-func TestHybridPlainWeight(t *testing.T) {
+// A posting's weight from the tables (hybridLens.weight, four reads and
+// no branch) is, bit for bit, the weight computed from the posting's
+// counts and its tool's length normalisations (but a zero's sign, and
+// NaN's bits, with weights that make them), on catalogs whose stems are
+// in names, hints, first sentences, later sentences and arguments, with
+// the default weights and others, negative, infinite and NaN ones too.
+func TestHybridTableWeight(t *testing.T) {
 	vocab := []string{"alpha", "bravo", "delta", "echo", "golf", "hotel", "india", "kilo", "lima", "oscar", "papa", "tango"}
 	rng := rand.New(rand.NewPCG(5, 6))
 	pick := func(n int) string {
@@ -34,7 +33,7 @@ func TestHybridPlainWeight(t *testing.T) {
 	for i := range 400 {
 		t := Tool{
 			Name:        fmt.Sprintf("mcp__s%d__%s_%s", i%9, vocab[rng.IntN(len(vocab))], vocab[rng.IntN(len(vocab))]),
-			Description: pick(1+rng.IntN(6)) + ". " + pick(rng.IntN(40)),
+			Description: pick(1+rng.IntN(12)) + ". " + pick(rng.IntN(40)),
 			ShouldDefer: true,
 		}
 		if rng.IntN(3) == 0 {
@@ -56,28 +55,26 @@ func TestHybridPlainWeight(t *testing.T) {
 		return p
 	}
 	for _, v := range []struct {
-		name  string
-		p     hybridParams
-		plain bool // the table is used
+		name string
+		p    hybridParams
 	}{
-		{"defaults", hybridDefaults, true},
-		{"b 0", variant(func(p *hybridParams) { p.b = 0 }), true},
-		{"no hint or argument weight", variant(func(p *hybridParams) { p.hint, p.arg = 0, 0 }), true},
-		{"large lead", variant(func(p *hybridParams) { p.lead = 7 }), true},
-		{"b 1", variant(func(p *hybridParams) { p.b = 1 }), false},
-		{"b negative", variant(func(p *hybridParams) { p.b = -0.1 }), false},
-		{"negative hint", variant(func(p *hybridParams) { p.hint = -1 }), false},
-		{"infinite argument", variant(func(p *hybridParams) { p.arg = math.Inf(1) }), false},
-		{"NaN argument", variant(func(p *hybridParams) { p.arg = math.NaN() }), false},
+		{"defaults", hybridDefaults},
+		{"b 0", variant(func(p *hybridParams) { p.b = 0 })},
+		{"no hint or argument weight", variant(func(p *hybridParams) { p.hint, p.arg = 0, 0 })},
+		{"large lead", variant(func(p *hybridParams) { p.lead = 7 })},
+		{"b 1", variant(func(p *hybridParams) { p.b = 1 })},
+		{"b negative", variant(func(p *hybridParams) { p.b = -0.1 })},
+		{"negative hint", variant(func(p *hybridParams) { p.hint = -1 })},
+		{"negative zero weights", variant(func(p *hybridParams) {
+			p.hint, p.lead, p.arg = math.Copysign(0, -1), math.Copysign(0, -1), math.Copysign(0, -1)
+		})},
+		{"infinite argument", variant(func(p *hybridParams) { p.arg = math.Inf(1) })},
+		{"NaN name", variant(func(p *hybridParams) { p.name = math.NaN() })},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			x := indexFor(hybridStrategy{v.p}, c, nil).(*hybridIndex)
 			l := x.lens
-			if !v.plain {
-				require.Zero(t, l.plainMask)
-			}
-			plain, mixed := 0, 0
-			leads := map[uint8]bool{}
+			kinds := map[string]int{}
 			for _, w := range vocab {
 				for ps := range x.post.Get(words.Stem(w)).All() {
 					if !fastWeight(&ps) {
@@ -85,24 +82,22 @@ func TestHybridPlainWeight(t *testing.T) {
 					}
 					nd, na := x.norms(l, &ps)
 					want := x.p.weight(float64(ps.hint), float64(ps.lead), float64(ps.desc), float64(ps.arg), nd, na, ps.flags&postName != 0)
-					if ps.flags&l.plainMask == postFast {
-						plain++
-						leads[ps.lead] = true
-						require.Equal(t, math.Float32bits(want), math.Float32bits(l.plainWeight(&ps)), "%s: %+v", w, ps)
-						require.Zero(t, ps.hint|uint8(ps.arg))
-					} else {
-						mixed++
+					got := l.weight(&ps)
+					switch {
+					case want == 0 || want != want:
+						require.True(t, got == 0 && want == 0 || got != got && want != want, "%s: %+v: %v, want %v", w, ps, got, want)
+					default:
+						require.Equal(t, math.Float32bits(want), math.Float32bits(got), "%s: %+v", w, ps)
 					}
-					require.Equal(t, math.Float32bits(want), math.Float32bits(l.weight(&x.p, &ps)), "%s: %+v", w, ps)
+					kinds[fmt.Sprintf("hint %d", ps.hint)]++
+					kinds[fmt.Sprintf("lead %d", ps.lead)]++
+					kinds[fmt.Sprintf("argument %d", ps.arg)]++
+					kinds[fmt.Sprintf("name %v", ps.flags&postName != 0)]++
 				}
 			}
-			if v.plain {
-				require.Greater(t, plain, 500, "postings whose weight is in the table")
-				require.Len(t, leads, 4, "first-sentence counts 0 to 3")
-			} else {
-				require.Zero(t, plain)
+			for _, k := range []string{"hint 0", "hint 1", "lead 0", "lead 1", "lead 2", "lead 3", "argument 0", "argument 1", "name true", "name false"} {
+				require.Greater(t, kinds[k], 10, "postings of %s", k)
 			}
-			require.Greater(t, mixed, 500, "postings with a name word, a hint or an argument")
 		})
 	}
 }

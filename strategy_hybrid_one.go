@@ -36,11 +36,6 @@ func (x *hybridIndex) rankOne(ctx context.Context, t hybridTerm, sc *hybridScrat
 	prune := p.nameCover >= 0
 	thr := best.threshold()
 	sk := oneSkip{mark: mark, credOf: credOf, lens: q.lens, p: p, credits: q.credits, weight: weight, k1: k1, k1p1: k1p1}
-	if both > 0 {
-		for _, c := range sc.kind {
-			sk.maxCred = max(sk.maxCred, q.credits[c])
-		}
-	}
 	sk.setMin(thr)
 	for _, pg := range post.Pages() {
 		for i := 0; ; i++ {
@@ -104,18 +99,17 @@ func (x *hybridIndex) rankOne(ctx context.Context, t hybridTerm, sc *hybridScrat
 // oneSkip is what a one-term query needs to score its postings in a
 // tight loop and pass over those that cannot reach the kept hits.
 type oneSkip struct {
-	mark        []uint64 // the credited tools not yet scored
-	credOf      []uint32 // their credits
-	lens        *hybridLens
-	p           *hybridParams
-	credits     [4]float64 // hybridQuery.credits
-	weight      float64    // the term's idf
-	k1, k1p1    float64
-	maxCred     float64 // the largest credit of a credited tool (0 when none has a posting)
-	thr         float64 // the kept hits' threshold
-	wname, wlow float64 // a posting's weight below wname cannot reach thr, nor below wlow with its credit
-	s           float64 // the score of the posting next returned
-	c           uint32  // and its credit (0: none)
+	mark     []uint64 // the credited tools not yet scored
+	credOf   []uint32 // their credits
+	lens     *hybridLens
+	p        *hybridParams
+	credits  [4]float64 // hybridQuery.credits
+	weight   float64    // the term's idf
+	k1, k1p1 float64
+	thr      float64 // the kept hits' threshold
+	wname    float64 // a posting's weight (with its credit) below it cannot reach thr
+	s        float64 // the score of the posting next returned
+	c        uint32  // and its credit (0: none)
 }
 
 // next returns the index of the first posting of pg from i on that a
@@ -125,29 +119,21 @@ type oneSkip struct {
 // the name-cover factor for a tool of ownLarge name words, which the
 // caller applies). A posting's credit is taken as rankOne takes it (its
 // mark and credit cleared, the credit added unless a name word has the
-// term), but not that of a posting whose weight with the largest credit
-// stays below the threshold (wlow): it cannot be offered, and the credit
-// alone, the credit loop's score, is below the threshold too. (A call per
-// page and per posting offered keeps the loop's variables in registers.)
+// term). Most postings cost the weight's four table reads, the mark's
+// test and the comparison with wname, branches that go the same way for
+// most of them. (A call per page and per posting offered keeps the
+// loop's variables in registers.)
 //
 //go:noinline
 func (sk *oneSkip) next(pg []hybridPost, i int) int {
-	mark, credOf, lens, p, wlow := sk.mark, sk.credOf, sk.lens, sk.p, sk.wlow
+	mark, credOf, lens, p, wname := sk.mark, sk.credOf, sk.lens, sk.p, sk.wname
 	for ; i < len(pg); i++ {
 		ps := &pg[i]
 		f := ps.flags
-		var w float64
-		switch {
-		case f&lens.plainMask == postFast:
-			w = float64(lens.plainWeight(ps))
-		case f&postFast != 0:
-			w = float64(lens.weight(p, ps))
-		default:
+		if f&postFast == 0 {
 			return i
 		}
-		if w < wlow {
-			continue
-		}
+		w := float64(lens.weight(ps))
 		var c uint32
 		if d := ps.slot; mark[d>>6]&(1<<(d&63)) != 0 {
 			mark[d>>6] &^= 1 << (d & 63)
@@ -159,7 +145,7 @@ func (sk *oneSkip) next(pg []hybridPost, i int) int {
 				c = 0
 			}
 		}
-		if w < sk.wname {
+		if w < wname {
 			continue
 		}
 		s := sk.weight * w * sk.k1p1 / (w + sk.k1)
@@ -182,18 +168,12 @@ func (sk *oneSkip) next(pg []hybridPost, i int) int {
 	return i
 }
 
-// setMin sets the threshold thr and the weights below which a posting
+// setMin sets the threshold thr and the weight below which a posting
 // cannot reach it: oneMinWeight's for a posting whose name-cover factor
-// is the largest one own name word hit can give, and that lowered by the
-// largest credit and a relative margin (1e-9) above the rounding of the
-// credit's addition.
+// is the largest one own name word hit can give.
 func (sk *oneSkip) setMin(thr float64) {
 	sk.thr = thr
-	w := sk.p.oneMinWeight(thr, sk.weight, max(1, 1+sk.p.nameCover))
-	sk.wname, sk.wlow = w, w
-	if sk.maxCred != 0 && !math.IsInf(w, 0) {
-		sk.wlow = w - sk.maxCred - 1e-9*(math.Abs(w)+math.Abs(sk.maxCred))
-	}
+	sk.wname = sk.p.oneMinWeight(thr, sk.weight, max(1, 1+sk.p.nameCover))
 }
 
 // oneMinWeight returns a weight below which a posting of a one-term query

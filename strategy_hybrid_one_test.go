@@ -139,29 +139,3 @@ func TestOneMinWeight(t *testing.T) {
 	wide.b = 1.5
 	require.Equal(t, math.Inf(-1), wide.oneMinWeight(1, 1, 1), "b above 1 leaves nothing out")
 }
-
-// TestOneSkipSetMin pins the weight below which a one-term posting is
-// passed over without its credit being taken: the largest weight below it
-// plus the largest credit, added as the scoring adds it, stays below the
-// weight that could reach the threshold; with no credit both weights are
-// one; with no bound (a threshold of 0) nothing is passed over.
-func TestOneSkipSetMin(t *testing.T) {
-	p := hybridDefaults
-	rng := rand.New(rand.NewPCG(7, 8))
-	for range 20000 {
-		sk := oneSkip{p: &p, weight: 0.01 + 10*rng.Float64(), maxCred: []float64{p.name, p.namePart, p.name * p.typo, 1e-9, 1e9}[rng.IntN(5)]}
-		sk.setMin(sk.weight * (1 + p.nameCover) * (p.k1 + 1) * rng.Float64() * 0.999)
-		require.Less(t, sk.wlow, sk.wname)
-		if x := math.Nextafter(sk.wlow, math.Inf(-1)); x >= 0 {
-			require.Less(t, x+sk.maxCred, sk.wname, "weight %v credit %v", x, sk.maxCred)
-		}
-	}
-	sk := oneSkip{p: &p, weight: 1}
-	sk.setMin(1)
-	require.Equal(t, sk.wname, sk.wlow, "no credit")
-	sk.maxCred = p.name
-	sk.setMin(0)
-	require.Equal(t, math.Inf(-1), sk.wlow, "no bound")
-	sk.setMin(2 * (p.k1 + 1))
-	require.Equal(t, math.Inf(1), sk.wlow, "nothing reaches the threshold")
-}

@@ -253,10 +253,8 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 		add := func(ps *hybridPost) {
 			d := ps.slot
 			var w float64
-			if f := ps.flags; f&q.lens.plainMask == postFast {
-				w = float64(q.lens.plainWeight(ps))
-			} else if f&postFast != 0 {
-				w = float64(q.lens.weight(p, ps))
+			if fastWeight(ps) {
+				w = float64(q.lens.weight(ps))
 			} else {
 				w = float64(x.postWeight(&q, ps, pt.stem))
 			}

@@ -447,10 +447,8 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 			ps := &pg[i]
 			d := ps.slot
 			var w float64
-			if f := ps.flags; f&lens.plainMask == postFast {
-				w = float64(lens.plainWeight(ps))
-			} else if f&postFast != 0 {
-				w = float64(lens.weight(p, ps))
+			if fastWeight(ps) {
+				w = float64(lens.weight(ps))
 			} else {
 				w = float64(x.postWeight(q, ps, t.stem))
 			}
