@@ -126,7 +126,7 @@ type oneSkip struct {
 //
 //go:noinline
 func (sk *oneSkip) next(pg []hybridPost, i int) int {
-	mark, credOf, lens, p, wname := sk.mark, sk.credOf, sk.lens, sk.p, sk.wname
+	mark, lens, wname := sk.mark, sk.lens, sk.wname
 	for ; i < len(pg); i++ {
 		ps := &pg[i]
 		f := ps.flags
@@ -137,8 +137,8 @@ func (sk *oneSkip) next(pg []hybridPost, i int) int {
 		var c uint32
 		if d := ps.slot; mark[d>>6]&(1<<(d&63)) != 0 {
 			mark[d>>6] &^= 1 << (d & 63)
-			c = credOf[d]
-			credOf[d] = 0
+			c = sk.credOf[d]
+			sk.credOf[d] = 0
 			if f&postName == 0 {
 				w += sk.credits[c%4]
 			} else {
@@ -157,7 +157,7 @@ func (sk *oneSkip) next(pg []hybridPost, i int) int {
 				sk.s, sk.c = s, c
 				return i
 			} else if o > 0 {
-				s *= p.coverOf(1, int32(o))
+				s *= sk.p.coverOf(1, int32(o))
 			}
 		}
 		if s >= sk.thr {

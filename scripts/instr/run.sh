@@ -6,6 +6,9 @@
 #   SIZE  catalog size in tools (default 10000)
 #   REPS  times each case ranks its 200 queries while counted (default 2)
 #   INSTR_STRATEGIES  a regexp of the cases to count (default floor|default|bm25|hybrid)
+#   INSTR_BRANCHES=1  also simulate branch prediction (--branch-sim=yes)
+#         and print the conditional branches mispredicted per query (a
+#         simple predictor's, not the CPU's: compare versions, not machines)
 #   --check  also count hybrid keywords-3 as two whole runs of the test
 #         binary (REPS+1 and 1 times the queries) and print their difference
 #         per posting: it matches the toggled count when that is right.
@@ -40,9 +43,12 @@ run() {
 		{ cat "$tmp/$out.log" >&2; exit 1; }
 }
 ir() { awk '/^(summary|totals):/ {print $2; exit}' "$1"; }
+bcm() { awk '/^(summary|totals):/ {print $4; exit}' "$1"; }
+sim=()
+[ -n "${INSTR_BRANCHES:-}" ] && sim=(--branch-sim=yes)
 
 run cg "^BenchmarkPostings\$/^(${INSTR_STRATEGIES:-floor|default|bm25|hybrid})\$/^keywords-[13]\$/^$n\$" "${reps}x" \
-	--collect-atstart=no --toggle-collect="$fn" --dump-after="$fn"
+	--collect-atstart=no --toggle-collect="$fn" --dump-after="$fn" "${sim[@]}"
 mapfile -t cases < <(awk '/^BenchmarkPostings\// {split($1, a, "/"); print a[2] " " a[3]}' "$tmp/cg.log")
 mapfile -t posts < <(awk '/^BenchmarkPostings\/hybrid\// {split($1, a, "/"); for (i = 1; i < NF; i++) if ($(i+1) == "postings/query") print a[3] " " $i}' "$tmp/cg.log")
 want=$((${#cases[@]} * reps))
@@ -51,18 +57,20 @@ if [ "$dumps" -lt "$want" ] || { [ "$dumps" -gt "$want" ] && [ "$(ir "$tmp/cg.$d
 	echo "expected $want dumps (${#cases[@]} cases × $reps), got $dumps" >&2
 	exit 1
 fi
-printf '%-8s %-10s %6s %14s %10s %14s\n' strategy form size instr/query postings instr/posting
+printf '%-8s %-10s %6s %14s %10s %14s%s\n' strategy form size instr/query postings instr/posting "${sim:+ mispredicted/query}"
 k=1
 for c in "${cases[@]}"; do
 	read -r st form <<<"$c"
-	total=0
+	total=0 miss=0
 	for _ in $(seq "$reps"); do
 		total=$((total + $(ir "$tmp/cg.$k")))
+		[ -n "${sim[*]}" ] && miss=$((miss + $(bcm "$tmp/cg.$k")))
 		k=$((k + 1))
 	done
 	p=$(printf '%s\n' "${posts[@]}" | awk -v f="$form" '$1 == f {print $2}')
-	awk -v st="$st" -v f="$form" -v n="$n" -v ir="$total" -v p="$p" -v r="$reps" \
-		'BEGIN {q = ir / (r * 200); printf "%-8s %-10s %6s %14.0f %10.1f %14.1f\n", st, f, n, q, p, q / p}'
+	awk -v st="$st" -v f="$form" -v n="$n" -v ir="$total" -v p="$p" -v r="$reps" -v m="$miss" -v sim="${sim[*]}" \
+		'BEGIN {q = ir / (r * 200); printf "%-8s %-10s %6s %14.0f %10.1f %14.1f", st, f, n, q, p, q / p
+		if (sim != "") printf " %18.0f", m / (r * 200); printf "\n"}'
 done
 if [ "$check" = --check ]; then
 	pat="^BenchmarkPostings\$/^hybrid\$/^keywords-3\$/^$n\$"
