@@ -27,11 +27,13 @@ const (
 // the same expressions as for any other count (16 KB); hintLead the sum
 // of the hint and first-sentence terms, by count, and nameW what a name
 // word adds (0 without one), so that a posting's weight is four table
-// reads and no branch (hybridLens.weight).
+// reads and no branch (hybridLens.weight). The tables are flat, indexed
+// by count × lengths (or counts) + length (fastIndex), so that a read is
+// one address computation.
 type hybridLens struct {
 	desc, arg       [hybridLensCached]float64
-	descW, argW     [hybridFastCounts][hybridFastLens]float64
-	hintLead        [hybridFastCounts][hybridFastCounts]float64
+	descW, argW     [hybridFastCounts * hybridFastLens]float64
+	hintLead        [hybridFastCounts * hybridFastCounts]float64
 	nameW           [postName + 1]float64
 	b, avgDesc, avg float64
 }
@@ -47,12 +49,13 @@ func (x *hybridIndex) makeLens() *hybridLens {
 	}
 	for c := range hybridFastCounts {
 		for i := range hybridFastLens {
-			l.descW[c][i], l.argW[c][i] = x.p.descTerm(float64(c), l.desc[i]), x.p.argTerm(float64(c), l.arg[i])
+			j := c*hybridFastLens + i
+			l.descW[j], l.argW[j] = x.p.descTerm(float64(c), l.desc[i]), x.p.argTerm(float64(c), l.arg[i])
 		}
 	}
 	for h := range hybridFastCounts {
 		for ld := range hybridFastCounts {
-			l.hintLead[h][ld] = x.p.hint*float64(h) + x.p.lead*float64(ld)
+			l.hintLead[h*hybridFastCounts+ld] = x.p.hint*float64(h) + x.p.lead*float64(ld)
 		}
 	}
 	l.nameW[postName] = x.p.name
@@ -91,10 +94,13 @@ func fastWeight(ps *hybridPost) bool { return ps.flags&postFast != 0 }
 // nothing where this adds 0, which differs only for a weight of −0
 // (which then reads +0): the score it adds is a zero either way, and
 // neither makes a tool a hit.
-func (l *hybridLens) weight(ps *hybridPost) float32 {
-	return float32(l.hintLead[ps.hint%hybridFastCounts][ps.lead%hybridFastCounts] +
-		l.descW[ps.desc%hybridFastCounts][ps.dlen%hybridFastLens] +
-		l.argW[ps.arg%hybridFastCounts][ps.alen%hybridFastLens] +
+func (l *hybridLens) weight(ps *hybridPost) float32 { return float32(l.sum(ps)) }
+
+// sum is weight before its rounding to a float32.
+func (l *hybridLens) sum(ps *hybridPost) float64 {
+	return (l.hintLead[uint(ps.hint)%hybridFastCounts*hybridFastCounts|uint(ps.lead)%hybridFastCounts] +
+		l.descW[uint(ps.desc)%hybridFastCounts*hybridFastLens|uint(ps.dlen)%hybridFastLens] +
+		l.argW[uint(ps.arg)%hybridFastCounts*hybridFastLens|uint(ps.alen)%hybridFastLens] +
 		l.nameW[ps.flags&postName])
 }
 

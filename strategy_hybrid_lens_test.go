@@ -43,6 +43,14 @@ func TestHybridTableWeight(t *testing.T) {
 			t.InputSchema = json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{%q:{"type":"string","description":%q}}}`,
 				vocab[rng.IntN(len(vocab))], pick(rng.IntN(8))))
 		}
+		switch i % 20 {
+		case 0: // counts of 4 and more, whose weights are not in the tables
+			w := vocab[rng.IntN(len(vocab))]
+			t.SearchHint = strings.Repeat(w+" ", 4+rng.IntN(3))
+		case 1:
+			w := vocab[rng.IntN(len(vocab))]
+			t.Description = strings.Repeat(w+" ", 4+rng.IntN(3)) + ". " + t.Description
+		}
 		t.Name += fmt.Sprint(i)
 		tools = append(tools, t)
 	}
@@ -77,6 +85,12 @@ func TestHybridTableWeight(t *testing.T) {
 			kinds := map[string]int{}
 			for _, w := range vocab {
 				for ps := range x.post.Get(words.Stem(w)).All() {
+					if ps.hint >= hybridFastCounts {
+						kinds["hint 4 or more"]++
+					}
+					if ps.lead >= hybridFastCounts {
+						kinds["lead 4 or more"]++
+					}
 					if !fastWeight(&ps) {
 						continue
 					}
@@ -95,7 +109,8 @@ func TestHybridTableWeight(t *testing.T) {
 					kinds[fmt.Sprintf("name %v", ps.flags&postName != 0)]++
 				}
 			}
-			for _, k := range []string{"hint 0", "hint 1", "lead 0", "lead 1", "lead 2", "lead 3", "argument 0", "argument 1", "name true", "name false"} {
+			for _, k := range []string{"hint 0", "hint 1", "lead 0", "lead 1", "lead 2", "lead 3", "argument 0", "argument 1", "name true", "name false",
+				"hint 4 or more", "lead 4 or more"} {
 				require.Greater(t, kinds[k], 10, "postings of %s", k)
 			}
 		})

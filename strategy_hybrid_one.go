@@ -35,7 +35,7 @@ func (x *hybridIndex) rankOne(ctx context.Context, t hybridTerm, sc *hybridScrat
 	k1, k1p1 := p.k1, p.k1+1
 	prune := p.nameCover >= 0
 	thr := best.threshold()
-	sk := oneSkip{mark: mark, credOf: credOf, lens: q.lens, p: p, credits: q.credits, weight: weight, k1: k1, k1p1: k1p1}
+	sk := oneSkip{mark: mark, credOf: credOf, lens: q.lens, p: p, credits: q.credits, weight: weight, k1: k1, k1p1: k1p1, one: 1}
 	sk.setMin(thr)
 	for _, pg := range post.Pages() {
 		for i := 0; ; i++ {
@@ -107,7 +107,10 @@ type oneSkip struct {
 	weight   float64    // the term's idf
 	k1, k1p1 float64
 	thr      float64 // the kept hits' threshold
+	zero     float64 // 0 and 1, read from here: the constants, written in
+	one      float64 // next's loop, would be set again on each turn
 	wname    float64 // a posting's weight (with its credit) below it cannot reach thr
+	wsum     float64 // wname lowered by more than a float32's rounding (next's bound)
 	s        float64 // the score of the posting next returned
 	c        uint32  // and its credit (0: none)
 }
@@ -120,36 +123,46 @@ type oneSkip struct {
 // caller applies). A posting's credit is taken as rankOne takes it (its
 // mark and credit cleared, the credit added unless a name word has the
 // term). Most postings cost the weight's four table reads, the mark's
-// test and the comparison with wname, branches that go the same way for
-// most of them. (A call per page and per posting offered keeps the
-// loop's variables in registers.)
+// test and a comparison of the weight's sum (before its rounding to a
+// float32) with wsum, branches that go the same way for most of them.
+// (A call per page and per posting offered keeps the loop's variables in
+// registers.) i is at least 0.
 //
 //go:noinline
 func (sk *oneSkip) next(pg []hybridPost, i int) int {
-	mark, lens, wname := sk.mark, sk.lens, sk.wname
-	for ; i < len(pg); i++ {
+	mark, lens, wsum := sk.mark, sk.lens, sk.wsum
+	_ = lens.b                           // one nil check, before the loop
+	for ; uint(i) < uint(len(pg)); i++ { // (i ≥ 0: one comparison bounds pg[i])
 		ps := &pg[i]
 		f := ps.flags
 		if f&postFast == 0 {
 			return i
 		}
-		w := float64(lens.weight(ps))
+		sum := lens.sum(ps)
 		var c uint32
-		if d := ps.slot; mark[d>>6]&(1<<(d&63)) != 0 {
+		if d := uint32(ps.slot); mark[d>>6]&(1<<(d&63)) == 0 {
+			if sum < wsum {
+				continue
+			}
+		} else {
 			mark[d>>6] &^= 1 << (d & 63)
 			c = sk.credOf[d]
 			sk.credOf[d] = 0
-			if f&postName == 0 {
-				w += sk.credits[c%4]
-			} else {
+			if f&postName != 0 {
 				c = 0
+				if sum < wsum {
+					continue
+				}
+			} else if sum+sk.credits[c%4] < wsum {
+				continue
 			}
 		}
-		if w < wname {
-			continue
+		w := float64(float32(sum)) // the posting's weight
+		if c != 0 {
+			w += sk.credits[c%4]
 		}
 		s := sk.weight * w * sk.k1p1 / (w + sk.k1)
-		if !(s > 0) {
+		if !(s > sk.zero) {
 			continue
 		}
 		if f&(postName|postServer) == postName { // one own name word hit
@@ -157,7 +170,7 @@ func (sk *oneSkip) next(pg []hybridPost, i int) int {
 				sk.s, sk.c = s, c
 				return i
 			} else if o > 0 {
-				s *= sk.p.coverOf(1, int32(o))
+				s *= sk.one + sk.p.nameCover/float64(o) // coverOf(1, o)
 			}
 		}
 		if s >= sk.thr {
@@ -174,6 +187,11 @@ func (sk *oneSkip) next(pg []hybridPost, i int) int {
 func (sk *oneSkip) setMin(thr float64) {
 	sk.thr = thr
 	sk.wname = sk.p.oneMinWeight(thr, sk.weight, max(1, 1+sk.p.nameCover))
+	// next compares the weight's sum before its rounding to a float32,
+	// which raises a weight w ≥ 0 by at most w × 2⁻²⁴: a sum (with its
+	// credit, also ≥ 0 when wname is finite) below wname × (1 − 1e-7) is
+	// a weight below wname.
+	sk.wsum = sk.wname * (1 - 1e-7)
 }
 
 // oneMinWeight returns a weight below which a posting of a one-term query
@@ -184,11 +202,12 @@ func (sk *oneSkip) setMin(thr float64) {
 // weight that gives thr is found once, not a division per posting; both
 // the target and that weight are lowered by a relative 1e-6, far more
 // than the rounding of either computation, so a posting it leaves out
-// scores below thr as the scoring computes it. With thr not above 0, or
+// scores below thr as the scoring computes it. With thr, the idf or the
+// factor not above 0 (a NaN name-cover weight makes the factor NaN), or
 // weights that could make a posting's weight negative (the saturation
 // then no longer rises with it), nothing is left out.
 func (p *hybridParams) oneMinWeight(thr, weight, factor float64) float64 {
-	if !(thr > 0) || !(weight > 0) || !(p.k1 > 0) || !(p.b >= 0 && p.b <= 1) ||
+	if !(thr > 0) || !(weight > 0) || !(factor > 0) || !(p.k1 > 0) || !(p.b >= 0 && p.b <= 1) ||
 		!(p.name >= 0 && p.namePart >= 0 && p.typo >= 0 && p.hint >= 0 && p.lead >= 0 && p.arg >= 0) {
 		return math.Inf(-1)
 	}

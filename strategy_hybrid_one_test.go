@@ -20,8 +20,8 @@ import (
 // without a scope, under a tight work budget and on patched versions;
 // with the default weights and with weights that change what is passed
 // over: credits larger and smaller than a description's weight, no length
-// normalisation or a full one (the weight table then unused), a negative
-// name-cover weight.
+// normalisation or a full one, a negative or NaN name-cover weight, and
+// zero field weights (postings that score 0, which no K offers).
 func TestHybridOneTermMatchesTermAtATime(t *testing.T) {
 	kinds := map[string]int{}
 	variant := func(f func(p *hybridParams)) hybridStrategy {
@@ -40,6 +40,8 @@ func TestHybridOneTermMatchesTermAtATime(t *testing.T) {
 		{"b 0", variant(func(p *hybridParams) { p.b = 0 }), 1},
 		{"b 1", variant(func(p *hybridParams) { p.b = 1 }), 1},
 		{"negative name cover", variant(func(p *hybridParams) { p.nameCover = -0.2 }), 1},
+		{"NaN name cover", variant(func(p *hybridParams) { p.nameCover = math.NaN() }), 1},
+		{"zero weights", variant(func(p *hybridParams) { p.name, p.hint, p.arg = 0, 0, 0 }), 1},
 	}
 	for _, v := range strategies {
 		t.Run(v.name, func(t *testing.T) { oneTermMatches(t, v.st, v.seeds, kinds) })
@@ -138,4 +140,85 @@ func TestOneMinWeight(t *testing.T) {
 	wide := hybridDefaults
 	wide.b = 1.5
 	require.Equal(t, math.Inf(-1), wide.oneMinWeight(1, 1, 1), "b above 1 leaves nothing out")
+	for _, f := range []func(p *hybridParams){
+		func(p *hybridParams) { p.name = -2 },
+		func(p *hybridParams) { p.namePart = -5 },
+		func(p *hybridParams) { p.typo = -1 },
+		func(p *hybridParams) { p.hint = -1 },
+		func(p *hybridParams) { p.lead = -1 },
+		func(p *hybridParams) { p.b = -0.5 },
+		func(p *hybridParams) { p.k1 = 0 },
+	} {
+		q := hybridDefaults
+		f(&q)
+		require.Equal(t, math.Inf(-1), q.oneMinWeight(1, 1, 1), "%+v leaves nothing out", q)
+	}
+	require.Equal(t, math.Inf(-1), p.oneMinWeight(1, 1, math.NaN()), "a NaN factor leaves nothing out")
+}
+
+// oneSkip.next passes over a posting when its weight's sum before the
+// rounding to a float32, plus its credit, is below wsum: the rounded
+// weight plus the credit is then below wname, for sums next to the
+// rounding's edges too (a float32 either side of wname, and the doubles
+// just below them).
+func TestOneSkipSumBound(t *testing.T) {
+	p := hybridDefaults
+	rng := rand.New(rand.NewPCG(7, 8))
+	checked := 0
+	for range 20000 {
+		sk := oneSkip{p: &p, weight: 0.01 + 10*rng.Float64(), k1: p.k1, k1p1: p.k1 + 1}
+		sk.setMin(sk.weight * (1 + p.nameCover) * sk.k1p1 * rng.Float64())
+		if math.IsInf(sk.wname, 0) {
+			continue
+		}
+		cw := []float64{0, p.name, p.namePart, p.name * p.typo}[rng.IntN(4)]
+		edge := sk.wname - cw // the sum whose weight is wname
+		if edge <= 0 {
+			continue
+		}
+		f := float32(edge)
+		below := math.Nextafter32(f, 0)
+		for _, sum := range []float64{float64(f), math.Nextafter(float64(f), 0), float64(below),
+			math.Nextafter(float64(below), 0), edge, math.Nextafter(edge, 0), edge * (1 - 1e-7)} {
+			if sum+cw >= sk.wsum {
+				continue
+			}
+			w := float64(float32(sum))
+			if cw != 0 {
+				w += cw
+			}
+			require.Less(t, w, sk.wname, "sum %v credit %v", sum, cw)
+			checked++
+		}
+	}
+	require.Greater(t, checked, 2000)
+}
+
+// A tool reached by a term's credit rules more than once (two name words
+// one edit from a misspelt term) is credited once: it comes once in the
+// credits a term gathers, which the term's IDF counts.
+func TestHybridCreditsEachToolOnce(t *testing.T) {
+	tools := []Tool{
+		{Name: "mcp__s__sheet_sleet", Description: "Weather in bed sheets.", ShouldDefer: true},
+		{Name: "mcp__s__sheet_list", Description: "Lists the sheets.", ShouldDefer: true},
+		{Name: "mcp__s__sleet_alert", Description: "Warns of sleet.", ShouldDefer: true},
+		{Name: "mcp__s__other_thing", Description: "Something else.", ShouldDefer: true},
+	}
+	r := newRegistry(t, nil)
+	require.NoError(t, r.Register(tools...))
+	x := indexFor(HybridStrategy(), corpusOf(r, r.load()), nil).(*hybridIndex)
+	terms := x.terms("skeet")
+	require.Len(t, terms, 1)
+	sc := x.getScratch()
+	ctx := context.Background()
+	slots, kinds := x.gatherCredits(ctx, terms[0], x.post.Get(terms[0].stem), querywork.Of(ctx), sc.mark, nil, nil)
+	require.Len(t, slots, 3, "the three tools with a name word one edit from skeet, each once")
+	for _, k := range kinds {
+		require.Equal(t, creditTypo, k)
+	}
+	seen := map[int32]bool{}
+	for _, d := range slots {
+		require.False(t, seen[d], "slot %d credited twice", d)
+		seen[d] = true
+	}
 }
