@@ -101,12 +101,13 @@ func TestEagerIndexPanicIsContained(t *testing.T) {
 	built := make(chan int)
 	close(built) // eagerStrategy's Index sends on it: a panic
 	st := &eagerStrategy{built: built}
-	NewSearcher(reg, &SearchOptions{Strategy: st}) // starts the eager build
+	first := NewSearcher(reg, &SearchOptions{Strategy: st}) // starts the eager build
 	require.NoError(t, reg.Register(Tool{Name: "Extra", ShouldDefer: true}))
 	waitEagerIdle(t, reg, func() bool { return st.calls.Load() >= 1 })
 	s := NewSearcher(reg, &SearchOptions{Strategy: st})
 	require.Panics(t, func() { _, _ = s.Search("issue", 5) }, "the query builds the index itself, and its panic is the caller's")
 	waitEagerIdle(t, reg, func() bool { return true })
+	runtime.KeepAlive(first) // (the registry holds the index only weakly: a collection would free it)
 }
 
 // waitEagerIdle waits until ready holds and no eager build runs.

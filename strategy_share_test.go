@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"context"
 	"encoding/json"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -83,8 +84,13 @@ func TestEagerIndex(t *testing.T) {
 	assert.Contains(t, matchNames(res), "mcp__github__list_issues")
 	assert.Equal(t, calls, st.calls.Load(), "the query used the index built in the background")
 
+	// The registry holds the index only weakly: a collection here frees
+	// it unless a Searcher that uses it is still reachable, as s is
+	// (KeepAlive below); without one, nothing is built after Replace.
+	runtime.GC()
 	require.NoError(t, reg.Replace(Tool{Name: "ExtraA", Description: "changed", ShouldDefer: true}))
 	assert.Equal(t, deferred+5, receive(t, st.built, "the build after Replace"))
+	runtime.KeepAlive(s)
 }
 
 // Prepare builds the index of the current version once; the next query
