@@ -431,43 +431,15 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 			needed = 1
 		}
 	}
-	k1, k1p1 := p.k1, p.k1+1
-	// add adds the term's weight w in the tool at slot d.
-	add := func(a *hybridAcc, d int32, w float64) {
-		if a.score == 0 && a.matched == 0 {
-			sc.all = append(sc.all, d)
-		}
-		a.score += weight * w * k1p1 / (w + k1)
-		a.matched += matched
-		a.needed += needed
-	}
-	lens := q.lens
+	r := termRun{acc: acc, mark: mark, lens: q.lens, all: sc.all, credits: q.credits,
+		weight: weight, k1: p.k1, k1p1: p.k1 + 1, matched: matched, needed: needed, both: both > 0}
 	for _, pg := range post.Pages() {
-		for i := range pg {
-			ps := &pg[i]
-			d := ps.slot
-			var w float64
-			if fastWeight(ps) {
-				w = float64(lens.weight(ps))
-			} else {
-				w = float64(x.postWeight(q, ps, t.stem))
+		for i := 0; ; i++ {
+			if i = r.page(pg, i); i >= len(pg) {
+				break
 			}
-			a := &acc[d]
-			f := ps.flags
-			if both > 0 && mark[d>>6]&(1<<(d&63)) != 0 {
-				mark[d>>6] &^= 1 << (d & 63)
-				if f&postName == 0 {
-					c := a.credit()
-					w += q.credits[c]
-					a.rules |= creditRules[c]
-				}
-			}
-			if f&(postName|postServer) == postName {
-				a.nameHits++
-				a.own = ps.own
-			}
-			a.rules |= f & postRules
-			add(a, d, w)
+			ps := &pg[i] // its weight is not in the tables
+			r.post(ps, float64(x.postWeight(q, ps, t.stem)))
 		}
 	}
 	for _, d := range sc.cred {
@@ -476,7 +448,91 @@ func (x *hybridIndex) scoreTerm(ctx context.Context, sc *hybridScratch, q *hybri
 			a := &acc[d]
 			c := a.credit()
 			a.rules |= creditRules[c]
-			add(a, d, q.credits[c])
+			r.add(a, d, q.credits[c])
 		}
 	}
+	sc.all = r.all
+}
+
+// termRun is what scoreTerm needs to score a term's postings into the
+// accumulators in a loop of its own (termRun.page), without the call of
+// the general weight that would keep the loop's variables on the stack.
+type termRun struct {
+	acc              []hybridAcc
+	mark             []uint64 // the credited tools not yet scored
+	lens             *hybridLens
+	all              []int32    // hybridScratch.all: the tools reached
+	credits          [4]float64 // hybridQuery.credits
+	weight, k1, k1p1 float64    // the term's idf, and the saturation's
+	matched, needed  uint16     // what a match adds to a tool's counts
+	both             bool       // some credited tools have a posting
+}
+
+// page scores the postings of pg from i on, up to the first whose weight
+// is not in hybridLens' tables (the caller scores it, by post), and
+// returns its index (len(pg) when none). i is at least 0.
+//
+//go:noinline
+func (r *termRun) page(pg []hybridPost, i int) int {
+	acc, mark, lens := r.acc, r.mark, r.lens
+	_ = lens.b // one nil check, before the loop
+	for ; uint(i) < uint(len(pg)); i++ {
+		ps := &pg[i]
+		f := ps.flags
+		if f&postFast == 0 {
+			return i
+		}
+		// post's work, written out: a call would cost more than it.
+		w := float64(lens.weight(ps))
+		d := ps.slot
+		a := &acc[d]
+		if r.both && mark[d>>6]&(1<<(d&63)) != 0 {
+			mark[d>>6] &^= 1 << (d & 63)
+			if f&postName == 0 {
+				c := a.credit()
+				w += r.credits[c]
+				a.rules |= creditRules[c]
+			}
+		}
+		if f&(postName|postServer) == postName {
+			a.nameHits++
+			a.own = ps.own
+		}
+		a.rules |= f & postRules
+		r.add(a, d, w)
+	}
+	return i
+}
+
+// post scores posting ps, of weight w: its credit taken (its mark
+// cleared, the credit added unless a name word has the term), its name
+// hit and rules noted, the saturated weight added.
+func (r *termRun) post(ps *hybridPost, w float64) {
+	d := ps.slot
+	a := &r.acc[d]
+	f := ps.flags
+	if r.both && r.mark[d>>6]&(1<<(d&63)) != 0 {
+		r.mark[d>>6] &^= 1 << (d & 63)
+		if f&postName == 0 {
+			c := a.credit()
+			w += r.credits[c]
+			a.rules |= creditRules[c]
+		}
+	}
+	if f&(postName|postServer) == postName {
+		a.nameHits++
+		a.own = ps.own
+	}
+	a.rules |= f & postRules
+	r.add(a, d, w)
+}
+
+// add adds the term's weight w in the tool at slot d.
+func (r *termRun) add(a *hybridAcc, d int32, w float64) {
+	if a.score == 0 && a.matched == 0 {
+		r.all = append(r.all, d)
+	}
+	a.score += r.weight * w * r.k1p1 / (w + r.k1)
+	a.matched += r.matched
+	a.needed += r.needed
 }
