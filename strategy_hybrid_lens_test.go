@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,4 +116,94 @@ func TestHybridTableWeight(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The loops that score a page of postings (termRun.page for a term at a
+// time, freshRun.page for a probed query's candidates) write post's work
+// out; on every posting list of a catalog, with credits and marks set at
+// random, each leaves the accumulators, marks and credits as post called
+// on the same postings does (freshRun: only on the candidates').
+func TestRunPagesMatchPost(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var tools []Tool
+	vocab := []string{"alpha", "bravo", "delta", "echo", "golf", "hotel", "india", "kilo"}
+	for i := range 300 {
+		w := func() string { return vocab[rng.IntN(len(vocab))] }
+		tl := Tool{Name: fmt.Sprintf("mcp__s%d__%s_%s%d", i%5, w(), w(), i), ShouldDefer: true,
+			Description: w() + " " + w() + ". " + strings.Repeat(w()+" ", rng.IntN(9))}
+		if i%10 == 0 {
+			tl.SearchHint = strings.Repeat(w()+" ", 5) // counts the tables do not hold
+		}
+		tools = append(tools, tl)
+	}
+	r := newRegistry(t, nil)
+	require.NoError(t, r.Register(tools...))
+	x := indexFor(HybridStrategy(), corpusOf(r, r.load()), nil).(*hybridIndex)
+	q := x.newQuery()
+	slots := x.c.Slots()
+	bits := func(p float64) []uint64 {
+		m := make([]uint64, (slots+63)/64)
+		for d := range slots {
+			if rng.Float64() < p {
+				m[d>>6] |= 1 << (d & 63)
+			}
+		}
+		return m
+	}
+	slow := 0
+	for _, w := range vocab {
+		stem := words.Stem(w)
+		pages := x.post.Get(stem).Pages()
+		// termRun: marked tools have a credit in their accumulator's rules.
+		mark := bits(0.3)
+		acc := make([]hybridAcc, slots)
+		for d := range acc {
+			acc[d].rules = Rule(rng.IntN(4)) << creditShift
+		}
+		a := termRun{acc: slices.Clone(acc), mark: slices.Clone(mark), lens: x.lens, credits: q.credits,
+			weight: 1.7, k1: 1.2, k1p1: 2.2, matched: 1, needed: 1, both: true}
+		b := a
+		b.acc, b.mark = slices.Clone(acc), slices.Clone(mark)
+		for _, pg := range pages {
+			for i := 0; ; i++ {
+				if i = a.page(pg, i); i >= len(pg) {
+					break
+				}
+				a.post(&pg[i], float64(x.postWeight(&q, &pg[i], stem)))
+				slow++
+			}
+			for i := range pg {
+				b.post(&pg[i], float64(x.postWeight(&q, &pg[i], stem)))
+			}
+		}
+		require.Equal(t, b.acc, a.acc, "%s: termRun accumulators", w)
+		require.Equal(t, b.mark, a.mark, "%s: termRun marks", w)
+		require.Equal(t, b.all, a.all, "%s: termRun tools reached", w)
+		// freshRun: candidates in fresh, credits at a term's two bits.
+		fresh := bits(0.5)
+		credOf := make([]uint32, slots)
+		for d := range credOf {
+			credOf[d] = uint32(rng.IntN(1 << 8))
+		}
+		fa := freshRun{acc: make([]hybridAcc, slots), fresh: fresh, credOf: slices.Clone(credOf), lens: x.lens,
+			credits: q.credits, weight: 0.9, k1: 1.2, k1p1: 2.2, matched: 1, sh: 2 * uint(rng.IntN(4))}
+		fb := fa
+		fb.acc, fb.credOf = make([]hybridAcc, slots), slices.Clone(credOf)
+		for _, pg := range pages {
+			for i := 0; ; i++ {
+				if i = fa.page(pg, i); i >= len(pg) {
+					break
+				}
+				fa.post(&pg[i], float64(x.postWeight(&q, &pg[i], stem)))
+			}
+			for i := range pg {
+				if d := pg[i].slot; fresh[d>>6]&(1<<(d&63)) != 0 {
+					fb.post(&pg[i], float64(x.postWeight(&q, &pg[i], stem)))
+				}
+			}
+		}
+		require.Equal(t, fb.acc, fa.acc, "%s: freshRun accumulators", w)
+		require.Equal(t, fb.credOf, fa.credOf, "%s: freshRun credits", w)
+	}
+	require.Greater(t, slow, 10, "postings whose weight is not in the tables")
 }

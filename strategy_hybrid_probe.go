@@ -249,32 +249,15 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 		}
 		sh := 2 * uint(i)
 		weight, matched, needed := pt.weight, pt.matched, pt.needed
+		r := freshRun{acc: acc, fresh: fresh, credOf: credOf, lens: q.lens, credits: q.credits,
+			weight: weight, k1: k1, k1p1: k1p1, matched: matched, needed: needed, sh: sh}
 		// add adds the posting ps of a candidate.
 		add := func(ps *hybridPost) {
-			d := ps.slot
-			var w float64
 			if fastWeight(ps) {
-				w = float64(q.lens.weight(ps))
+				r.post(ps, float64(q.lens.weight(ps)))
 			} else {
-				w = float64(x.postWeight(&q, ps, pt.stem))
+				r.post(ps, float64(x.postWeight(&q, ps, pt.stem)))
 			}
-			a := &acc[d]
-			f := ps.flags
-			if c := Rule(credOf[d] >> sh & 3); c != 0 {
-				credOf[d] &^= 3 << sh // taken: the credit loop below skips it
-				if f&postName == 0 {
-					w += q.credits[c]
-					a.rules |= creditRules[c]
-				}
-			}
-			if f&(postName|postServer) == postName {
-				a.nameHits++
-				a.own = ps.own
-			}
-			a.rules |= f & postRules
-			a.score += weight * w * k1p1 / (w + k1)
-			a.matched += matched
-			a.needed += needed
 		}
 		if pt.post.Len() >= probeSeekRatio*len(cand) {
 			if !sorted {
@@ -284,8 +267,11 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 			seekSlots(pt.post.Pages(), cand, add)
 		} else {
 			for _, pg := range pt.post.Pages() {
-				for j := nextMarked(pg, fresh, 0); j < len(pg); j = nextMarked(pg, fresh, j+1) {
-					add(&pg[j])
+				for j := 0; ; j++ {
+					if j = r.page(pg, j); j >= len(pg) {
+						break
+					}
+					add(&pg[j]) // its weight is not in the tables
 				}
 			}
 		}
@@ -352,18 +338,83 @@ func marked(pg []hybridPost, mark []uint64) int {
 	return n
 }
 
-// nextMarked returns the index of the first posting of pg from i on whose
-// slot is marked in mark, or len(pg). (A call per page and per posting
-// found keeps the loop's variables in registers.)
+// freshRun is what scoreFresh needs to score one term's postings of the
+// candidates (marked in fresh) into the accumulators.
+type freshRun struct {
+	acc              []hybridAcc
+	fresh            []uint64 // the candidates
+	credOf           []uint32 // the credits, two bits a term
+	lens             *hybridLens
+	credits          [4]float64 // hybridQuery.credits
+	weight, k1, k1p1 float64    // the term's idf, and the saturation's
+	matched, needed  uint16     // what a match adds to a tool's counts
+	sh               uint       // where credOf holds the term's credit
+}
+
+// page scores the candidates' postings of pg from i on, up to the first
+// whose weight is not in hybridLens' tables (the caller scores it, by
+// post), and returns its index (len(pg) when none). i is at least 0. (A
+// call per page keeps the loop's variables in registers.)
 //
 //go:noinline
-func nextMarked(pg []hybridPost, mark []uint64, i int) int {
-	for ; i < len(pg); i++ {
-		if d := pg[i].slot; mark[d>>6]&(1<<(d&63)) != 0 {
+func (r *freshRun) page(pg []hybridPost, i int) int {
+	fresh, lens, acc, credOf := r.fresh, r.lens, r.acc, r.credOf
+	_ = lens.b // one nil check, before the loop
+	for ; uint(i) < uint(len(pg)); i++ {
+		ps := &pg[i]
+		d := ps.slot
+		if fresh[d>>6]&(1<<(d&63)) == 0 {
+			continue
+		}
+		f := ps.flags
+		if f&postFast == 0 {
 			return i
 		}
+		// post's work, written out: a call would cost more than it.
+		w := float64(lens.weight(ps))
+		a := &acc[d]
+		if c := Rule(credOf[d] >> r.sh & 3); c != 0 {
+			credOf[d] &^= 3 << r.sh
+			if f&postName == 0 {
+				w += r.credits[c]
+				a.rules |= creditRules[c]
+			}
+		}
+		if f&(postName|postServer) == postName {
+			a.nameHits++
+			a.own = ps.own
+		}
+		a.rules |= f & postRules
+		a.score += r.weight * w * r.k1p1 / (w + r.k1)
+		a.matched += r.matched
+		a.needed += r.needed
 	}
 	return i
+}
+
+// post scores posting ps of a candidate, of weight w: its credit taken
+// (cleared in credOf, so that scoreFresh's credit loop skips it; added
+// unless a name word has the term), its name hit and rules noted, the
+// saturated weight added.
+func (r *freshRun) post(ps *hybridPost, w float64) {
+	d := ps.slot
+	a := &r.acc[d]
+	f := ps.flags
+	if c := Rule(r.credOf[d] >> r.sh & 3); c != 0 {
+		r.credOf[d] &^= 3 << r.sh
+		if f&postName == 0 {
+			w += r.credits[c]
+			a.rules |= creditRules[c]
+		}
+	}
+	if f&(postName|postServer) == postName {
+		a.nameHits++
+		a.own = ps.own
+	}
+	a.rules |= f & postRules
+	a.score += r.weight * w * r.k1p1 / (w + r.k1)
+	a.matched += r.matched
+	a.needed += r.needed
 }
 
 // creditSeekRatio is how many times the credited tools a term's postings

@@ -168,6 +168,11 @@ func TestHybridProbeMatchesTermAtATime(t *testing.T) {
 			for _, c := range sc.credOf {
 				require.Zero(t, c, "credits left set")
 			}
+			for d, a := range sc.acc {
+				if a != (hybridAcc{}) {
+					t.Fatalf("seed %d round %d: %q: slot %d's accumulator left set: %+v", seed, round, text, d, a)
+				}
+			}
 			switch {
 			case slices.ContainsFunc(terms, func(t hybridTerm) bool { return t.required }):
 				required++
