@@ -109,8 +109,7 @@ type oneSkip struct {
 	thr      float64 // the kept hits' threshold
 	zero     float64 // 0 and 1, read from here: the constants, written in
 	one      float64 // next's loop, would be set again on each turn
-	wname    float64 // a posting's weight (with its credit) below it cannot reach thr
-	wsum     float64 // wname lowered by more than a float32's rounding (next's bound)
+	wsum     float64 // minWeight(thr) lowered by more than a float32's rounding (next's bound)
 	s        float64 // the score of the posting next returned
 	c        uint32  // and its credit (0: none)
 }
@@ -181,17 +180,21 @@ func (sk *oneSkip) next(pg []hybridPost, i int) int {
 	return i
 }
 
-// setMin sets the threshold thr and the weight below which a posting
-// cannot reach it: oneMinWeight's for a posting whose name-cover factor
-// is the largest one own name word hit can give.
+// setMin sets the threshold thr and the bound next passes postings over
+// by. next compares the weight's sum before its rounding to a float32,
+// which raises a weight w ≥ 0 by at most w × 2⁻²⁴: a sum (with its
+// credit, also ≥ 0 when minWeight is finite) below minWeight × (1 − 1e-7)
+// is a weight below minWeight.
 func (sk *oneSkip) setMin(thr float64) {
 	sk.thr = thr
-	sk.wname = sk.p.oneMinWeight(thr, sk.weight, max(1, 1+sk.p.nameCover))
-	// next compares the weight's sum before its rounding to a float32,
-	// which raises a weight w ≥ 0 by at most w × 2⁻²⁴: a sum (with its
-	// credit, also ≥ 0 when wname is finite) below wname × (1 − 1e-7) is
-	// a weight below wname.
-	sk.wsum = sk.wname * (1 - 1e-7)
+	sk.wsum = sk.minWeight(thr) * (1 - 1e-7)
+}
+
+// minWeight is the weight (with its credit) below which a posting cannot
+// reach thr: oneMinWeight's for a posting whose name-cover factor is the
+// largest one own name word hit can give.
+func (sk *oneSkip) minWeight(thr float64) float64 {
+	return sk.p.oneMinWeight(thr, sk.weight, max(1, 1+sk.p.nameCover))
 }
 
 // oneMinWeight returns a weight below which a posting of a one-term query

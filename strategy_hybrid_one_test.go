@@ -158,8 +158,8 @@ func TestOneMinWeight(t *testing.T) {
 
 // oneSkip.next passes over a posting when its weight's sum before the
 // rounding to a float32, plus its credit, is below wsum: the rounded
-// weight plus the credit is then below wname, for sums next to the
-// rounding's edges too (a float32 either side of wname, and the doubles
+// weight plus the credit is then below minWeight, for sums next to the
+// rounding's edges too (a float32 either side of minWeight, and the doubles
 // just below them).
 func TestOneSkipSumBound(t *testing.T) {
 	p := hybridDefaults
@@ -167,12 +167,14 @@ func TestOneSkipSumBound(t *testing.T) {
 	checked := 0
 	for range 20000 {
 		sk := oneSkip{p: &p, weight: 0.01 + 10*rng.Float64(), k1: p.k1, k1p1: p.k1 + 1}
-		sk.setMin(sk.weight * (1 + p.nameCover) * sk.k1p1 * rng.Float64())
-		if math.IsInf(sk.wname, 0) {
+		thr := sk.weight * (1 + p.nameCover) * sk.k1p1 * rng.Float64()
+		sk.setMin(thr)
+		wname := sk.minWeight(thr)
+		if math.IsInf(wname, 0) {
 			continue
 		}
 		cw := []float64{0, p.name, p.namePart, p.name * p.typo}[rng.IntN(4)]
-		edge := sk.wname - cw // the sum whose weight is wname
+		edge := wname - cw // the sum whose weight is wname
 		if edge <= 0 {
 			continue
 		}
@@ -187,7 +189,7 @@ func TestOneSkipSumBound(t *testing.T) {
 			if cw != 0 {
 				w += cw
 			}
-			require.Less(t, w, sk.wname, "sum %v credit %v", sum, cw)
+			require.Less(t, w, wname, "sum %v credit %v", sum, cw)
 			checked++
 		}
 	}
