@@ -283,10 +283,7 @@ func (x *hybridIndex) scoreFresh(sc *hybridScratch, cand []int32, required, coun
 			credOf[d] &^= 3 << sh
 			a := &acc[d]
 			a.rules |= creditRules[c]
-			w := q.credits[c]
-			a.score += weight * w * k1p1 / (w + k1)
-			a.matched += matched
-			a.needed += needed
+			r.add(a, q.credits[c])
 		}
 	}
 	covered := p.coverage != 0 && counted > 0
@@ -385,9 +382,7 @@ func (r *freshRun) page(pg []hybridPost, i int) int {
 			a.own = ps.own
 		}
 		a.rules |= f & postRules
-		a.score += r.weight * w * r.k1p1 / (w + r.k1)
-		a.matched += r.matched
-		a.needed += r.needed
+		r.add(a, w)
 	}
 	return i
 }
@@ -412,6 +407,11 @@ func (r *freshRun) post(ps *hybridPost, w float64) {
 		a.own = ps.own
 	}
 	a.rules |= f & postRules
+	r.add(a, w)
+}
+
+// add adds the term's weight w in the candidate's accumulator a.
+func (r *freshRun) add(a *hybridAcc, w float64) {
 	a.score += r.weight * w * r.k1p1 / (w + r.k1)
 	a.matched += r.matched
 	a.needed += r.needed
